@@ -1,0 +1,59 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+
+// numeric and int8 stay strings: amounts are exact decimals and positions exceed 2^53.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
+
+export type Pool = pg.Pool;
+
+export interface PoolOptions {
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'eelarve',
+    // One long open transaction holds back every $all reader, so none may idle inside one.
+    idle_in_transaction_session_timeout: 30_000,
+  });
+  // A dropped idle connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createKysely<DB>(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Replaces the database name in a connection string. */
+export function withDatabase(connectionString: string, database: string): string {
+  const url = new URL(connectionString);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function createDatabase(adminUrl: string, database: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`create database "${database.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, database);
+}
+
+export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${database.replaceAll('"', '""')}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}

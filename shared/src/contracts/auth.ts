@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { AUTHENTICATION_TYPES } from './organizations';
+
+export const loginRequestSchema = z.object({
+  username: z.string().trim().min(1, { message: 'validation.required' }).max(256),
+  password: z.string().min(1, { message: 'validation.required' }).max(1024),
+  rememberMe: z.boolean().optional().default(false),
+  occupationId: z.uuid().optional().nullable(),
+});
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+export const logoutRequestSchema = z.object({ logoutAllSessions: z.boolean().optional().default(false) }).nullish();
+
+export const occupationSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(['ADMIN', 'DEFAULT']),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  allowedAuthenticationTypes: z.array(z.enum(AUTHENTICATION_TYPES)),
+});
+
+/** GET api/auth/me: the signed-in user as the screens need it (spec 1, section 3). */
+export const meSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  organizationId: z.string().nullable(),
+  organizationName: z.string().nullable(),
+  occupationId: z.string().nullable(),
+  lastOccupationId: z.string().nullable(),
+  occupations: z.array(occupationSummarySchema),
+  privileges: z.array(z.string()),
+  authenticationType: z.enum(AUTHENTICATION_TYPES),
+  organizationEnableResourceStatuses: z.boolean(),
+  organizationLocaleSettings: z.record(z.string(), z.string()).nullable(),
+  userLanguage: z.string().nullable(),
+  hasPersonalCode: z.boolean(),
+  mfaAdded: z.boolean(),
+  hasPassword: z.boolean(),
+  activeSessionCount: z.number(),
+});
+export type Me = z.infer<typeof meSchema>;
+
+export const selectOccupationSchema = z.object({ occupationId: z.uuid({ message: 'validation.format' }) });
