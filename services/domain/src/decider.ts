@@ -3,7 +3,7 @@
  * stream. `decide` returns the new events or throws a DomainError; nothing here does I/O, and time
  * and ids come in with the command.
  */
-export interface DomainEvent<Type extends string = string, Data = Record<string, unknown>> {
+export interface DomainEvent<Type extends string = string, Data = unknown> {
   type: Type;
   data: Data;
 }
@@ -16,6 +16,6 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide(command: Command, state: State): Event[];
 }
 
-export function foldEvents<Event extends DomainEvent, State>(decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>, events: readonly Event[]): State {
+export function foldEvents<Event, State>(decider: { initialState(): State; evolve(state: State, event: Event): State }, events: readonly Event[]): State {
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState());
 }

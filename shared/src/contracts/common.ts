@@ -11,5 +11,5 @@ export const errorBodySchema = z.object({
 export const idParamsSchema = z.object({ id: z.uuid({ message: 'validation.format' }) });
 
 /** Every command answers with the global position it wrote, for read-your-writes. */
-export const commandResultSchema = z.object({ id: z.string(), position: z.string() });
+export const commandResultSchema = z.object({ id: z.string(), position: z.string().nullable() });
 export type CommandResult = z.infer<typeof commandResultSchema>;

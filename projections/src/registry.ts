@@ -1,0 +1,14 @@
+import type { Projector } from './projector';
+
+/**
+ * The product's projectors: the process that serves the product runs these, and
+ * `pnpm projections` rebuilds them. Each feature adds its projector here (organizations,
+ * users, ...). Table names must be unique across all of them, because every table is served as
+ * the view `read.<table>`.
+ */
+export const productProjectors: readonly Projector[] = [];
+
+/** The projectors a process should run; a hook so scripts and tests can substitute their own. */
+export function resolveProjectors(): readonly Projector[] {
+  return productProjectors;
+}

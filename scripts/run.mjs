@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The two commands of README: `npm start` (install, build, start with demo data) and
+// `npm test` (install, then every suite). Plain Node so it runs before anything is installed.
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const command = process.argv[2];
+
+function run(line, options = {}) {
+  const result = spawnSync(line, { cwd: root, stdio: 'inherit', shell: true, ...options });
+  if (result.status !== 0 && !options.allowFailure) process.exit(result.status ?? 1);
+  return result.status;
+}
+
+function has(line) {
+  try {
+    execSync(line, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ensurePnpm() {
+  if (has('pnpm --version')) return;
+  console.log('> installing pnpm (npm install -g pnpm@10)');
+  run('npm install -g pnpm@10');
+}
+
+/** Browser tests drive Debian's Chromium; as root we can install it. */
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return;
+  if (os.userInfo().uid === 0 && has('apt-get --version')) {
+    console.log('> installing chromium for the browser tests (apt-get)');
+    run('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null');
+  } else {
+    console.warn('! /usr/bin/chromium is missing: install the chromium package for the browser tests');
+  }
+}
+
+function install() {
+  ensurePnpm();
+  run('pnpm install --frozen-lockfile --reporter=append-only');
+}
+
+function summarise(reportFile) {
+  if (!existsSync(reportFile)) return;
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const skipped = report.numPendingTests + report.numTodoTests;
+  console.log(`\ntests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
+  rmSync(reportFile, { force: true });
+}
+
+if (command === 'start') {
+  install();
+  run('pnpm --filter @eelarve/web build');
+  run('pnpm exec tsx services/gateway/src/main.ts', { env: { DEMO_DATA: 'true', ...process.env } });
+} else if (command === 'test') {
+  install();
+  ensureChromium();
+  run('pnpm lint');
+  run('pnpm typecheck');
+  run('pnpm --filter @eelarve/web build');
+  const reportFile = path.join(os.tmpdir(), `eelarve-vitest-${process.pid}.json`);
+  const status = run(`pnpm exec vitest run --reporter=default --reporter=json --outputFile.json=${reportFile}`, { allowFailure: true });
+  summarise(reportFile);
+  process.exit(status ?? 1);
+} else {
+  console.error('usage: node scripts/run.mjs start|test');
+  process.exit(2);
+}

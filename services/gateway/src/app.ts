@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import { API_BUILD_TIME_HEADER, API_REVISION_HEADER, API_VERSION_HEADER } from '@eelarve/shared';
+import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
+import { loadActivePositions } from '@eelarve/projections/checkpoints';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { bootstrapPlatform } from './bootstrap';
+import { type BuildInfo, readBuildInfo } from './build-info';
+import type { AppConfig } from './config';
+import { authRoutes } from './features/auth/routes';
+import { healthRoutes } from './features/health/routes';
+import { localeRoutes } from './features/locales/routes';
+import { organizationRoutes } from './features/organizations/routes';
+import { type Runtime, startRuntime } from './infrastructure/runtime';
+import { authPlugin } from './plugins/auth';
+import { errorsPlugin } from './plugins/errors';
+import { openApiPlugin } from './plugins/openapi';
+import { webPlugin } from './plugins/web';
+import type { ProjectionsHandle } from './types';
+import './types';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Read-your-writes for a gateway that runs no projectors itself: watch the checkpoints. */
+function projectionsHandle(runtime: Runtime): ProjectionsHandle {
+  if (runtime.engine) {
+    const engine = runtime.engine;
+    return {
+      waitForPosition: (names, position, timeoutMs) => engine.waitForPosition(names, position, timeoutMs),
+      isLive: async () => (await engine.status()).every((status) => status.state !== 'catching-up'),
+      stop: () => engine.stop(),
+    };
+  }
+  const reached = async (names: readonly string[], position: GlobalPosition) => {
+    const positions = await loadActivePositions(runtime.db as never, names);
+    return names.every((name) => {
+      const at = positions.get(name);
+      return at !== undefined && comparePositions(at, position) >= 0;
+    });
+  };
+  return {
+    async waitForPosition(names, position, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (await reached(names, position)) return true;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return false;
+    },
+    isLive: async () => true,
+    stop: async () => {},
+  };
+}
+
+function buildHeaders(app: FastifyInstance, info: BuildInfo): void {
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header(API_VERSION_HEADER, info.version);
+    reply.header(API_REVISION_HEADER, info.revision);
+    reply.header(API_BUILD_TIME_HEADER, info.buildTime);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+  });
+}
+
+async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(localeRoutes);
+  await app.register(organizationRoutes);
+}
+
+/**
+ * The app factory (DESIGN.md section 4): everything but listening, so tests drive it with
+ * `inject()` against a real database and the process entry adds only the port and signals.
+ */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 10 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const runtime = await startRuntime(config, (error, context) => app.log.error({ err: error, context }, 'projection error'));
+  app.addHook('onClose', async () => runtime.close());
+  const buildInfo = readBuildInfo();
+  app.decorate('config', config);
+  app.decorate('db', runtime.db);
+  app.decorate('store', runtime.store);
+  app.decorate('projections', projectionsHandle(runtime));
+  app.decorate('buildInfo', buildInfo);
+
+  buildHeaders(app, buildInfo);
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024 } });
+  await app.register(errorsPlugin);
+  await app.register(openApiPlugin);
+  await app.register(authPlugin);
+  await registerRoutes(app);
+  await app.register(webPlugin, { webDist: config.webDist });
+
+  const plan = await bootstrapPlatform(runtime.store, runtime.db, config.bootstrapAdmin);
+  // The first screen after start (login) reads the accounts read models.
+  const [last] = await runtime.store.readStream(`occupation-${plan.occupationId}`);
+  if (last) await app.projections.waitForPosition(['organizations', 'accounts'], last.position, 30_000);
+  return app;
+}

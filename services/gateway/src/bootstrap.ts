@@ -1,0 +1,94 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  type Decider,
+  type DomainEvent,
+  occupationDecider,
+  organizationDecider,
+  roleDecider,
+  userDecider,
+} from '@eelarve/domain';
+import { type EventStore, WrongExpectedRevisionError } from '@eelarve/eventstore';
+import { defaultLocaleSettings, MS_PER_DAY, PRIVILEGES, PRODUCT_NAME } from '@eelarve/shared';
+import { type CommandActor, eventMetadata, executeCommand } from './infrastructure/commands';
+import type { AppDatabase } from './infrastructure/database';
+import { hashPassword } from './features/auth/passwords';
+
+const MARKER_STREAM = 'platform-bootstrap';
+
+interface BootstrapPlan {
+  organizationId: string;
+  roleId: string;
+  userId: string;
+  occupationId: string;
+}
+
+/** Event ids derived from the plan make every step an idempotent append on retry. */
+function stepEventIds(plan: BootstrapPlan, step: string): string[] {
+  const hex = createHash('sha256').update(`${plan.organizationId}:${step}`).digest('hex');
+  return [`${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`];
+}
+
+/** The first process to start claims the bootstrap by creating the marker stream. */
+async function claimPlan(store: EventStore, actor: CommandActor): Promise<BootstrapPlan> {
+  const existing = await store.readStream(MARKER_STREAM);
+  if (existing[0]) return existing[0].data as BootstrapPlan;
+  const plan: BootstrapPlan = { organizationId: randomUUID(), roleId: randomUUID(), userId: randomUUID(), occupationId: randomUUID() };
+  try {
+    await store.append(MARKER_STREAM, [{ id: randomUUID(), type: 'PlatformBootstrapStarted', data: plan, metadata: eventMetadata(actor, new Date()) }], {
+      expectedRevision: 'no_stream',
+    });
+    return plan;
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    return (await store.readStream(MARKER_STREAM))[0]!.data as BootstrapPlan;
+  }
+}
+
+async function step<C, E extends DomainEvent, S>(store: EventStore, decider: Decider<C, E, S>, command: C, plan: BootstrapPlan, name: string, actor: CommandActor) {
+  const stream = decider.streamName(command);
+  // Already done by an earlier (possibly interrupted) start.
+  if ((await store.readStream(stream, { maxCount: 1 })).length > 0) return;
+  await executeCommand(store, decider, command, actor, { eventIds: stepEventIds(plan, name) });
+}
+
+/**
+ * On an empty database: the platform organisation, its admin role with every privilege, and the
+ * platform administrator (BOOTSTRAP_ADMIN_EMAIL / _PASSWORD, or the demo credentials).
+ */
+export async function bootstrapPlatform(store: EventStore, db: AppDatabase, admin: { email: string; password: string }): Promise<BootstrapPlan> {
+  const actor: CommandActor = { correlationId: randomUUID(), userId: null, occupationId: null, organizationId: null };
+  const plan = await claimPlan(store, actor);
+  const now = new Date();
+  await step(store, organizationDecider, {
+    type: 'CreateOrganization',
+    organizationId: plan.organizationId,
+    isPlatform: true,
+    now,
+    settings: {
+      name: PRODUCT_NAME,
+      localeCode: 'et',
+      localeSettings: defaultLocaleSettings('et'),
+      enableResourceStatuses: false,
+      allowResourceStatusEditing: false,
+      allowedAuthenticationTypes: ['LOGIN', 'LOGIN_WITH_MFA', 'PASS'],
+      apiUsageAllowed: false,
+      sessionLength: 1,
+      sessionLengthMultiplier: MS_PER_DAY,
+    },
+  }, plan, 'organization', actor);
+  await step(store, roleDecider, {
+    type: 'CreateRole', roleId: plan.roleId, organizationId: plan.organizationId, name: 'ADMIN', description: '', privilegeIds: [...PRIVILEGES], roleType: 'ADMIN',
+  }, plan, 'role', actor);
+  await step(store, userDecider, { type: 'RegisterUser', userId: plan.userId, organizationId: plan.organizationId, name: 'Administrator', email: admin.email, now }, plan, 'user', actor);
+  const credential = await db.selectFrom('operational.credentials').select('user_id').where('user_id', '=', plan.userId).executeTakeFirst();
+  if (!credential) {
+    // Events first: a crash before the credential is stored only repeats them on the next start.
+    await executeCommand(store, userDecider, { type: 'SetPassword', userId: plan.userId }, actor);
+    await executeCommand(store, userDecider, { type: 'ConfirmEmail', userId: plan.userId, now }, actor);
+    await db.insertInto('operational.credentials').values({ user_id: plan.userId, password_hash: await hashPassword(admin.password) }).onConflict((oc) => oc.doNothing()).execute();
+  }
+  await step(store, occupationDecider, {
+    type: 'CreateOccupation', occupationId: plan.occupationId, organizationId: plan.organizationId, userId: plan.userId, name: 'Administrator', description: '', occupationType: 'ADMIN', roleIds: [plan.roleId],
+  }, plan, 'occupation', actor);
+  return plan;
+}

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** Process configuration, from environment variables (issue 2, point 4). */
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  EVENTSTORE_CONNECTION_STRING: z.preprocess(emptyAsUndefined, z.string().optional()),
+  DATA_DIR: z.string().default('.data'),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+  BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
+  DEMO_DATA: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).optional()),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+/** Demo credentials used when no BOOTSTRAP_ADMIN_* is given; README states them. */
+export const DEMO_ADMIN = { email: 'admin@eelarve.local', password: 'Eelarve-Demo-2026' } as const;
+
+export interface AppConfig {
+  environment: Environment['NODE_ENV'];
+  databaseUrl: string;
+  eventStoreConnectionString?: string;
+  dataDir: string;
+  publicUrl: string;
+  bootstrapAdmin: { email: string; password: string };
+  logLevel: Environment['LOG_LEVEL'];
+  /** Built web client to serve; undefined serves the API only. */
+  webDist?: string;
+  /** Run projectors in this process (the default; off for API-only replicas). */
+  runProjections: boolean;
+  /** Bound on how long a command's response waits for its read models. */
+  readYourWritesTimeoutMs: number;
+}
+
+export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
+  const result = environmentSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+export function defaultWebDist(): string {
+  return path.resolve(import.meta.dirname, '../../../web/dist');
+}
+
+/** Turns the environment into the app's configuration once the database address is known. */
+export function configFromEnvironment(env: Environment, databaseUrl: string): AppConfig {
+  return {
+    environment: env.NODE_ENV,
+    databaseUrl,
+    eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING,
+    dataDir: path.resolve(env.DATA_DIR),
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    bootstrapAdmin: {
+      email: env.BOOTSTRAP_ADMIN_EMAIL ?? DEMO_ADMIN.email,
+      password: env.BOOTSTRAP_ADMIN_PASSWORD ?? DEMO_ADMIN.password,
+    },
+    logLevel: env.LOG_LEVEL,
+    webDist: env.WEB_DIST ?? defaultWebDist(),
+    runProjections: true,
+    readYourWritesTimeoutMs: 5_000,
+  };
+}

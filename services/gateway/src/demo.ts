@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { organizationDecider, type OrganizationSettings } from '@eelarve/domain';
+import { defaultLocaleSettings, MS_PER_DAY } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import { executeCommand } from './infrastructure/commands';
+import { readModels } from './infrastructure/database';
+
+const DEMO_ORGANIZATIONS: Array<Pick<OrganizationSettings, 'name' | 'localeCode' | 'allowedAuthenticationTypes' | 'apiUsageAllowed' | 'sessionLength'>> = [
+  { name: 'Tartu Linnavalitsus', localeCode: 'et', allowedAuthenticationTypes: ['LOGIN', 'PASS'], apiUsageAllowed: true, sessionLength: 30 },
+  { name: 'Haridus- ja Teadusministeerium', localeCode: 'et', allowedAuthenticationTypes: ['LOGIN_WITH_MFA', 'PASS'], apiUsageAllowed: false, sessionLength: 7 },
+  { name: 'Estonian Road Administration', localeCode: 'en', allowedAuthenticationTypes: ['LOGIN'], apiUsageAllowed: true, sessionLength: 14 },
+];
+
+/** A few organisations so a new user sees the product with something in it. Runs once. */
+export async function seedDemoData(app: FastifyInstance): Promise<void> {
+  const existing = await readModels(app.db).selectFrom('organizations').select('id').where('is_platform', '=', false).limit(1).execute();
+  if (existing.length > 0) return;
+  const actor = { correlationId: randomUUID(), userId: null, occupationId: null, organizationId: null };
+  for (const organization of DEMO_ORGANIZATIONS) {
+    const settings: OrganizationSettings = {
+      ...organization,
+      localeSettings: defaultLocaleSettings(organization.localeCode),
+      enableResourceStatuses: false,
+      allowResourceStatusEditing: false,
+      sessionLengthMultiplier: MS_PER_DAY,
+    };
+    const outcome = await executeCommand(app.store, organizationDecider, { type: 'CreateOrganization', organizationId: randomUUID(), settings, isPlatform: false, now: new Date() }, actor);
+    if (outcome.position) await app.projections.waitForPosition(['organizations'], outcome.position, 10_000);
+  }
+}

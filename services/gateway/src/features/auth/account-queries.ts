@@ -1,0 +1,123 @@
+import type { AuthenticationType, Me } from '@eelarve/shared';
+import type { AppDatabase } from '../../infrastructure/database';
+import { readModels } from '../../infrastructure/database';
+
+export interface UserOccupation {
+  id: string;
+  name: string;
+  type: 'ADMIN' | 'DEFAULT';
+  organizationId: string;
+  organizationName: string;
+  allowedAuthenticationTypes: AuthenticationType[];
+  roleIds: string[];
+  sessionLengthMs: number;
+}
+
+export async function findUserByEmail(db: AppDatabase, email: string) {
+  return readModels(db)
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function findUser(db: AppDatabase, userId: string) {
+  return readModels(db).selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function userOccupations(db: AppDatabase, userId: string): Promise<UserOccupation[]> {
+  const rows = await readModels(db)
+    .selectFrom('occupations as o')
+    .innerJoin('organizations as org', 'org.id', 'o.organization_id')
+    .select([
+      'o.id',
+      'o.name',
+      'o.type',
+      'o.organization_id',
+      'o.role_ids',
+      'org.name as organization_name',
+      'org.allowed_authentication_types',
+      'org.session_length',
+      'org.session_length_multiplier',
+    ])
+    .where('o.user_id', '=', userId)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    allowedAuthenticationTypes: row.allowed_authentication_types as AuthenticationType[],
+    roleIds: row.role_ids,
+    sessionLengthMs: row.session_length * Number(row.session_length_multiplier),
+  }));
+}
+
+/**
+ * Occupation selection order (spec 1, section 2): last used first, then those usable with the
+ * current authentication type, then alphabetical.
+ */
+export function orderOccupations(occupations: UserOccupation[], lastOccupationId: string | null, authenticationType: string): UserOccupation[] {
+  const rank = (occupation: UserOccupation) =>
+    occupation.id === lastOccupationId ? 0 : occupation.allowedAuthenticationTypes.includes(authenticationType as AuthenticationType) ? 1 : 2;
+  return [...occupations].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'et'));
+}
+
+export async function privilegesOf(db: AppDatabase, roleIds: string[]): Promise<string[]> {
+  if (roleIds.length === 0) return [];
+  const roles = await readModels(db).selectFrom('roles').select('privilege_ids').where('id', 'in', roleIds).execute();
+  return [...new Set(roles.flatMap((role) => role.privilege_ids))].sort();
+}
+
+export async function lastOccupationOf(db: AppDatabase, userId: string): Promise<string | null> {
+  const row = await db.selectFrom('operational.sign_ins').select('last_occupation_id').where('user_id', '=', userId).executeTakeFirst();
+  return row?.last_occupation_id ?? null;
+}
+
+export async function organizationSettings(db: AppDatabase, organizationId: string) {
+  return readModels(db)
+    .selectFrom('organizations')
+    .select(['locale_settings', 'enable_resource_statuses'])
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export interface MeInput {
+  userId: string;
+  occupationId: string | null;
+  authenticationType: string;
+  activeSessionCount: number;
+}
+
+/** GET api/auth/me: the user, the occupation in use, and what it may do. */
+export async function loadMe(db: AppDatabase, input: MeInput): Promise<Me | null> {
+  const user = await findUser(db, input.userId);
+  if (!user) return null;
+  const [occupations, lastOccupationId, hasPassword] = await Promise.all([
+    userOccupations(db, user.id),
+    lastOccupationOf(db, user.id),
+    db.selectFrom('operational.credentials').select('user_id').where('user_id', '=', user.id).executeTakeFirst(),
+  ]);
+  const current = occupations.find((occupation) => occupation.id === input.occupationId) ?? null;
+  const organization = current ? await organizationSettings(db, current.organizationId) : undefined;
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    organizationId: current?.organizationId ?? null,
+    organizationName: current?.organizationName ?? null,
+    occupationId: current?.id ?? null,
+    lastOccupationId,
+    occupations: orderOccupations(occupations, lastOccupationId, input.authenticationType).map(({ roleIds: _r, sessionLengthMs: _s, ...occupation }) => occupation),
+    privileges: current ? await privilegesOf(db, current.roleIds) : [],
+    authenticationType: input.authenticationType as Me['authenticationType'],
+    organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,
+    organizationLocaleSettings: organization?.locale_settings ?? null,
+    userLanguage: null,
+    hasPersonalCode: false,
+    mfaAdded: false,
+    hasPassword: Boolean(hasPassword),
+    activeSessionCount: input.activeSessionCount,
+  };
+}

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppDatabase } from '../../infrastructure/database';
+
+/** Until an occupation (and so an organisation with its session length) is chosen. */
+export const PRE_OCCUPATION_SESSION_MS = 24 * 60 * 60 * 1000;
+export const SESSION_COOKIE = 'eelarve_session';
+
+export interface SessionRecord {
+  tokenHash: Buffer;
+  userId: string;
+  occupationId: string | null;
+  organizationId: string | null;
+  authenticationType: string;
+  rememberMe: boolean;
+  expiresAt: Date;
+}
+
+type Db = AppDatabase;
+
+/** Only a hash of the token is stored: a leaked sessions table does not let anyone in. */
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+export async function createSession(
+  db: Db,
+  input: { userId: string; authenticationType: string; rememberMe: boolean; ip: string | null; userAgent: string | null; lifetimeMs: number },
+): Promise<{ token: string; session: SessionRecord }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + input.lifetimeMs);
+  const session: SessionRecord = {
+    tokenHash: hashToken(token),
+    userId: input.userId,
+    occupationId: null,
+    organizationId: null,
+    authenticationType: input.authenticationType,
+    rememberMe: input.rememberMe,
+    expiresAt,
+  };
+  await db
+    .insertInto('operational.sessions')
+    .values({
+      token_hash: session.tokenHash,
+      user_id: input.userId,
+      occupation_id: null,
+      organization_id: null,
+      authentication_type: input.authenticationType,
+      remember_me: input.rememberMe,
+      expires_at: expiresAt,
+      ip: input.ip,
+      user_agent: input.userAgent,
+    })
+    .execute();
+  return { token, session };
+}
+
+export async function findSession(db: Db, token: string): Promise<SessionRecord | null> {
+  const row = await db
+    .updateTable('operational.sessions')
+    .set({ last_seen_at: new Date() })
+    .where('token_hash', '=', hashToken(token))
+    .where('expires_at', '>', new Date())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    tokenHash: row.token_hash,
+    userId: row.user_id,
+    occupationId: row.occupation_id,
+    organizationId: row.organization_id,
+    authenticationType: row.authentication_type,
+    rememberMe: row.remember_me,
+    expiresAt: row.expires_at,
+  };
+}
+
+export async function selectSessionOccupation(db: Db, tokenHash: Buffer, occupation: { occupationId: string; organizationId: string; expiresAt: Date }): Promise<void> {
+  await db
+    .updateTable('operational.sessions')
+    .set({ occupation_id: occupation.occupationId, organization_id: occupation.organizationId, expires_at: occupation.expiresAt })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
+export async function deleteSession(db: Db, tokenHash: Buffer): Promise<void> {
+  await db.deleteFrom('operational.sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('operational.sessions').where('user_id', '=', userId).execute();
+}
+
+export async function countActiveSessions(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('operational.sessions')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

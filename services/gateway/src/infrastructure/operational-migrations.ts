@@ -1,0 +1,70 @@
+import { type Generated, type Kysely, type Migration, sql } from 'kysely';
+
+/**
+ * Operational state that is not domain history (DESIGN.md section 1): sessions, credentials and
+ * sign-in bookkeeping. Plain tables in schema `operational`.
+ */
+export const operationalMigrations: Record<string, Migration> = {
+  '2026-11-21-001-sessions-and-credentials': {
+    async up(db: Kysely<unknown>) {
+      await sql`create schema if not exists operational`.execute(db);
+      await sql`
+        create table operational.credentials (
+          user_id uuid primary key,
+          password_hash text not null,
+          updated_at timestamptz not null default now()
+        )`.execute(db);
+      await sql`
+        create table operational.sessions (
+          token_hash bytea primary key,
+          user_id uuid not null,
+          occupation_id uuid,
+          organization_id uuid,
+          authentication_type text not null,
+          remember_me boolean not null,
+          created_at timestamptz not null default now(),
+          last_seen_at timestamptz not null default now(),
+          expires_at timestamptz not null,
+          ip text,
+          user_agent text
+        )`.execute(db);
+      await sql`create index sessions_user on operational.sessions (user_id)`.execute(db);
+      await sql`
+        create table operational.sign_ins (
+          user_id uuid primary key,
+          last_occupation_id uuid,
+          sign_in_count integer not null default 0,
+          current_sign_in_at timestamptz,
+          current_sign_in_ip text,
+          last_sign_in_at timestamptz,
+          last_sign_in_ip text
+        )`.execute(db);
+    },
+  },
+};
+
+export interface OperationalTables {
+  'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
+  'operational.sessions': {
+    token_hash: Buffer;
+    user_id: string;
+    occupation_id: string | null;
+    organization_id: string | null;
+    authentication_type: string;
+    remember_me: boolean;
+    created_at: Generated<Date>;
+    last_seen_at: Generated<Date>;
+    expires_at: Date;
+    ip: string | null;
+    user_agent: string | null;
+  };
+  'operational.sign_ins': {
+    user_id: string;
+    last_occupation_id: string | null;
+    sign_in_count: Generated<number>;
+    current_sign_in_at: Date | null;
+    current_sign_in_ip: string | null;
+    last_sign_in_at: Date | null;
+    last_sign_in_ip: string | null;
+  };
+}

@@ -1,0 +1,37 @@
+import { createEventStore, type EventStore, migrateEventStore } from '@eelarve/eventstore';
+import { createKysely, createPool, migrate, type Pool } from '@eelarve/postgres';
+import { type ProjectionEngine, startProjections } from '@eelarve/projections/engine';
+import { productProjectors } from '@eelarve/projections/registry';
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../config';
+import type { AppDatabase } from './database';
+import { operationalMigrations } from './operational-migrations';
+
+/** The long-lived parts a gateway process runs on: pool, event store, projection engine. */
+export interface Runtime {
+  pool: Pool;
+  db: AppDatabase;
+  store: EventStore;
+  engine: ProjectionEngine | null;
+  close(): Promise<void>;
+}
+
+export async function startRuntime(config: AppConfig, onError: (error: unknown, context: string) => void): Promise<Runtime> {
+  const pool = createPool(config.databaseUrl, { max: 20, applicationName: 'eelarve-gateway' });
+  const db = createKysely<unknown>(pool);
+  if (!config.eventStoreConnectionString) await migrateEventStore(pool);
+  await migrate(db as Kysely<unknown>, 'operational', operationalMigrations);
+  const store = createEventStore({ databaseUrl: config.databaseUrl, eventStoreConnectionString: config.eventStoreConnectionString });
+  const engine = config.runProjections ? await startProjections({ pool, store, projectors: productProjectors, onError }) : null;
+  return {
+    pool,
+    db: db as unknown as AppDatabase,
+    store,
+    engine,
+    async close() {
+      await engine?.stop();
+      await store.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { DomainError } from '@eelarve/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { privilegesOf, userOccupations } from '../features/auth/account-queries';
+import { findSession, SESSION_COOKIE } from '../features/auth/sessions';
+import type { AuthContext, RouteAccess } from '../types';
+import { isApiPath } from './errors';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Cookies ride along on cross-site requests; a state-changing call must come from our own
+ * pages. Browsers send Sec-Fetch-Site and Origin on such calls; scripts send neither.
+ */
+function assertSameOrigin(request: FastifyRequest, publicUrl: string): void {
+  if (!UNSAFE_METHODS.has(request.method)) return;
+  if (request.headers['sec-fetch-site'] === 'cross-site') throw new DomainError('CROSS_SITE_REQUEST');
+  const origin = request.headers.origin;
+  if (!origin) return;
+  const allowed = new Set([new URL(publicUrl).origin, `${request.protocol}://${request.host}`]);
+  if (!allowed.has(origin)) throw new DomainError('CROSS_SITE_REQUEST');
+}
+
+async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const session = await findSession(app.db, token);
+  if (!session) return null;
+  let privileges: string[] = [];
+  if (session.occupationId) {
+    const occupation = (await userOccupations(app.db, session.userId)).find((candidate) => candidate.id === session.occupationId);
+    // An occupation removed since sign-in leaves the session without one.
+    if (!occupation) return { session, userId: session.userId, occupationId: null, organizationId: null, privileges };
+    privileges = await privilegesOf(app.db, occupation.roleIds);
+  }
+  return { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId, privileges };
+}
+
+function authorise(access: RouteAccess, auth: AuthContext | null): void {
+  if (access === 'public') return;
+  if (!auth) throw new DomainError('UNAUTHORIZED');
+  if (access === 'user') return;
+  if (!auth.occupationId) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'no occupation selected');
+  if (access === 'occupation') return;
+  if (access.privileges.length > 0 && !access.privileges.some((privilege) => auth.privileges.includes(privilege))) {
+    throw new DomainError('INSUFFICIENT_PERMISSIONS');
+  }
+}
+
+/** Every route declares its access (default: an occupation); the server checks it on every call. */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('auth', null);
+  // onRequest: refuse before a body is even parsed or validated.
+  app.addHook('onRequest', async (request) => {
+    // Non-API paths (the web client's files, the SPA fallback, docs) are public.
+    const access = request.routeOptions.config?.access ?? (isApiPath(request.url) ? 'occupation' : 'public');
+    assertSameOrigin(request, app.config.publicUrl);
+    request.auth = access === 'public' && !request.cookies[SESSION_COOKIE] ? null : await authenticate(app, request);
+    authorise(access, request.auth);
+  });
+});
+
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new DomainError('UNAUTHORIZED');
+  return request.auth;
+}

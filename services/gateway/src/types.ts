@@ -1,0 +1,44 @@
+import type { EventStore, GlobalPosition } from '@eelarve/eventstore';
+import type { Privilege } from '@eelarve/shared';
+import type { BuildInfo } from './build-info';
+import type { AppConfig } from './config';
+import type { AppDatabase } from './infrastructure/database';
+import type { SessionRecord } from './features/auth/sessions';
+
+/**
+ * Who may call a route. `public`: anyone; `user`: a signed-in user, occupation not needed yet;
+ * otherwise a signed-in user acting under an occupation that holds one of `privileges` (if any).
+ */
+export type RouteAccess = 'public' | 'user' | { privileges: Privilege[] } | 'occupation';
+
+export interface AuthContext {
+  session: SessionRecord;
+  userId: string;
+  occupationId: string | null;
+  organizationId: string | null;
+  privileges: string[];
+}
+
+/** What the gateway needs of the projection engine. */
+export interface ProjectionsHandle {
+  /** Resolves true once each named projector has applied everything up to `position`. */
+  waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number): Promise<boolean>;
+  isLive(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    config: AppConfig;
+    db: AppDatabase;
+    store: EventStore;
+    projections: ProjectionsHandle;
+    buildInfo: BuildInfo;
+  }
+}
