@@ -1,3 +1,5 @@
+import { accountsProjector } from './accounts/projector';
+import { organizationsProjector } from './organizations/projector';
 import type { Projector } from './projector';
 
 /**
@@ -6,7 +8,7 @@ import type { Projector } from './projector';
  * users, ...). Table names must be unique across all of them, because every table is served as
  * the view `read.<table>`.
  */
-export const productProjectors: readonly Projector[] = [];
+export const productProjectors: readonly Projector[] = [organizationsProjector, accountsProjector];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
 export function resolveProjectors(): readonly Projector[] {

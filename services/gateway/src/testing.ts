@@ -18,7 +18,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     dataDir: '.data/test',
     publicUrl: 'http://localhost',
     bootstrapAdmin: { ...DEMO_ADMIN },
-    logLevel: 'silent',
+    logLevel: (process.env.TEST_LOG_LEVEL as AppConfig['logLevel']) ?? 'silent',
     runProjections: true,
     readYourWritesTimeoutMs: 5_000,
     ...overrides,

@@ -1,8 +1,8 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 export interface Client {
   cookie: string;
-  request(options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
 /** Signs in through the real login route and returns a client carrying the session cookie. */

@@ -5,6 +5,7 @@ import { privilegesOf, userOccupations } from '../features/auth/account-queries'
 import { findSession, SESSION_COOKIE } from '../features/auth/sessions';
 import type { AuthContext, RouteAccess } from '../types';
 import { isApiPath } from './errors';
+import { DOCS_PREFIX } from './openapi';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -36,6 +37,11 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   return { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId, privileges };
 }
 
+/** API paths need an occupation unless a route says otherwise; the docs and web files are public. */
+function defaultAccess(url: string): RouteAccess {
+  return isApiPath(url) && !url.startsWith(DOCS_PREFIX) ? 'occupation' : 'public';
+}
+
 function authorise(access: RouteAccess, auth: AuthContext | null): void {
   if (access === 'public') return;
   if (!auth) throw new DomainError('UNAUTHORIZED');
@@ -53,7 +59,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // onRequest: refuse before a body is even parsed or validated.
   app.addHook('onRequest', async (request) => {
     // Non-API paths (the web client's files, the SPA fallback, docs) are public.
-    const access = request.routeOptions.config?.access ?? (isApiPath(request.url) ? 'occupation' : 'public');
+    const access = request.routeOptions.config?.access ?? defaultAccess(request.url);
     assertSameOrigin(request, app.config.publicUrl);
     request.auth = access === 'public' && !request.cookies[SESSION_COOKIE] ? null : await authenticate(app, request);
     authorise(access, request.auth);

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
+export const DOCS_PREFIX = '/api/docs';
+
 /** OpenAPI generated from the routes' zod schemas, served at /api/docs (JSON at /api/docs/json). */
 export const openApiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
@@ -15,5 +17,5 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 });
