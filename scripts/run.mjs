@@ -57,7 +57,13 @@ function summarise(reportFile) {
 if (command === 'start') {
   install();
   run('pnpm --filter @eelarve/web build');
-  run('pnpm exec tsx services/gateway/src/main.ts', { env: { DEMO_DATA: 'true', ...process.env } });
+  // One process (no pnpm/tsx wrapper in between), so Ctrl+C reaches it once and it shuts down gracefully.
+  const server = spawnSync(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { DEMO_DATA: 'true', ...process.env },
+  });
+  process.exit(server.status ?? 0);
 } else if (command === 'test') {
   install();
   ensureChromium();

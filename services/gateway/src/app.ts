@@ -3,7 +3,9 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { API_BUILD_TIME_HEADER, API_REVISION_HEADER, API_VERSION_HEADER } from '@eelarve/shared';
 import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
-import { loadActivePositions } from '@eelarve/projections/checkpoints';
+import { loadActivePositions, requestRebuild } from '@eelarve/projections/checkpoints';
+import { productProjectors } from '@eelarve/projections/registry';
+import { projectionStatus } from '@eelarve/projections/status';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { bootstrapPlatform } from './bootstrap';
@@ -13,6 +15,7 @@ import { authRoutes } from './features/auth/routes';
 import { healthRoutes } from './features/health/routes';
 import { localeRoutes } from './features/locales/routes';
 import { organizationRoutes } from './features/organizations/routes';
+import { projectionRoutes } from './features/projections/routes';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -23,33 +26,48 @@ import './types';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** Read-your-writes for a gateway that runs no projectors itself: watch the checkpoints. */
+/**
+ * The engine's surface the routes use. A gateway that runs no projectors itself (an API-only
+ * replica) still answers read-your-writes by watching the checkpoints.
+ */
 function projectionsHandle(runtime: Runtime): ProjectionsHandle {
-  if (runtime.engine) {
-    const engine = runtime.engine;
+  const names = productProjectors.map((projector) => projector.name);
+  const status = () => projectionStatus(runtime.db as never, runtime.store);
+  const engine = runtime.engine;
+  if (engine) {
     return {
-      waitForPosition: (names, position, timeoutMs) => engine.waitForPosition(names, position, timeoutMs),
-      isLive: async () => (await engine.status()).every((status) => status.state !== 'catching-up'),
+      waitForPosition: (projectors, position, timeoutMs) => engine.waitForPosition(projectors, position, timeoutMs),
+      isLive: async () => (await engine.status()).every((row) => row.state !== 'catching-up'),
+      status: () => engine.status(),
+      projectorNames: () => names,
+      rebuild: async (name) => {
+        await engine.rebuildProjector(name);
+      },
       stop: () => engine.stop(),
     };
   }
-  const reached = async (names: readonly string[], position: GlobalPosition) => {
-    const positions = await loadActivePositions(runtime.db as never, names);
-    return names.every((name) => {
+  const reached = async (projectors: readonly string[], position: GlobalPosition) => {
+    const positions = await loadActivePositions(runtime.db as never, projectors);
+    return projectors.every((name) => {
       const at = positions.get(name);
       return at !== undefined && comparePositions(at, position) >= 0;
     });
   };
   return {
-    async waitForPosition(names, position, timeoutMs) {
+    async waitForPosition(projectors, position, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        if (await reached(names, position)) return true;
+        if (await reached(projectors, position)) return true;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return false;
     },
     isLive: async () => true,
+    status,
+    projectorNames: () => names,
+    rebuild: async (name) => {
+      await requestRebuild(runtime.db as never, name);
+    },
     stop: async () => {},
   };
 }
@@ -70,6 +88,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes);
   await app.register(localeRoutes);
   await app.register(organizationRoutes);
+  await app.register(projectionRoutes);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EventStore, GlobalPosition } from '@eelarve/eventstore';
+import type { ProjectorStatus } from '@eelarve/projections/status';
 import type { Privilege } from '@eelarve/shared';
 import type { BuildInfo } from './build-info';
 import type { AppConfig } from './config';
@@ -24,6 +25,10 @@ export interface ProjectionsHandle {
   /** Resolves true once each named projector has applied everything up to `position`. */
   waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number): Promise<boolean>;
   isLive(): Promise<boolean>;
+  status(): Promise<ProjectorStatus[]>;
+  projectorNames(): string[];
+  /** Builds a new generation from zero while the old one serves; resolves once switched over. */
+  rebuild(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -4,11 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../embedded';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    adminDatabaseUrl: string;
-  }
-}
+import './test-database';
 
 /**
  * Starts one PostgreSQL for the whole run (or uses DATABASE_URL's server); each test file then

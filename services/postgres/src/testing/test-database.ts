@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase } from '../database';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by the global setup: the maintenance database of the run's PostgreSQL. */
+    adminDatabaseUrl: string;
+  }
+}
+
 export interface TestDatabase {
   url: string;
   name: string;

@@ -1,0 +1,51 @@
+import { formatPosition } from '@eelarve/eventstore';
+import { DomainError } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const access = { privileges: ['IS_ADMIN' as const] };
+const tags = ['admin: projections'];
+
+const statusSchema = z.array(
+  z.object({
+    name: z.string(),
+    version: z.number(),
+    generation: z.number(),
+    role: z.string(),
+    state: z.string(),
+    position: z.string(),
+    head: z.string(),
+    eventsBehind: z.number().nullable(),
+    eventsApplied: z.number(),
+    lastError: z.string().nullable(),
+    updatedAt: z.string(),
+  }),
+);
+
+/** Projection status and rebuilds for platform administrators (DESIGN.md section 3). */
+export async function projectionRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get('/api/admin/projections', { config: { access }, schema: { tags, response: { 200: statusSchema } } }, async () => {
+    const statuses = await app.projections.status();
+    return statuses.map((status) => ({
+      ...status,
+      position: formatPosition(status.position),
+      head: formatPosition(status.head),
+      updatedAt: status.updatedAt.toISOString(),
+    }));
+  });
+
+  api.post(
+    '/api/admin/projections/:name/rebuild',
+    { config: { access }, schema: { tags, params: z.object({ name: z.string().max(40) }), response: { 202: z.object({ name: z.string(), status: z.literal('started') }) } } },
+    async (request, reply) => {
+      const { name } = request.params;
+      if (!app.projections.projectorNames().includes(name)) throw new DomainError('OBJECT_NOT_FOUND', `no projector ${name}`);
+      // The rebuild runs in the background; progress shows in GET api/admin/projections.
+      app.projections.rebuild(name).catch((error) => request.log.error({ err: error, projector: name }, 'rebuild failed'));
+      return reply.status(202).send({ name, status: 'started' as const });
+    },
+  );
+}

@@ -1,0 +1,127 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIST = path.join(webDir, 'dist');
+
+/** Debian's Chromium; override with CHROMIUM_PATH. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+const BUILD_INPUTS = [
+  path.join(webDir, 'src'),
+  path.join(webDir, 'public'),
+  path.join(webDir, 'index.html'),
+  path.join(webDir, 'vite.config.ts'),
+  path.join(webDir, 'package.json'),
+  path.join(webDir, '..', 'shared', 'src'),
+];
+
+function newestChange(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stats = statSync(target);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(target).reduce((newest, entry) => Math.max(newest, newestChange(path.join(target, entry))), stats.mtimeMs);
+}
+
+function buildIsFresh(): boolean {
+  const index = path.join(WEB_DIST, 'index.html');
+  if (!existsSync(index)) return false;
+  const builtAt = statSync(index).mtimeMs;
+  return BUILD_INPUTS.every((input) => newestChange(input) <= builtAt);
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The gateway serves web/dist. `pnpm test:all` builds it first; when it is missing or older than
+ * the sources it is built here, so that the browser tests never run against a stale client.
+ * Test files run in parallel processes: a lock directory lets one of them build at a time.
+ */
+export function ensureWebBuild(): void {
+  if (buildIsFresh()) return;
+  const lock = path.join(os.tmpdir(), `eelarve-web-build-${Buffer.from(webDir).toString('hex').slice(-16)}.lock`);
+  const deadline = Date.now() + 5 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left behind by a killed run is taken over after five minutes.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`waited too long for the web build lock ${lock}`);
+      sleep(500);
+    }
+  }
+  try {
+    if (!buildIsFresh()) {
+      execFileSync(process.execPath, [path.join(webDir, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+        cwd: webDir,
+        stdio: 'inherit',
+      });
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** A fresh browser context (own cookies and storage) with the desktop size the product is built for. */
+export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, locale: 'et-EE' });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+/** Collects uncaught page errors and console errors, so a test can assert that there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // Expected: failed requests the test provokes (401 after expiry, 422 for a refused delete).
+    if (/Failed to load resource: the server responded with a status of (401|403|404|422)/.test(text)) return;
+    errors.push(`console: ${text}`);
+  });
+  return errors;
+}
+
+/** Logs in through the login page. */
+export async function logIn(page: Page, credentials: { email: string; password: string }, options: { rememberMe?: boolean } = {}) {
+  await page.getByTestId('login-email').fill(credentials.email);
+  await page.getByTestId('login-password').fill(credentials.password);
+  if (options.rememberMe) await page.getByTestId('login-remember-me').check();
+  await page.getByTestId('login-submit').click();
+}
+
+/** The path, query and hash of the page's current URL. */
+export function currentPath(page: Page): string {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** A local date as the product shows it by default (dd.MM.yyyy). */
+export function formatDdMmYyyy(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}`;
+}

@@ -1,0 +1,79 @@
+import { recordApiInfo } from './api-info';
+import { ApiError, codeForStatus } from './errors';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  /**
+   * Leave a 401 to the caller instead of treating it as an expired session: the login call
+   * (401 there means a wrong password) and logout (the session is gone either way).
+   */
+  ignoreUnauthorized?: boolean;
+}
+
+type UnauthorizedHandler = () => void;
+let unauthorizedHandler: UnauthorizedHandler = () => {};
+
+/** Registered once by the app: what to do when any call answers 401 (spec 1, section 4: session expiry). */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  unauthorizedHandler = handler;
+}
+
+/** Calls the gateway with the session cookie; resolves to the JSON body or throws an ApiError. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal, ignoreUnauthorized = false } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ApiError(0, 'NETWORK_ERROR', cause instanceof Error ? cause.message : undefined);
+  }
+
+  recordApiInfo(response.headers);
+
+  if (response.ok) {
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  const errorBody = await readErrorBody(response);
+  const error = new ApiError(
+    response.status,
+    codeForStatus(response.status, errorBody?.code),
+    typeof errorBody?.message === 'string' ? errorBody.message : response.statusText,
+    errorBody?.details,
+  );
+  if (response.status === 401 && !ignoreUnauthorized) unauthorizedHandler();
+  throw error;
+}
+
+async function readErrorBody(response: Response): Promise<Record<string, unknown> | null> {
+  try {
+    const parsed: unknown = await response.json();
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, options),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};

@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useCurrentUser } from '../auth/hooks';
+
+/**
+ * '/': the welcome message and the user info box. Notifications, recent report views and the
+ * document tabs of spec 1, section 2 come with later issues.
+ */
+export function DashboardPage() {
+  const me = useCurrentUser();
+  const intl = useIntl();
+  const occupation = me.occupations.find((candidate) => candidate.id === me.occupationId);
+
+  return (
+    <div className="page" data-testid="dashboard">
+      <h1 className="page-title" data-testid="welcome">
+        <FormattedMessage id="dashboard.welcome" values={{ name: me.name }} />
+      </h1>
+      <section className="card user-info" aria-labelledby="user-info-title" data-testid="user-info">
+        <h2 id="user-info-title" className="card-title">
+          <FormattedMessage id="dashboard.userInfo.title" />
+        </h2>
+        <dl className="definition-list">
+          <Row label={<FormattedMessage id="dashboard.userInfo.name" />} value={me.name} />
+          <Row label={<FormattedMessage id="dashboard.userInfo.email" />} value={me.email} />
+          <Row label={<FormattedMessage id="dashboard.userInfo.organization" />} value={me.organizationName ?? '–'} />
+          <Row label={<FormattedMessage id="dashboard.userInfo.occupation" />} value={occupation?.name ?? '–'} />
+          <Row
+            label={<FormattedMessage id="dashboard.userInfo.authenticationType" />}
+            value={intl.formatMessage({ id: `authType.${me.authenticationType}` })}
+          />
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+function Row({ label, value }: { label: ReactNode; value: ReactNode }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const webDir = fileURLToPath(new URL('.', import.meta.url));
+const apiTarget = process.env.EELARVE_API_URL ?? 'http://127.0.0.1:3000';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/** The short git revision of the build; CI may pass it in, a tree without commits falls back to "dev". */
+function gitRevision(): string {
+  if (process.env.EELARVE_REVISION) return process.env.EELARVE_REVISION;
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: webDir, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return 'dev';
+  }
+}
+
+export default defineConfig(({ mode }) => ({
+  plugins: [react()],
+  define: {
+    __APP_VERSION__: JSON.stringify(packageVersion()),
+    __APP_REVISION__: JSON.stringify(gitRevision()),
+    __APP_BUILD_TIME__: JSON.stringify(new Date().toISOString()),
+    __APP_ENVIRONMENT__: JSON.stringify(process.env.EELARVE_ENVIRONMENT ?? (mode === 'development' ? 'development' : 'local')),
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/initial': { target: apiTarget, changeOrigin: false },
+      '/public': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/initial': { target: apiTarget, changeOrigin: false },
+      '/public': { target: apiTarget, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      output: {
+        manualChunks: {
+          react: ['react', 'react-dom', 'react-router', 'react-intl', '@tanstack/react-query'],
+          'ag-grid': ['ag-grid-community', 'ag-grid-react'],
+        },
+      },
+      onwarn(warning, defaultHandler) {
+        // zod's sources carry comments that Rollup cannot place; they are harmless.
+        if (warning.code === 'INVALID_ANNOTATION') return;
+        defaultHandler(warning);
+      },
+    },
+  },
+}));
