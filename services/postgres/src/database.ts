@@ -20,8 +20,10 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     // One long open transaction holds back every $all reader, so none may idle inside one.
     idle_in_transaction_session_timeout: 30_000,
   });
-  // A dropped idle connection (database restart) must not crash the process.
+  // A connection dropped by a database restart must not crash the process: the query in
+  // flight fails and the pool opens a new connection next time.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -1,0 +1,131 @@
+import { comparePositions, createPostgresEventStore } from '@eelarve/eventstore';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadCheckpoints } from '../src/checkpoints';
+import { type ProjectionEngine, startProjections } from '../src/engine';
+import { projectionStatus } from '../src/status';
+import { ledgerProjector } from './ledger';
+import { appendDeposits, createHarness, type Harness, newEvent, tableContents, waitFor } from './support';
+
+let harness: Harness;
+const engines: ProjectionEngine[] = [];
+
+beforeEach(async () => {
+  harness = await createHarness();
+});
+
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.stop()));
+  await harness.close();
+});
+
+async function start(projector = ledgerProjector(), batchSize = 50) {
+  const engine = await startProjections({
+    pool: harness.pool,
+    store: harness.store,
+    projectors: [projector],
+    batchSize,
+    pollIntervalMs: 200,
+    onError: () => {},
+  });
+  engines.push(engine);
+  return engine;
+}
+
+async function handledEvents(): Promise<number> {
+  const { rows } = await sql<{ events: string | null }>`select sum(events) as events from read.ledger_balances`.execute(harness.db);
+  return Number(rows[0]?.events ?? 0);
+}
+
+describe('projection engine', () => {
+  it('catches up from the start in batches, then stays live', async () => {
+    await appendDeposits(harness.store, 300);
+    await start();
+    await waitFor(async () => (await handledEvents()) === 300, 'catch-up');
+
+    // Another process's append reaches this one through the store's NOTIFY.
+    const writer = createPostgresEventStore({ connectionString: harness.database.url });
+    try {
+      const appendedAt = Date.now();
+      await appendDeposits(writer, 1, 5, 300);
+      await waitFor(async () => (await handledEvents()) === 301, 'the live event', 2_000);
+      expect(Date.now() - appendedAt).toBeLessThan(500);
+    } finally {
+      await writer.close();
+    }
+    const balances = await tableContents(harness.db, 'read', 'ledger_balances');
+    expect(balances).toEqual(
+      [0, 1, 2, 3, 4].map((account) => ({ stream: `account-${account}`, balance: account === 0 ? '67.10' : '66.00', events: account === 0 ? 61 : 60 })),
+    );
+  });
+
+  it('applies only the projector event types and checkpoints past the others', async () => {
+    await appendDeposits(harness.store, 20);
+    await harness.store.append('noise-1', [newEvent('Noise', {}), newEvent('Noise', {})], { expectedRevision: 'any' });
+    const head = await harness.store.headPosition();
+    await start();
+    await waitFor(async () => {
+      const [checkpoint] = await loadCheckpoints(harness.db, 'ledger');
+      return checkpoint !== undefined && comparePositions(checkpoint.position, head) === 0;
+    }, 'the checkpoint to reach the trailing noise');
+    const [checkpoint] = await loadCheckpoints(harness.db, 'ledger');
+    expect(checkpoint?.eventsApplied).toBe(20);
+    expect(await handledEvents()).toBe(20);
+  });
+
+  it('never commits a batch without its checkpoint, nor a checkpoint without its batch', async () => {
+    await appendDeposits(harness.store, 100);
+    let poisoned = true;
+    const projector = ledgerProjector({
+      async between(events) {
+        if (poisoned && events.some((event) => (event.data as { index: number }).index === 60)) throw new Error('poison');
+      },
+    });
+    await start(projector, 25);
+    await waitFor(async () => (await loadCheckpoints(harness.db, 'ledger'))[0]?.lastError?.includes('poison') ?? false, 'the failure');
+
+    // Stuck before the failing batch: entries and checkpoint agree, nothing of that batch is visible.
+    const [stuck] = await loadCheckpoints(harness.db, 'ledger');
+    const entries = await tableContents(harness.db, 'read', 'ledger_entries');
+    expect(entries.length).toBe(stuck?.eventsApplied);
+    expect(entries.length).toBeLessThanOrEqual(60);
+
+    poisoned = false;
+    await waitFor(async () => (await handledEvents()) === 100, 'recovery');
+    expect((await tableContents(harness.db, 'read', 'ledger_entries')).length).toBe(100);
+    expect((await loadCheckpoints(harness.db, 'ledger'))[0]?.lastError).toBeNull();
+  });
+
+  it('reports position, lag and state', async () => {
+    await appendDeposits(harness.store, 30);
+    const engine = await start();
+    await waitFor(async () => (await engine.status())[0]?.state === 'live', 'live state');
+    const [live] = await projectionStatus(harness.db, harness.store);
+    expect(live).toMatchObject({ name: 'ledger', version: 1, generation: 1, role: 'active', state: 'live', eventsBehind: 0, eventsApplied: 30 });
+    expect(comparePositions(live!.position, live!.head)).toBe(0);
+
+    await engine.stop();
+    await appendDeposits(harness.store, 10);
+    const [stopped] = await projectionStatus(harness.db, harness.store);
+    // 10 deposits and the 2 Noise events among them.
+    expect(stopped).toMatchObject({ state: 'stopped', eventsBehind: 12 });
+  });
+
+  it('waits for a position, locally and for projectors that run elsewhere', async () => {
+    const runner = await start();
+    const observer = await startProjections({ pool: harness.pool, store: harness.store, projectors: [], onError: () => {} });
+    engines.push(observer);
+
+    const position = await appendDeposits(harness.store, 3);
+    expect(await runner.waitForPosition(['ledger'], position, 2_000)).toBe(true);
+    expect(await handledEvents()).toBe(3);
+    const next = await appendDeposits(harness.store, 1, 5, 3);
+    expect(await observer.waitForPosition(['ledger'], next, 2_000)).toBe(true);
+    expect(await handledEvents()).toBe(4);
+
+    expect(await observer.waitForPosition(['ledger', 'unknown'], next, 100)).toBe(false);
+    await runner.stop();
+    const unseen = await appendDeposits(harness.store, 1, 5, 4);
+    expect(await observer.waitForPosition(['ledger'], unseen, 200)).toBe(false);
+  });
+});
