@@ -4,6 +4,7 @@ export * from './locales';
 export * from './privileges';
 export * from './product';
 export * from './validation';
+export * from './contracts/accounts';
 export * from './contracts/auth';
 export * from './contracts/common';
 export * from './contracts/organizations';

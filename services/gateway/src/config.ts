@@ -17,6 +17,13 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
   DEMO_DATA: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).optional()),
+  /** smtp(s)://user:pass@host:port; without it mail is written as .eml files under DATA_DIR/mail. */
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  MAIL_FROM: z.string().default('Eelarve <no-reply@eelarve.local>'),
+  /** The electronic-ID OpenID Connect provider; without it `npm start` runs the local stand-in. */
+  OIDC_ISSUER: z.preprocess(emptyAsUndefined, z.url().optional()),
+  OIDC_CLIENT_ID: z.string().default('eelarve'),
+  OIDC_CLIENT_SECRET: z.string().default('eelarve-local-secret'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -38,6 +45,9 @@ export interface AppConfig {
   runProjections: boolean;
   /** Bound on how long a command's response waits for its read models. */
   readYourWritesTimeoutMs: number;
+  mail: { smtpUrl?: string; from: string };
+  /** Electronic ID (authentication type PASS) through OpenID Connect; undefined turns it off. */
+  oidc?: { issuer: string; clientId: string; clientSecret: string };
 }
 
 export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
@@ -69,5 +79,7 @@ export function configFromEnvironment(env: Environment, databaseUrl: string): Ap
     webDist: env.WEB_DIST ?? defaultWebDist(),
     runProjections: true,
     readYourWritesTimeoutMs: 5_000,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    oidc: env.OIDC_ISSUER ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
   };
 }

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestDatabase } from '@eelarve/postgres/testing/test-database';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
@@ -15,12 +18,13 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
   return {
     environment: 'test',
     databaseUrl,
-    dataDir: '.data/test',
+    dataDir: path.join(os.tmpdir(), `eelarve-test-${randomBytes(4).toString('hex')}`),
     publicUrl: 'http://localhost',
     bootstrapAdmin: { ...DEMO_ADMIN },
     logLevel: (process.env.TEST_LOG_LEVEL as AppConfig['logLevel']) ?? 'silent',
     runProjections: true,
     readYourWritesTimeoutMs: 5_000,
+    mail: { from: 'Eelarve <no-reply@eelarve.local>' },
     ...overrides,
   };
 }

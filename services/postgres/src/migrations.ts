@@ -10,6 +10,8 @@ export async function migrate(db: Kysely<unknown>, owner: string, migrations: Re
     provider: { getMigrations: async () => migrations },
     migrationTableName: `migrations_${owner}`,
     migrationLockTableName: `migrations_${owner}_lock`,
+    // Features add their migrations independently; names carry a date, order among them is free.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

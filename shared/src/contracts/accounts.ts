@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { PRIVILEGES } from '../privileges';
+import { email, optionalText, requiredText } from '../validation';
+import { AUTHENTICATION_TYPES } from './organizations';
+
+/**
+ * Users, roles, occupations and the sign-in flows around them (spec 1, sections 3, 5 and 7).
+ * One schema per payload; the gateway validates with them and the web's forms reuse them.
+ */
+
+/** At least 8 characters with a lower-case letter, an upper-case letter and a digit (spec 1, section 5). */
+export const strongPassword = z
+  .string()
+  .min(LIMITS.passwordMinLength, { message: 'validation.passwordMinLength' })
+  .max(1024, { message: 'validation.maxLength' })
+  .refine((value) => /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value), { message: 'validation.passwordStrength' });
+
+export const mfaCode = z.string().regex(/^\d{6}$/, { message: 'validation.mfaCode' });
+
+// ---- users ----------------------------------------------------------------
+
+export const userInputSchema = z.object({ name: requiredText(), email });
+export type UserInput = z.input<typeof userInputSchema>;
+
+export const userSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  occupations: z.array(z.object({ id: z.string(), name: z.string(), type: z.enum(['ADMIN', 'DEFAULT']) })),
+  /** Holds an ADMIN occupation: cannot be edited or deleted. */
+  isAdmin: z.boolean(),
+  hasPassword: z.boolean(),
+  mfaAdded: z.boolean(),
+  hasPersonalCode: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  confirmationSentAt: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+  signInCount: z.number(),
+  currentSignInAt: z.string().nullable(),
+  lastSignInAt: z.string().nullable(),
+  lastSeen: z.string().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+export const userNameSchema = z.object({ id: z.string(), name: z.string() });
+
+// ---- roles and privileges --------------------------------------------------
+
+export const ADMIN_ROLE_NAME = 'ADMIN';
+
+export const privilegeSchema = z.object({ id: z.enum(PRIVILEGES), name: z.string() });
+
+export const roleInputSchema = z.object({
+  id: z.uuid().optional(),
+  organizationId: z.uuid().optional(),
+  name: requiredText(),
+  description: optionalText(LIMITS.textArea).default(''),
+  privilegeIds: z.array(z.enum(PRIVILEGES, { message: 'validation.allowedValues' })).default([]),
+});
+export type RoleInput = z.input<typeof roleInputSchema>;
+
+export const roleSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  privileges: z.array(privilegeSchema),
+  type: z.enum(['ADMIN', 'DEFAULT']),
+  /** Attached to at least one occupation: cannot be deleted. */
+  inUse: z.boolean(),
+});
+export type Role = z.infer<typeof roleSchema>;
+
+// ---- occupations -----------------------------------------------------------
+
+const roleReference = z.union([z.uuid({ message: 'validation.format' }), z.object({ id: z.uuid({ message: 'validation.format' }) })]);
+
+export const occupationInputSchema = z.object({
+  userId: z.uuid({ message: 'validation.required' }),
+  name: requiredText(),
+  description: optionalText(LIMITS.textArea).default(''),
+  /** Role ids, or `{ id }` objects as the screens send them. */
+  roles: z.array(roleReference).default([]),
+});
+export type OccupationInput = z.input<typeof occupationInputSchema>;
+
+export const occupationSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(['ADMIN', 'DEFAULT']),
+  roles: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type Occupation = z.infer<typeof occupationSchema>;
+
+// ---- passwords, tokens, MFA ------------------------------------------------
+
+export const emailRequestSchema = z.object({ email });
+export const tokenVerifyRequestSchema = z.object({ token: z.string().min(1).max(512) });
+export const tokenVerifyResponseSchema = z.object({ allowedAuthenticationTypes: z.array(z.enum(AUTHENTICATION_TYPES)) });
+
+export const TOKEN_TYPES = ['REGISTRATION', 'RESET'] as const;
+export const confirmPasswordSchema = z.object({ type: z.enum(TOKEN_TYPES), token: z.string().min(1).max(512), password: strongPassword });
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, { message: 'validation.required' }).max(1024),
+  newPassword: strongPassword,
+});
+
+export const mfaSecretSchema = z.object({
+  /** otpauth:// URI for authenticator apps. */
+  uri: z.string(),
+  /** The base32 secret, for typing in by hand. */
+  code: z.string(),
+  /** The URI as a QR code image (data: URL). */
+  qrCode: z.string(),
+});
+export const mfaCodeRequestSchema = z.object({ code: mfaCode });
+
+// ---- settings --------------------------------------------------------------
+
+export const USER_SETTING_TYPES = ['REPORT', 'REPORT_COLUMNS', 'BUDGET_ERP', 'BUDGET_SCHEME', 'OCCUPATION_DOCUMENT'] as const;
+export const userSettingsQuerySchema = z.object({
+  type: z.enum(USER_SETTING_TYPES),
+  documentId: z.uuid().optional(),
+  budgetId: z.uuid().optional(),
+  subBudgetId: z.uuid().optional(),
+});
+export const userSettingsPutSchema = userSettingsQuerySchema.extend({ settings: z.record(z.string(), z.unknown()) });
+export const userSettingsSchema = z.object({ type: z.enum(USER_SETTING_TYPES), settings: z.record(z.string(), z.unknown()) });
+export const languageRequestSchema = z.object({ language: z.enum(['et', 'en']) });
