@@ -62,6 +62,10 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Defaults to the start. */
   fromPosition?: GlobalPosition;
+  /**
+   * How many events of the log one read scans at most (default 1000). With `eventTypes` the
+   * page can hold fewer events, even none, while `nextPosition` still moves on.
+   */
   maxCount?: number;
   /** Only events of these types (the position still advances over the others). */
   eventTypes?: readonly string[];
@@ -85,7 +89,8 @@ export interface SubscribeOptions {
   maxBatchSize?: number;
   /**
    * Receives events in global order. The subscription waits for the returned promise before
-   * delivering more; a thrown error stops the subscription (onError is told).
+   * delivering more; a thrown error stops the subscription (onError is told). With `eventTypes`
+   * a call can carry no events but a `nextPosition` past skipped ones, worth checkpointing.
    */
   onEvents(events: StoredEvent[], nextPosition: GlobalPosition): Promise<void>;
   /** Called when a subscription has caught up with the log (and again after each catch-up). */
@@ -101,6 +106,7 @@ export interface Subscription {
 }
 
 export interface EventStore {
+  /** Appends at least one event, all or nothing. */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Events of one stream; an empty list when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;

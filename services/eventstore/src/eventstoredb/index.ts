@@ -1,0 +1,1 @@
+export { createEventStoreDbEventStore, type EventStoreDbConfig, EventStoreDbEventStore } from './eventstoredb-event-store';

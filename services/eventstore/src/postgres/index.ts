@@ -1,0 +1,7 @@
+export {
+  createPostgresEventStore,
+  PostgresEventStore,
+  type PostgresEventStoreConfig,
+  type PostgresEventStoreOptions,
+} from './postgres-event-store';
+export { migrateEventStore } from './schema';

@@ -1,0 +1,182 @@
+import { createPool, type Pool } from '@eelarve/postgres';
+import { backoffDelay } from '../internal/wakeup';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadAllResult,
+  type ReadStreamOptions,
+  START,
+  type StoredEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../types';
+import { AppendNotifier } from './notifier';
+import { AppendBatcher } from './append-batcher';
+import { type AppendOutcome, isTransientError, mapAppendError, outcomeError } from './pg-errors';
+import { type EventRow, type PositionRow, toPosition, toStoredEvent } from './rows';
+import { migrateEventStore } from './schema';
+import {
+  APPEND_SQL,
+  type AppendRequest,
+  appendValues,
+  HEAD_POSITION_SQL,
+  READ_ALL_SQL,
+  READ_STREAM_BACKWARDS_SQL,
+  READ_STREAM_FORWARDS_SQL,
+  readAllValues,
+} from './sql';
+import { PollingSubscription } from './subscription';
+
+const DEFAULT_PAGE_SIZE = 1000;
+const MAX_REVISION = 2n ** 63n - 1n;
+const QUERY_ATTEMPTS = 3;
+
+interface AppendRow extends PositionRow {
+  append_index: number;
+  outcome: AppendOutcome;
+  last_revision: string;
+}
+
+interface Query {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+export interface PostgresEventStoreOptions {
+  /** End the pool on close (when the store created it). */
+  ownsPool?: boolean;
+  /** How often a caught-up subscription looks for events nobody announced. */
+  pollIntervalMs?: number;
+  /** Append transactions running at once; more appends wait and then commit together. */
+  maxGroupsInFlight?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly #pool: Pool;
+  readonly #ownsPool: boolean;
+  readonly #pollIntervalMs: number;
+  readonly #notifier: AppendNotifier;
+  readonly #subscriptions = new Set<PollingSubscription>();
+  readonly #batcher: AppendBatcher;
+
+  constructor(pool: Pool, options: PostgresEventStoreOptions = {}) {
+    this.#pool = pool;
+    this.#ownsPool = options.ownsPool ?? false;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.#notifier = new AppendNotifier(pool);
+    this.#batcher = new AppendBatcher((appends) => this.#writeGroup(appends), {
+      maxGroupsInFlight: options.maxGroupsInFlight ?? 1,
+      maxGroupEvents: 1000,
+    });
+  }
+
+  append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new RangeError(`stream ${stream}: an append needs at least one event`));
+    return this.#batcher.append({ stream, events, expectedRevision: options.expectedRevision });
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const from = options.fromRevision ?? (backwards ? 'end' : 'start');
+    const revision = from === 'start' ? 0n : from === 'end' ? MAX_REVISION : from;
+    const rows = await this.#queryWithRetry<EventRow>({
+      name: backwards ? 'eventstore_read_stream_backwards' : 'eventstore_read_stream_forwards',
+      text: backwards ? READ_STREAM_BACKWARDS_SQL : READ_STREAM_FORWARDS_SQL,
+      values: [stream, revision.toString(), options.maxCount ?? null],
+    });
+    return rows.map(toStoredEvent);
+  }
+
+  readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
+    const { fromPosition = START, maxCount = DEFAULT_PAGE_SIZE, eventTypes } = options;
+    return this.#readPage(fromPosition, maxCount, eventTypes, QUERY_ATTEMPTS);
+  }
+
+  async headPosition(): Promise<GlobalPosition> {
+    const [row] = await this.#queryWithRetry<PositionRow>({ name: 'eventstore_head', text: HEAD_POSITION_SQL, values: [] });
+    return row ? toPosition(row) : START;
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    const { maxBatchSize = DEFAULT_PAGE_SIZE, eventTypes } = options;
+    // One attempt per read: the subscription's own loop retries and reports onReconnect.
+    const readPage = (from: GlobalPosition) => this.#readPage(from, maxBatchSize, eventTypes, 1);
+    const subscription = new PollingSubscription(readPage, options, this.#pollIntervalMs);
+    const unlisten = this.#notifier.listen(() => subscription.wake());
+    this.#subscriptions.add(subscription);
+    void subscription.done.then(() => {
+      unlisten();
+      this.#subscriptions.delete(subscription);
+    });
+    return subscription;
+  }
+
+  /** Creates or upgrades the schema (deployments migrate on purpose, never as a side effect). */
+  migrate(): Promise<void> {
+    return migrateEventStore(this.#pool);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    await this.#notifier.close();
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  async #writeGroup(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
+    let rows: AppendRow[];
+    try {
+      // Retrying after a lost connection is safe: the event ids make a repeated append a no-op.
+      rows = await this.#queryWithRetry<AppendRow>({ name: 'eventstore_append', text: APPEND_SQL, values: appendValues(appends) });
+    } catch (error) {
+      throw appends.length === 1 ? mapAppendError(error, appends[0]!.stream) : error;
+    }
+    this.#notifier.appended();
+    const outcomes: Array<AppendResult | Error> = [];
+    for (const row of rows) {
+      const { stream, expectedRevision } = appends[row.append_index - 1]!;
+      const lastRevision = BigInt(row.last_revision);
+      outcomes[row.append_index - 1] = outcomeError(row.outcome, stream, expectedRevision, lastRevision) ?? {
+        nextExpectedRevision: lastRevision,
+        position: toPosition(row),
+      };
+    }
+    return outcomes;
+  }
+
+  async #readPage(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<ReadAllResult> {
+    const query = { name: 'eventstore_read_all', text: READ_ALL_SQL, values: readAllValues(from, maxCount, eventTypes) };
+    const rows = await this.#queryWithRetry<EventRow>(query, attempts);
+    const wanted = eventTypes && new Set(eventTypes);
+    const events = wanted ? rows.filter((row) => wanted.has(row.type)).map(toStoredEvent) : rows.map(toStoredEvent);
+    const last = rows.at(-1);
+    return { events, nextPosition: last ? toPosition(last) : from, isEnd: rows.length < maxCount };
+  }
+
+  /** Runs a prepared statement, retrying on a new connection when the old one broke. */
+  async #queryWithRetry<Row>(query: Query, attempts = QUERY_ATTEMPTS): Promise<Row[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.#pool.query(query);
+        return result.rows as Row[];
+      } catch (error) {
+        if (attempt >= attempts || !isTransientError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt)));
+      }
+    }
+  }
+}
+
+export type PostgresEventStoreConfig = ({ connectionString: string; maxConnections?: number } | { pool: Pool }) &
+  Omit<PostgresEventStoreOptions, 'ownsPool'>;
+
+/** Creates the store without touching the schema: call `migrate()` (or migrateEventStore) for that. */
+export function createPostgresEventStore(config: PostgresEventStoreConfig): PostgresEventStore {
+  if ('pool' in config) return new PostgresEventStore(config.pool, config);
+  const pool = createPool(config.connectionString, { max: config.maxConnections, applicationName: 'eventstore' });
+  return new PostgresEventStore(pool, { ...config, ownsPool: true });
+}

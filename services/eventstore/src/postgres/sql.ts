@@ -1,0 +1,80 @@
+import type { ExpectedRevision, GlobalPosition, NewEvent } from '../types';
+
+/**
+ * Statements of the PostgreSQL store. Each is prepared once per connection (by name), and
+ * arrays carry the values of many events, so a 10,000-event append is still eight parameters.
+ */
+
+export const APPEND_SQL = `
+select append_index, outcome, last_revision, commit_position::text as commit_position, prepare_position
+from eventstore.append_events($1::text[], $2::text[], $3::int[], $4::int[], $5::uuid[], $6::text[], $7::jsonb, $8::jsonb)`;
+
+export interface AppendRequest {
+  stream: string;
+  events: readonly NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
+export function appendValues(appends: readonly AppendRequest[]): unknown[] {
+  const starts: number[] = [];
+  let next = 1;
+  for (const { events } of appends) {
+    starts.push(next);
+    next += events.length;
+  }
+  const events = appends.flatMap((append) => append.events);
+  return [
+    appends.map((append) => append.stream),
+    appends.map((append) => String(append.expectedRevision)),
+    starts,
+    appends.map((append) => append.events.length),
+    events.map((event) => event.id),
+    events.map((event) => event.type),
+    JSON.stringify(events.map((event) => event.data ?? null)),
+    JSON.stringify(events.map((event) => event.metadata)),
+  ];
+}
+
+const EVENT_COLUMNS = `e.event_id, e.stream_name, e.stream_revision, e.type, e.created_at,
+  e.transaction_id::text as commit_position, e.position as prepare_position`;
+
+/** Events of one stream from a revision on, oldest first: $1 stream, $2 from revision, $3 limit. */
+export const READ_STREAM_FORWARDS_SQL = `
+select ${EVENT_COLUMNS}, e.data, e.metadata from eventstore.events e
+where e.stream_name = $1 and e.stream_revision >= $2
+order by e.stream_revision limit $3`;
+
+/** Events of one stream up to a revision, newest first. */
+export const READ_STREAM_BACKWARDS_SQL = `
+select ${EVENT_COLUMNS}, e.data, e.metadata from eventstore.events e
+where e.stream_name = $1 and e.stream_revision <= $2
+order by e.stream_revision desc limit $3`;
+
+/** Events below the oldest running transaction, as they cannot gain a predecessor any more. */
+const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
+ * A page of $all after ($1 commit, $2 prepare), at most $3 rows. With a type filter ($4) the rows
+ * of other types come without their payload: they only move the page's end position on.
+ */
+export const READ_ALL_SQL = `
+select ${EVENT_COLUMNS},
+  case when $4::text[] is null or e.type = any($4::text[]) then e.data end as data,
+  case when $4::text[] is null or e.type = any($4::text[]) then e.metadata end as metadata
+from eventstore.events e
+where (e.transaction_id, e.position) > ($1::xid8, $2::bigint) and ${VISIBLE}
+order by e.transaction_id, e.position
+limit $3`;
+
+export function readAllValues(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): unknown[] {
+  // xid8 has no negative values; every real transaction id is above 0.
+  const commit = from.commit < 0n ? 0n : from.commit;
+  return [commit.toString(), from.prepare.toString(), maxCount, eventTypes ?? null];
+}
+
+export const HEAD_POSITION_SQL = `
+select e.transaction_id::text as commit_position, e.position as prepare_position
+from eventstore.events e where ${VISIBLE}
+order by e.transaction_id desc, e.position desc limit 1`;
+
+export const NOTIFY_CHANNEL = 'eventstore_appended';

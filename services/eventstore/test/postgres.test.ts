@@ -1,0 +1,147 @@
+import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IdempotencyConflictError } from '../src/errors';
+import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
+import { APPEND_SQL, appendValues } from '../src/postgres/sql';
+import { comparePositions, type GlobalPosition, type NewEvent } from '../src/types';
+import { describeEventStoreContract, newEvent, newEvents, newStream, type OpenAppend, sleep, waitFor, waitUntilVisible } from './contract';
+import { startTcpProxy } from './tcp-proxy';
+
+/** Opens a transaction that appends through the store's own function and commits on demand. */
+async function beginSlowAppend(url: string, stream: string, events: NewEvent[]): Promise<OpenAppend> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('begin');
+  await client.query(APPEND_SQL, appendValues([{ stream, events, expectedRevision: 'no_stream' }]));
+  return {
+    async commit() {
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+/** What a database restart does to clients: every other connection to the database dies. */
+async function terminateBackends(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  } finally {
+    await admin.end();
+  }
+}
+
+async function migratedStore(url: string): Promise<PostgresEventStore> {
+  const store = createPostgresEventStore({ connectionString: url, pollIntervalMs: 100 });
+  await store.migrate();
+  return store;
+}
+
+describeEventStoreContract('PostgresEventStore', async () => {
+  const database = await createTestDatabase('eventstore');
+  const store = await migratedStore(database.url);
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await database.drop();
+    },
+    restartDatabase: () => terminateBackends(database.url),
+    beginSlowAppend: (stream, events) => beginSlowAppend(database.url, stream, events),
+  };
+});
+
+describe('PostgresEventStore specifics', () => {
+  let database: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeEach(async () => {
+    database = await createTestDatabase('eventstore');
+    store = await migratedStore(database.url);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('migrates repeatedly without harm', async () => {
+    await store.migrate();
+    await store.append(newStream(), [newEvent()], { expectedRevision: 'no_stream' });
+  });
+
+  it('refuses event ids stored in another stream', async () => {
+    const events = newEvents(2);
+    await store.append(newStream(), events, { expectedRevision: 'no_stream' });
+    await expect(store.append(newStream(), events, { expectedRevision: 'any' })).rejects.toBeInstanceOf(IdempotencyConflictError);
+  });
+
+  it('fails only the culprit when another transaction stores the same event id first', async () => {
+    const contested = newEvent();
+    const open = await beginSlowAppend(database.url, newStream(), [contested]);
+    const bystanders = Array.from({ length: 5 }, () => [newStream(), [newEvent()]] as const);
+    // One group: it waits on the open transaction's event id, then fails as a whole.
+    const appends = Promise.allSettled([
+      store.append(newStream(), [contested], { expectedRevision: 'no_stream' }),
+      ...bystanders.map(([stream, events]) => store.append(stream, events, { expectedRevision: 'no_stream' })),
+    ]);
+    await sleep(200);
+    await open.commit();
+    const [culprit, ...rest] = await appends;
+
+    expect((culprit as PromiseRejectedResult).reason).toBeInstanceOf(IdempotencyConflictError);
+    expect(rest.every((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    for (const [stream, events] of bystanders) expect((await store.readStream(stream)).map((event) => event.id)).toEqual([events[0]!.id]);
+  });
+
+  it('hands a filtered subscription the position past events it skipped, for checkpoints', async () => {
+    const result = await store.append(newStream(), newEvents(20, 'Unwanted'), { expectedRevision: 'no_stream' });
+    await waitUntilVisible(store, result.position);
+    let reached: GlobalPosition | null = null;
+    const subscription = store.subscribeToAll({
+      eventTypes: ['Wanted'],
+      maxBatchSize: 7,
+      onEvents: async (events, nextPosition) => {
+        expect(events).toEqual([]);
+        reached = nextPosition;
+      },
+    });
+    await waitFor(() => reached !== null && comparePositions(reached, result.position) === 0, 'the checkpoint position');
+    await subscription.stop();
+  });
+
+  it('reconnects a subscription whose connections drop, resuming after the last delivered event', async () => {
+    const proxy = await startTcpProxy(database.url);
+    const proxied = createPostgresEventStore({ connectionString: proxy.url, pollIntervalMs: 50 });
+    try {
+      const stream = newStream();
+      const before = newEvents(3);
+      await proxied.append(stream, before, { expectedRevision: 'no_stream' });
+      const received: string[] = [];
+      let reconnects = 0;
+      const subscription = proxied.subscribeToAll({
+        onEvents: async (events) => {
+          received.push(...events.map((event) => event.id));
+        },
+        onReconnect: () => {
+          reconnects += 1;
+        },
+      });
+      await waitFor(() => received.length === 3, 'events before the outage');
+
+      await proxy.interrupt(1_000);
+      const after = newEvents(3);
+      await proxied.append(stream, after, { expectedRevision: 2n });
+      await waitFor(() => received.length >= 6, 'events after the outage');
+      await subscription.stop();
+
+      expect(reconnects).toBeGreaterThan(0);
+      expect(received).toEqual([...before, ...after].map((event) => event.id));
+    } finally {
+      await proxied.close();
+      await proxy.close();
+    }
+  });
+});
