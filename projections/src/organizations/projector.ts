@@ -1,11 +1,11 @@
-import type { OrganizationEvent, UserRegistered } from '@eelarve/domain';
+import type { OrganizationEvent, UserDeleted, UserRegistered } from '@eelarve/domain';
 import type { StoredEvent } from '@eelarve/eventstore';
 import { type Kysely, sql } from 'kysely';
 import { defineProjector } from '../projector';
 import type { OrganizationsReadModel } from './tables';
 
 type Db = Kysely<OrganizationsReadModel>;
-type Handled = OrganizationEvent | UserRegistered;
+type Handled = OrganizationEvent | UserRegistered | UserDeleted;
 
 function settingsColumns(data: Extract<OrganizationEvent, { type: 'OrganizationUpdated' }>['data']) {
   return {
@@ -42,14 +42,21 @@ async function apply(db: Db, event: Handled): Promise<void> {
         .where('id', '=', event.data.organizationId)
         .execute();
       return;
+    case 'UserDeleted':
+      await db
+        .updateTable('organizations')
+        .set({ nr_of_users: sql`greatest(nr_of_users - 1, 0)` })
+        .where('id', '=', event.data.organizationId)
+        .execute();
+      return;
   }
 }
 
 /** The administration area's organisation list, with each organisation's number of users. */
 export const organizationsProjector = defineProjector<OrganizationsReadModel>({
   name: 'organizations',
-  version: 1,
-  eventTypes: ['OrganizationCreated', 'OrganizationUpdated', 'OrganizationDeleted', 'UserRegistered'],
+  version: 2,
+  eventTypes: ['OrganizationCreated', 'OrganizationUpdated', 'OrganizationDeleted', 'UserRegistered', 'UserDeleted'],
   tables: ['organizations'],
   async migrate(db) {
     await db.schema

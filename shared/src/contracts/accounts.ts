@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { PRIVILEGES } from '../privileges';
 import { email, optionalText, requiredText } from '../validation';
+import { meSchema } from './auth';
 import { AUTHENTICATION_TYPES } from './organizations';
 
 /**
@@ -98,6 +99,16 @@ export const occupationSchema = z.object({
 });
 export type Occupation = z.infer<typeof occupationSchema>;
 
+// ---- organisation administrators -------------------------------------------
+
+/**
+ * POST/DELETE api/admin/{organizationId}: the caller's `me` after the change. `reloginRequired`:
+ * the caller removed the admin occupation their session was using; the session is gone and the
+ * screens send the user to /login.
+ */
+export const adminChangeResponseSchema = meSchema.extend({ reloginRequired: z.boolean() });
+export type AdminChangeResponse = z.infer<typeof adminChangeResponseSchema>;
+
 // ---- passwords, tokens, MFA ------------------------------------------------
 
 export const emailRequestSchema = z.object({ email });
@@ -120,7 +131,11 @@ export const mfaSecretSchema = z.object({
   /** The URI as a QR code image (data: URL). */
   qrCode: z.string(),
 });
-export const mfaCodeRequestSchema = z.object({ code: mfaCode });
+/** An MFA code; `occupationId` is the occupation to enter once the session is upgraded (sign-in flow). */
+export const mfaCodeRequestSchema = z.object({ code: mfaCode, occupationId: z.uuid({ message: 'validation.format' }).optional().nullable() });
+/** GET mfa-secret: `edit=true` re-runs the setup of an added MFA (needs an MFA-authenticated session). */
+export const mfaSecretQuerySchema = z.object({ edit: z.enum(['true', 'false']).optional() });
+export const activeSessionCountSchema = z.object({ activeSessionCount: z.number() });
 
 // ---- settings --------------------------------------------------------------
 

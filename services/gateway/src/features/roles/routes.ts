@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { normaliseRoleName, type RoleCommand, roleDecider } from '@eelarve/domain';
+import { formatPosition, type GlobalPosition } from '@eelarve/eventstore';
+import { commandResultSchema, DomainError, idParamsSchema, PRIVILEGES, type Privilege, privilegeSchema, roleInputSchema, roleSchema } from '@eelarve/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../plugins/auth';
+import { actorOf, runCommand } from '../../plugins/commands';
+import type { AuthContext } from '../../types';
+import { isPlatformAdmin, organizationInScope, visibleTo } from '../users/access';
+import { dryRun } from '../users/reservations';
+import { type RoleNameClaim, releaseRoleName, reserveRoleName } from './name-reservation';
+import { findRole, listRoles, privilegeOption, roleAttached } from './queries';
+
+/** The roles screen reads accounts (roles and whether occupations use them). */
+const READ_MODELS = ['accounts'] as const;
+const tags = ['roles'];
+const viewers = { privileges: ['ROLES_VIEW', 'ROLES_ADMIN'] as Privilege[] };
+const editors = { privileges: ['ROLES_ADMIN'] as Privilege[] };
+const roleParamsSchema = z.object({ orgId: z.uuid({ message: 'validation.format' }), id: z.uuid({ message: 'validation.format' }) });
+
+const positionOf = (position: GlobalPosition | null) => (position ? formatPosition(position) : null);
+
+/**
+ * IS_ADMIN makes a platform administrator: only one may grant or take it. Others neither see it
+ * (GET api/privileges) nor change it, so a role that has it keeps it when they save the role.
+ */
+function privilegesToSave(auth: AuthContext, requested: Privilege[], current: readonly string[] = []): Privilege[] {
+  if (isPlatformAdmin(auth)) return requested;
+  const had = current.includes('IS_ADMIN');
+  if (requested.includes('IS_ADMIN') && !had) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may grant IS_ADMIN');
+  const others = requested.filter((privilege) => privilege !== 'IS_ADMIN');
+  return had ? [...others, 'IS_ADMIN'] : others;
+}
+
+/** A role of the organisation in the path; any other id is "not found". */
+async function roleInPath(app: FastifyInstance, auth: AuthContext, organizationId: string, roleId: string) {
+  const role = await findRole(app.db, roleId);
+  if (!role || role.organization_id !== organizationId || !visibleTo(auth, role.organization_id)) throw new DomainError('ROLE_NOT_FOUND');
+  return role;
+}
+
+export async function roleRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const execute = (request: FastifyRequest, command: RoleCommand) => runCommand(app, roleDecider, command, actorOf(request), READ_MODELS);
+
+  api.get(
+    '/api/privileges',
+    { config: { access: { privileges: ['ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN'] } }, schema: { tags, response: { 200: z.array(privilegeSchema) } } },
+    async (request) => {
+      const platformAdmin = isPlatformAdmin(requireAuth(request));
+      return PRIVILEGES.filter((privilege) => platformAdmin || privilege !== 'IS_ADMIN').map(privilegeOption);
+    },
+  );
+
+  api.get('/api/organization/:id/roles', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(roleSchema) } } }, async (request) => {
+    await organizationInScope(app, request, request.params.id);
+    return listRoles(app.db, request.params.id);
+  });
+
+  api.post(
+    '/api/organization/:id/role',
+    { config: { access: editors }, schema: { tags, params: idParamsSchema, body: roleInputSchema, response: { 201: commandResultSchema } } },
+    async (request, reply) => {
+      const organizationId = request.params.id;
+      const auth = await organizationInScope(app, request, organizationId);
+      const roleId = randomUUID();
+      const { name, description } = request.body;
+      const command: RoleCommand = { type: 'CreateRole', roleId, organizationId, name, description, privilegeIds: privilegesToSave(auth, request.body.privilegeIds), roleType: 'DEFAULT' };
+      // ROLE_RESERVED before the name is claimed.
+      await dryRun(app.store, roleDecider, command);
+      const claim = { organizationId, name, roleId, actor: actorOf(request) };
+      await reserveRoleName(app, claim);
+      const outcome = await execute(request, command).catch(async (error) => {
+        await releaseRoleName(app, claim);
+        throw error;
+      });
+      return reply.status(201).send({ id: roleId, position: positionOf(outcome.position) });
+    },
+  );
+
+  api.put(
+    '/api/organization/:orgId/role/:id',
+    { config: { access: editors }, schema: { tags, params: roleParamsSchema, body: roleInputSchema, response: { 200: commandResultSchema } } },
+    async (request) => {
+      const { orgId: organizationId, id: roleId } = request.params;
+      const auth = await organizationInScope(app, request, organizationId);
+      const role = await roleInPath(app, auth, organizationId, roleId);
+      const { name, description } = request.body;
+      const command: RoleCommand = { type: 'UpdateRole', roleId, name, description, privilegeIds: privilegesToSave(auth, request.body.privilegeIds, role.privilege_ids) };
+      // ROLE_NOT_MODIFIABLE / ROLE_RESERVED before the new name is claimed.
+      await dryRun(app.store, roleDecider, command);
+      const claim = { organizationId, name, roleId, actor: actorOf(request) };
+      await reserveRoleName(app, claim);
+      const outcome = await execute(request, command).catch(async (error) => {
+        await releaseRoleName(app, claim);
+        throw error;
+      });
+      // The old name is free once the role no longer carries it (a change of case keeps the same claim).
+      await releaseIfRenamed(app, { ...claim, name: role.name }, name);
+      return { id: roleId, position: positionOf(outcome.position) };
+    },
+  );
+
+  api.delete(
+    '/api/organization/:orgId/role/:id',
+    { config: { access: editors }, schema: { tags, params: roleParamsSchema, response: { 200: commandResultSchema } } },
+    async (request) => {
+      const { orgId: organizationId, id: roleId } = request.params;
+      const auth = await organizationInScope(app, request, organizationId);
+      const role = await roleInPath(app, auth, organizationId, roleId);
+      const outcome = await execute(request, { type: 'DeleteRole', roleId, attachedToOccupation: await roleAttached(app.db, roleId) });
+      await releaseRoleName(app, { organizationId, name: role.name, roleId, actor: actorOf(request) });
+      return { id: roleId, position: positionOf(outcome.position) };
+    },
+  );
+}
+
+async function releaseIfRenamed(app: FastifyInstance, old: RoleNameClaim, newName: string): Promise<void> {
+  if (normaliseRoleName(old.name) !== normaliseRoleName(newName)) await releaseRoleName(app, old);
+}

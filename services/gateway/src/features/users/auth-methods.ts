@@ -1,0 +1,15 @@
+import type { AppDatabase } from '../../infrastructure/database';
+import { removeMfa } from '../auth/mfa';
+import { deleteUserSessions } from '../auth/sessions';
+import { removeElectronicId } from '../electronic-id/bindings';
+
+/**
+ * Removes everything a user could sign in with (password, MFA secret, electronic-ID binding)
+ * and ends their sessions. The events recording it are appended by the caller first.
+ */
+export async function clearAuthMethods(db: AppDatabase, userId: string): Promise<void> {
+  await db.deleteFrom('operational.credentials').where('user_id', '=', userId).execute();
+  await removeMfa(db, userId);
+  await removeElectronicId(db, userId);
+  await deleteUserSessions(db, userId);
+}
