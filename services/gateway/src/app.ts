@@ -12,10 +12,18 @@ import { bootstrapPlatform } from './bootstrap';
 import { type BuildInfo, readBuildInfo } from './build-info';
 import type { AppConfig } from './config';
 import { authRoutes } from './features/auth/routes';
+import { electronicIdRoutes } from './features/electronic-id/routes';
 import { healthRoutes } from './features/health/routes';
 import { localeRoutes } from './features/locales/routes';
+import { mailPlugin } from './features/mail/outbox';
+import { registrationRoutes } from './features/registration/routes';
+import { userSettingsRoutes } from './features/user-settings/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { projectionRoutes } from './features/projections/routes';
+import { adminOccupationRoutes } from './features/admin-occupations/routes';
+import { occupationRoutes } from './features/occupations/routes';
+import { roleRoutes } from './features/roles/routes';
+import { userRoutes } from './features/users/routes';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -84,11 +92,19 @@ function buildHeaders(app: FastifyInstance, info: BuildInfo): void {
 }
 
 async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(mailPlugin);
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(electronicIdRoutes);
+  await app.register(registrationRoutes);
+  await app.register(userSettingsRoutes);
   await app.register(localeRoutes);
   await app.register(organizationRoutes);
   await app.register(projectionRoutes);
+  await app.register(userRoutes);
+  await app.register(roleRoutes);
+  await app.register(occupationRoutes);
+  await app.register(adminOccupationRoutes);
 }
 
 /**

@@ -1,9 +1,10 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { DEMO_PEOPLE, type LocalEidProvider, startLocalEidProvider } from '@eelarve/eid-provider';
 import { startEmbeddedPostgres } from '@eelarve/postgres';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
-import { configFromEnvironment, DEMO_ADMIN, parseEnvironment } from './config';
+import { type AppConfig, configFromEnvironment, DEMO_ADMIN, type Environment, parseEnvironment } from './config';
 import { seedDemoData } from './demo';
 
 /** The process entry: configuration, the embedded database when none is given, port, signals. */
@@ -13,13 +14,16 @@ async function main(): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres') });
   const databaseUrl = env.DATABASE_URL ?? (await embeddedDatabaseUrl(embedded!.adminUrl, dataDir));
-  const app = await buildApp(configFromEnvironment(env, databaseUrl));
+  const config = configFromEnvironment(env, databaseUrl);
+  const eid = config.oidc ? null : await startDemoEidProvider(env, config);
+  const app = await buildApp(config);
   if (env.DEMO_DATA === 'true') await seedDemoData(app);
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();
+    await eid?.close();
     await embedded?.stop();
   });
 
@@ -33,10 +37,49 @@ async function main(): Promise<void> {
       `  Log in as ${admin.email} with password ${admin.password}`,
       `  API documentation: ${address}/api/docs`,
       embedded ? `  Embedded PostgreSQL data: ${path.join(dataDir, 'postgres')}` : '  Database: DATABASE_URL',
+      config.oidc ? `  Electronic ID: ${eid ? `local stand-in provider at ${eid.issuer} (OIDC_ISSUER not set)` : config.oidc.issuer}` : '  Electronic ID: off (OIDC_ISSUER not set)',
+      ...(eid ? [`  Electronic-ID demo people: ${DEMO_PEOPLE.map((person) => `${person.personalCode} ${person.givenName} ${person.familyName}`).join(', ')}`] : []),
       '',
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Without OIDC_ISSUER the demo runs the local electronic-ID stand-in on PORT+1 (or
+ * EID_PROVIDER_PORT) and points the gateway at it. Never in production: the stand-in vouches for
+ * any personal code typed into it.
+ */
+async function startDemoEidProvider(env: Environment, config: AppConfig): Promise<LocalEidProvider | null> {
+  if (env.NODE_ENV === 'production') return null;
+  const given = process.env.EID_PROVIDER_PORT;
+  const port = given ? Number(given) : env.PORT === 0 ? 0 : env.PORT + 1;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`invalid configuration: EID_PROVIDER_PORT: ${given}`);
+  try {
+    const provider = await startLocalEidProvider({
+      port,
+      host: env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST,
+      clientId: env.OIDC_CLIENT_ID,
+      clientSecret: env.OIDC_CLIENT_SECRET,
+      redirectUris: demoRedirectUris(config.publicUrl),
+    });
+    config.oidc = { issuer: provider.issuer, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET };
+    return provider;
+  } catch (error) {
+    process.stderr.write(`electronic-ID stand-in not started on port ${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
+  }
+}
+
+/** PUBLIC_URL's callback and, for a loopback PUBLIC_URL, the same on localhost and 127.0.0.1 (cookies are per host). */
+function demoRedirectUris(publicUrl: string): string[] {
+  const path = '/public/auth/pass-callback';
+  const uris = new Set([`${publicUrl.replace(/\/+$/, '')}${path}`]);
+  const url = new URL(publicUrl);
+  if (url.pathname === '/' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    for (const host of ['localhost', '127.0.0.1', '[::1]']) uris.add(`${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${path}`);
+  }
+  return [...uris];
 }
 
 /** The product's own database on the embedded server; its address is left for the CLI tools. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { type LocalEidProvider, startLocalEidProvider } from '@eelarve/eid-provider';
 import { createTestDatabase } from '@eelarve/postgres/testing/test-database';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
@@ -11,6 +12,8 @@ export interface TestServer {
   /** Base address when listening; empty for inject-only servers. */
   url: string;
   admin: { email: string; password: string };
+  /** The local electronic-ID provider when started with `eid`; config.oidc points at it. */
+  eid?: LocalEidProvider;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,15 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
 }
 
 /** The whole product on a fresh database of its own; `listen` serves it on a free port. */
-export async function startTestServer(options: { listen?: boolean; webDist?: string; config?: Partial<AppConfig> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {
+    listen?: boolean;
+    webDist?: string;
+    config?: Partial<AppConfig>;
+    /** Starts the local electronic-ID provider (OpenID Connect) on a free port and points config.oidc at it. */
+    eid?: boolean | { autoApprove?: string };
+  } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase('app');
   const listen = options.listen ?? true;
   const app = await buildApp(testConfig(database.url, { webDist: options.webDist ?? (listen ? defaultWebDist() : undefined), ...options.config }));
@@ -41,13 +52,29 @@ export async function startTestServer(options: { listen?: boolean; webDist?: str
     url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     app.config.publicUrl = url;
   }
+  const eid = options.eid ? await startTestEidProvider(app, options.eid === true ? {} : options.eid) : undefined;
   return {
     app,
     url,
     admin: { ...DEMO_ADMIN },
+    eid,
     async close() {
+      await eid?.close();
       await app.close();
       await database.drop();
     },
   };
+}
+
+const TEST_OIDC_CLIENT = { clientId: 'eelarve-test', clientSecret: 'eelarve-test-secret' };
+
+/** The provider registers the gateway's callback, so it starts once the gateway's address is known. */
+async function startTestEidProvider(app: FastifyInstance, options: { autoApprove?: string }): Promise<LocalEidProvider> {
+  const provider = await startLocalEidProvider({
+    ...TEST_OIDC_CLIENT,
+    redirectUris: [`${app.config.publicUrl.replace(/\/+$/, '')}/public/auth/pass-callback`],
+    autoApprove: options.autoApprove,
+  });
+  app.config.oidc = { issuer: provider.issuer, ...TEST_OIDC_CLIENT };
+  return provider;
 }

@@ -65,6 +65,23 @@ describe('sign-in with the bootstrapped platform administrator', () => {
     expect((await third.request({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });
 
+  it('counts active sessions for the logout question, and clears the cookie on logout', async () => {
+    const client = await login(server.app, server.admin.email, server.admin.password);
+    const count = await client.request({ method: 'GET', url: '/api/auth/session-count' });
+    expect(count.statusCode).toBe(200);
+    expect(count.json().activeSessionCount).toBeGreaterThanOrEqual(1);
+    const logout = await client.request({ method: 'POST', url: '/api/auth/logout', payload: {} });
+    const cleared = logout.cookies.find((candidate) => candidate.name === 'eelarve_session');
+    expect(cleared?.value).toBe('');
+    expect((await server.app.inject({ method: 'GET', url: '/api/auth/session-count' })).statusCode).toBe(401);
+  });
+
+  it('reports the real account facts in Me', async () => {
+    const client = await login(server.app, server.admin.email, server.admin.password);
+    const me = (await client.request({ method: 'GET', url: '/api/auth/me' })).json();
+    expect(me).toMatchObject({ hasPassword: true, mfaAdded: false, hasPersonalCode: false, userLanguage: null, authenticationType: 'LOGIN' });
+  });
+
   it('refuses a state-changing call from another site', async () => {
     const client = await login(server.app, server.admin.email, server.admin.password);
     const response = await client.request({ method: 'POST', url: '/api/auth/logout', headers: { origin: 'https://evil.example' }, payload: {} });
@@ -95,6 +112,25 @@ describe('gateway plumbing', () => {
     const document = response.json();
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/organizations', '/api/organization/{id}', '/initial/auth/login', '/api/locales']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/public/token/verify',
+        '/public/auth/confirm-password',
+        '/public/auth/request-password-reset',
+        '/public/auth/resend-confirmation',
+        '/api/auth/change-password',
+        '/api/auth/mfa-secret',
+        '/initial/auth/mfa-secret',
+        '/api/auth/confirm-mfa-code',
+        '/initial/auth/confirm-mfa-code',
+        '/initial/auth/upgrade-session-to-mfa',
+        '/api/auth/disable-mfa',
+        '/api/auth/session-count',
+        '/api/user-settings',
+        '/api/user-settings/language',
+        '/api/user-settings/email',
+      ]),
+    );
     expect(document.paths['/api/organization'].post.requestBody).toBeDefined();
   });
 

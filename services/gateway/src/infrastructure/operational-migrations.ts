@@ -1,4 +1,10 @@
 import { type Generated, type Kysely, type Migration, sql } from 'kysely';
+import { type AuthTables, authMigrations } from '../features/auth/migrations';
+import { type ElectronicIdTables, electronicIdMigrations } from '../features/electronic-id/migrations';
+import { type MailTables, mailMigrations } from '../features/mail/migrations';
+import { type RegistrationTables, registrationMigrations } from '../features/registration/migrations';
+import { type ThrottleTables, throttleMigrations } from '../features/throttle/migrations';
+import { type UserSettingsTables, userSettingsMigrations } from '../features/user-settings/migrations';
 
 /**
  * Operational state that is not domain history (DESIGN.md section 1): sessions, credentials and
@@ -41,9 +47,15 @@ export const operationalMigrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  ...authMigrations,
+  ...electronicIdMigrations,
+  ...mailMigrations,
+  ...registrationMigrations,
+  ...throttleMigrations,
+  ...userSettingsMigrations,
 };
 
-export interface OperationalTables {
+export interface OperationalTables extends AuthTables, ElectronicIdTables, MailTables, RegistrationTables, ThrottleTables, UserSettingsTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;

@@ -1,6 +1,7 @@
 import type { AuthenticationType, Me } from '@eelarve/shared';
 import type { AppDatabase } from '../../infrastructure/database';
 import { readModels } from '../../infrastructure/database';
+import { hasElectronicId } from '../electronic-id/bindings';
 
 export interface UserOccupation {
   id: string;
@@ -94,10 +95,12 @@ export interface MeInput {
 export async function loadMe(db: AppDatabase, input: MeInput): Promise<Me | null> {
   const user = await findUser(db, input.userId);
   if (!user) return null;
-  const [occupations, lastOccupationId, hasPassword] = await Promise.all([
+  const [occupations, lastOccupationId, hasPassword, mfa, personalCode] = await Promise.all([
     userOccupations(db, user.id),
     lastOccupationOf(db, user.id),
     db.selectFrom('operational.credentials').select('user_id').where('user_id', '=', user.id).executeTakeFirst(),
+    db.selectFrom('operational.mfa_secrets').select('secret').where('user_id', '=', user.id).executeTakeFirst(),
+    hasElectronicId(db, user.id),
   ]);
   const current = occupations.find((occupation) => occupation.id === input.occupationId) ?? null;
   const organization = current ? await organizationSettings(db, current.organizationId) : undefined;
@@ -114,9 +117,9 @@ export async function loadMe(db: AppDatabase, input: MeInput): Promise<Me | null
     authenticationType: input.authenticationType as Me['authenticationType'],
     organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,
     organizationLocaleSettings: organization?.locale_settings ?? null,
-    userLanguage: null,
-    hasPersonalCode: false,
-    mfaAdded: false,
+    userLanguage: user.language,
+    hasPersonalCode: personalCode,
+    mfaAdded: Boolean(mfa?.secret),
     hasPassword: Boolean(hasPassword),
     activeSessionCount: input.activeSessionCount,
   };

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { DomainError } from '@eelarve/shared';
 
 /** scrypt is memory-hard and built into Node: N=2^15, r=8 uses 32 MiB per hash. */
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
@@ -32,4 +33,15 @@ export async function verifyAgainstNothing(password: string): Promise<false> {
   dummyHash ??= hashPassword('not-a-real-password');
   await verifyPassword(password, await dummyHash);
   return false;
+}
+
+/**
+ * Beyond the shape rules of `strongPassword` (checked by the request schema): a password must not
+ * contain the user's e-mail name. PASSWORD_NOT_STRONG, with the field's path in the details.
+ */
+export function assertPasswordAcceptable(password: string, email: string, field: string): void {
+  const local = email.split('@')[0]?.toLowerCase() ?? '';
+  if (local.length >= 4 && password.toLowerCase().includes(local)) {
+    throw new DomainError('PASSWORD_NOT_STRONG', 'the password must not contain the e-mail address', [{ path: field, message: 'error.PASSWORD_NOT_STRONG' }]);
+  }
 }

@@ -1,19 +1,35 @@
-import { DomainError, loginRequestSchema, logoutRequestSchema, meSchema } from '@eelarve/shared';
+import { userDecider } from '@eelarve/domain';
+import {
+  activeSessionCountSchema,
+  changePasswordSchema,
+  DomainError,
+  loginRequestSchema,
+  logoutRequestSchema,
+  meSchema,
+  mfaCodeRequestSchema,
+  mfaSecretQuerySchema,
+  mfaSecretSchema,
+} from '@eelarve/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
-import { findUserByEmail, loadMe, type UserOccupation, userOccupations } from './account-queries';
-import { verifyAgainstNothing, verifyPassword } from './passwords';
+import { actorOf, runCommand } from '../../plugins/commands';
+import { attemptSucceeded, beginAttempt, throttleKeys } from '../throttle/throttle';
+import { findUser, findUserByEmail } from './account-queries';
+import { chooseOccupation, enterOccupationById, meOf, recordSignIn, SignInStepRequired, setSessionCookie } from './login-flow';
+import { confirmPendingSecret, createPendingSecret, hasMfa, removeMfa, verifyMfaCode } from './mfa';
+import { assertPasswordAcceptable, hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
   countActiveSessions,
   createSession,
+  deleteOtherSessions,
   deleteSession,
   deleteUserSessions,
   PRE_OCCUPATION_SESSION_MS,
   SESSION_COOKIE,
   type SessionRecord,
-  selectSessionOccupation,
+  upgradeSession,
 } from './sessions';
 
 const occupationChoiceSchema = z.union([
@@ -23,75 +39,62 @@ const occupationChoiceSchema = z.union([
 
 const activeSessionSchema = z.object({ createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() });
 
-function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string, session: SessionRecord): void {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: app.config.environment === 'production',
-    // Without remember-me the cookie ends with the browser session; the server expiry still applies.
-    ...(session.rememberMe ? { expires: session.expiresAt } : {}),
-  });
-}
+/** The read models the screens after these calls read (Me: users, occupations, organisations). */
+const READ_MODELS = ['accounts'] as const;
 
+/** Sessions that proved more than a password: they may edit or remove MFA. */
+const STRONG_SESSION_TYPES = new Set(['LOGIN_WITH_MFA', 'PASS']);
+
+/** Password check that takes the same time whether or not the address exists. */
 async function checkPassword(app: FastifyInstance, email: string, password: string) {
   const user = await findUserByEmail(app.db, email);
   const credential = user
     ? await app.db.selectFrom('operational.credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst()
     : undefined;
   const valid = credential ? await verifyPassword(password, credential.password_hash) : await verifyAgainstNothing(password);
-  if (!user || !valid) throw new DomainError('INVALID_USERNAME_OR_PASSWORD');
-  if (!user.confirmed_at) throw new DomainError('EMAIL_NOT_CONFIRMED');
-  return user;
+  return user && valid ? user : null;
 }
 
-/** A single occupation usable with the session's authentication type is chosen for the user. */
-function automaticOccupation(occupations: UserOccupation[], authenticationType: string, requested?: string | null): UserOccupation | undefined {
-  if (requested) return occupations.find((occupation) => occupation.id === requested);
-  const usable = occupations.filter((occupation) => occupation.allowedAuthenticationTypes.includes(authenticationType as never));
-  return usable.length === 1 ? usable[0] : undefined;
-}
-
-async function enterOccupation(app: FastifyInstance, session: SessionRecord, occupation: UserOccupation): Promise<SessionRecord> {
-  if (!occupation.allowedAuthenticationTypes.includes(session.authenticationType as never)) {
-    throw new DomainError('ORGANIZATION_UNSUITABLE', 'the organisation does not allow this authentication type');
+/**
+ * Runs a sign-in step that may end in a refusal telling the web where to go next (403
+ * ENTER_MFA_CODE, MFA_NOT_SET_UP, ORGANIZATION_UNSUITABLE): the session cookie is set either way,
+ * because the next step (code entry, setup) continues this session.
+ */
+async function withSessionCookie(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  token: string,
+  session: SessionRecord,
+  step: (session: SessionRecord) => Promise<SessionRecord>,
+): Promise<SessionRecord> {
+  try {
+    const next = await step(session);
+    setSessionCookie(app, reply, token, next);
+    return next;
+  } catch (error) {
+    if (error instanceof SignInStepRequired) setSessionCookie(app, reply, token, session);
+    throw error;
   }
-  const expiresAt = new Date(Date.now() + occupation.sessionLengthMs);
-  await selectSessionOccupation(app.db, session.tokenHash, { occupationId: occupation.id, organizationId: occupation.organizationId, expiresAt });
-  await app.db
-    .insertInto('operational.sign_ins')
-    .values({ user_id: session.userId, last_occupation_id: occupation.id })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ last_occupation_id: occupation.id }))
-    .execute();
-  return { ...session, occupationId: occupation.id, organizationId: occupation.organizationId, expiresAt };
 }
 
-async function recordSignIn(app: FastifyInstance, userId: string, ip: string): Promise<void> {
-  const now = new Date();
-  await app.db
-    .insertInto('operational.sign_ins')
-    .values({ user_id: userId, sign_in_count: 1, current_sign_in_at: now, current_sign_in_ip: ip })
-    .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet((eb) => ({
-        sign_in_count: eb('operational.sign_ins.sign_in_count', '+', 1),
-        last_sign_in_at: eb.ref('operational.sign_ins.current_sign_in_at'),
-        last_sign_in_ip: eb.ref('operational.sign_ins.current_sign_in_ip'),
-        current_sign_in_at: now,
-        current_sign_in_ip: ip,
-      })),
-    )
-    .execute();
+function currentToken(request: FastifyRequest): string {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) throw new DomainError('UNAUTHORIZED');
+  return token;
 }
 
-async function respondWithMe(app: FastifyInstance, session: SessionRecord) {
-  const me = await loadMe(app.db, {
-    userId: session.userId,
-    occupationId: session.occupationId,
-    authenticationType: session.authenticationType,
-    activeSessionCount: await countActiveSessions(app.db, session.userId),
-  });
-  if (!me) throw new DomainError('UNAUTHORIZED');
-  return me;
+/**
+ * After a valid MFA code: a password session becomes LOGIN_WITH_MFA (with a new token), then
+ * enters the requested occupation, or the only usable one if it has none yet.
+ */
+async function afterMfaCode(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, occupationId: string | null | undefined) {
+  const { session } = requireAuth(request);
+  const upgraded = session.authenticationType === 'LOGIN' ? await upgradeSession(app.db, session, 'LOGIN_WITH_MFA') : { token: currentToken(request), session };
+  setSessionCookie(app, reply, upgraded.token, upgraded.session);
+  const current = await withSessionCookie(app, reply, upgraded.token, upgraded.session, (s) =>
+    occupationId ? enterOccupationById(app, s, occupationId) : s.occupationId ? Promise.resolve(s) : chooseOccupation(app, s),
+  );
+  return meOf(app, current);
 }
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
@@ -102,7 +105,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/initial/auth/login',
     { config: { access: 'public' }, schema: { tags, body: loginRequestSchema, response: { 200: meSchema } } },
     async (request, reply) => {
+      const keys = { account: throttleKeys.login(request.body.username), ip: throttleKeys.ip(request.ip) };
+      await beginAttempt(app.db, reply, keys);
       const user = await checkPassword(app, request.body.username, request.body.password);
+      if (!user) throw new DomainError('INVALID_USERNAME_OR_PASSWORD');
+      await attemptSucceeded(app.db, keys);
+      if (!user.confirmed_at) throw new DomainError('EMAIL_NOT_CONFIRMED');
       const { token, session } = await createSession(app.db, {
         userId: user.id,
         authenticationType: 'LOGIN',
@@ -112,27 +120,26 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         lifetimeMs: PRE_OCCUPATION_SESSION_MS,
       });
       await recordSignIn(app, user.id, request.ip);
-      const occupation = automaticOccupation(await userOccupations(app.db, user.id), session.authenticationType, request.body.occupationId);
-      const current = occupation ? await enterOccupation(app, session, occupation) : session;
-      setSessionCookie(app, reply, token, current);
-      return respondWithMe(app, current);
+      const current = await withSessionCookie(app, reply, token, session, (s) => chooseOccupation(app, s, request.body.occupationId));
+      return meOf(app, current);
     },
   );
 
   for (const url of ['/api/auth/me', '/initial/auth/me']) {
-    api.get(url, { config: { access: 'user' }, schema: { tags, response: { 200: meSchema } } }, async (request) => respondWithMe(app, requireAuth(request).session));
+    api.get(url, { config: { access: 'user' }, schema: { tags, response: { 200: meSchema } } }, async (request) => meOf(app, requireAuth(request).session));
   }
+
+  api.get('/api/auth/session-count', { config: { access: 'user' }, schema: { tags, response: { 200: activeSessionCountSchema } } }, async (request) => ({
+    activeSessionCount: await countActiveSessions(app.db, requireAuth(request).userId),
+  }));
 
   for (const url of ['/api/auth/switch', '/initial/auth/select-occupation']) {
     api.post(url, { config: { access: 'user' }, schema: { tags, body: occupationChoiceSchema, response: { 200: meSchema } } }, async (request, reply) => {
       const { session } = requireAuth(request);
       const occupationId = 'occupationId' in request.body ? request.body.occupationId : request.body.user.occupationId;
-      const occupation = (await userOccupations(app.db, session.userId)).find((candidate) => candidate.id === occupationId);
-      if (!occupation) throw new DomainError('OCCUPATION_NOT_FOUND');
-      const current = await enterOccupation(app, session, occupation);
-      const token = request.cookies[SESSION_COOKIE]!;
-      setSessionCookie(app, reply, token, current);
-      return respondWithMe(app, current);
+      const current = await enterOccupationById(app, session, occupationId);
+      setSessionCookie(app, reply, currentToken(request), current);
+      return meOf(app, current);
     });
   }
 
@@ -162,5 +169,85 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       userAgent: row.user_agent,
       current: row.token_hash.equals(session.tokenHash),
     }));
+  });
+
+  // ---- MFA ------------------------------------------------------------------
+
+  for (const url of ['/api/auth/mfa-secret', '/initial/auth/mfa-secret']) {
+    api.get(url, { config: { access: 'user' }, schema: { tags, querystring: mfaSecretQuerySchema, response: { 200: mfaSecretSchema } } }, async (request) => {
+      const { session, userId } = requireAuth(request);
+      const user = await findUser(app.db, userId);
+      if (!user) throw new DomainError('UNAUTHORIZED');
+      if (await hasMfa(app.db, userId)) {
+        // Re-running the setup replaces the secret: only a session that proved it holds the current one (or an electronic ID).
+        if (request.query.edit !== 'true') throw new DomainError('MFA_ALREADY_SET_UP');
+        if (!STRONG_SESSION_TYPES.has(session.authenticationType)) throw new SignInStepRequired('ENTER_MFA_CODE', 'editing MFA needs an MFA-authenticated session', {});
+      }
+      return createPendingSecret(app.db, userId, user.email);
+    });
+  }
+
+  for (const url of ['/api/auth/confirm-mfa-code', '/initial/auth/confirm-mfa-code']) {
+    api.post(url, { config: { access: 'user' }, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } }, async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const keys = { account: throttleKeys.mfa(userId), ip: throttleKeys.ip(request.ip) };
+      await beginAttempt(app.db, reply, keys);
+      const result = await confirmPendingSecret(app.db, userId, request.body.code);
+      if (result === 'not-set-up') throw new DomainError('MFA_NOT_INITIALIZED');
+      if (result === 'invalid') throw new DomainError('INVALID_MFA_CODE');
+      await attemptSucceeded(app.db, keys);
+      await runCommand(app, userDecider, { type: 'EnableMfa', userId }, actorOf(request), READ_MODELS);
+      return afterMfaCode(app, request, reply, request.body.occupationId);
+    });
+  }
+
+  api.post(
+    '/initial/auth/upgrade-session-to-mfa',
+    { config: { access: 'user' }, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const keys = { account: throttleKeys.mfa(userId), ip: throttleKeys.ip(request.ip) };
+      await beginAttempt(app.db, reply, keys);
+      const result = await verifyMfaCode(app.db, userId, request.body.code);
+      if (result === 'not-set-up') throw new DomainError('MFA_NOT_SET_UP');
+      if (result === 'invalid') throw new DomainError('INVALID_MFA_CODE');
+      await attemptSucceeded(app.db, keys);
+      return afterMfaCode(app, request, reply, request.body.occupationId);
+    },
+  );
+
+  api.post('/api/auth/disable-mfa', { config: { access: 'user' }, schema: { tags, response: { 200: meSchema } } }, async (request) => {
+    const { session, userId } = requireAuth(request);
+    if (!(await hasMfa(app.db, userId))) throw new DomainError('MFA_NOT_SET_UP');
+    // A stolen password alone must not strip the second factor.
+    if (!STRONG_SESSION_TYPES.has(session.authenticationType)) throw new SignInStepRequired('ENTER_MFA_CODE', 'removing MFA needs an MFA-authenticated session', {});
+    await removeMfa(app.db, userId);
+    await runCommand(app, userDecider, { type: 'DisableMfa', userId }, actorOf(request), READ_MODELS);
+    return meOf(app, session);
+  });
+
+  // ---- password -------------------------------------------------------------
+
+  api.post('/api/auth/change-password', { config: { access: 'user' }, schema: { tags, body: changePasswordSchema } }, async (request, reply) => {
+    const { session, userId } = requireAuth(request);
+    const keys = { account: throttleKeys.currentPassword(userId), ip: throttleKeys.ip(request.ip) };
+    await beginAttempt(app.db, reply, keys);
+    const credential = await app.db.selectFrom('operational.credentials').select('password_hash').where('user_id', '=', userId).executeTakeFirst();
+    const valid = credential ? await verifyPassword(request.body.currentPassword, credential.password_hash) : await verifyAgainstNothing(request.body.currentPassword);
+    if (!valid) throw new DomainError('INVALID_CURRENT_PASSWORD', 'the current password is wrong', [{ path: 'currentPassword', message: 'error.INVALID_CURRENT_PASSWORD' }]);
+    await attemptSucceeded(app.db, keys);
+    const user = await findUser(app.db, userId);
+    if (!user) throw new DomainError('USER_NOT_FOUND');
+    assertPasswordAcceptable(request.body.newPassword, user.email, 'newPassword');
+    const passwordHash = await hashPassword(request.body.newPassword);
+    await runCommand(app, userDecider, { type: 'SetPassword', userId }, actorOf(request), READ_MODELS);
+    await app.db
+      .insertInto('operational.credentials')
+      .values({ user_id: userId, password_hash: passwordHash })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ password_hash: passwordHash, updated_at: new Date() }))
+      .execute();
+    // Whoever knew the old password is signed out everywhere but here.
+    await deleteOtherSessions(app.db, userId, session.tokenHash);
+    return reply.status(204).send();
   });
 }

@@ -99,3 +99,23 @@ export async function countActiveSessions(db: Db, userId: string): Promise<numbe
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * Raises the session's authentication type (a password session that proved an MFA code) and
+ * gives it a new token: a token seen before the upgrade does not carry the stronger session.
+ */
+export async function upgradeSession(db: Db, session: SessionRecord, authenticationType: string): Promise<{ token: string; session: SessionRecord }> {
+  const token = randomBytes(32).toString('base64url');
+  const tokenHash = hashToken(token);
+  await db
+    .updateTable('operational.sessions')
+    .set({ token_hash: tokenHash, authentication_type: authenticationType })
+    .where('token_hash', '=', session.tokenHash)
+    .execute();
+  return { token, session: { ...session, tokenHash, authenticationType } };
+}
+
+/** Every session of the user but one (after a password change, the others must sign in again). */
+export async function deleteOtherSessions(db: Db, userId: string, keep: Buffer): Promise<void> {
+  await db.deleteFrom('operational.sessions').where('user_id', '=', userId).where('token_hash', '!=', keep).execute();
+}
