@@ -119,6 +119,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 10 * 1024 * 1024,
+    trustProxy: config.trustProxy ?? false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -14,6 +14,8 @@ const environmentSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   BOOTSTRAP_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   BOOTSTRAP_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+  /** Behind a reverse proxy: trust its X-Forwarded-For so throttling sees the real address. */
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
   DEMO_DATA: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).optional()),
@@ -46,6 +48,7 @@ export interface AppConfig {
   /** Bound on how long a command's response waits for its read models. */
   readYourWritesTimeoutMs: number;
   mail: { smtpUrl?: string; from: string };
+  trustProxy?: boolean;
   /** Electronic ID (authentication type PASS) through OpenID Connect; undefined turns it off. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
 }
@@ -80,6 +83,7 @@ export function configFromEnvironment(env: Environment, databaseUrl: string): Ap
     runProjections: true,
     readYourWritesTimeoutMs: 5_000,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    trustProxy: env.TRUST_PROXY === 'true',
     oidc: env.OIDC_ISSUER ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
   };
 }

@@ -1,13 +1,20 @@
 import { ADMIN_ROUTE } from '@eelarve/shared';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { AccountPage } from '../features/account/AccountPage';
 import { LoginLayout } from '../features/auth/LoginLayout';
 import { LoginPage } from '../features/auth/LoginPage';
+import { EnterMfaCodePage, SetupMfaPage } from '../features/auth/MfaPages';
+import { ConfirmRegistrationPage, ResendConfirmationPage, ResetPasswordPage, UpdatePasswordPage } from '../features/auth/PasswordPages';
 import { SelectOccupationPage } from '../features/auth/SelectOccupationPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { AdminLayout } from '../features/organizations/AdminLayout';
 import { OrganizationsTab } from '../features/organizations/OrganizationsTab';
+import { RolesPage } from '../features/roles/RolesPage';
 import { AppShell } from '../features/shell/AppShell';
+import { OccupationsTab } from '../features/users/OccupationsTab';
+import { UsersLayout } from '../features/users/UsersLayout';
+import { UsersTab } from '../features/users/UsersTab';
 import { type AccessRule, access } from './access';
 import { AuthGate, PublicOnly, RequireAccess, RequireOccupation, RequireUser } from './guards';
 import { RouteError } from './RouteError';
@@ -22,8 +29,8 @@ function Gated({ rule }: { rule: AccessRule }) {
 }
 
 /**
- * Routes of spec 1, section 2. The roles, users and statuses areas come with later issues; their
- * privilege gates are already in place so that the menu and the routes agree.
+ * Routes of spec 1, section 2. The statuses area comes with a later issue; its privilege gate is
+ * already in place so that the menu and the routes agree.
  */
 export function createRouter() {
   return createBrowserRouter([
@@ -35,7 +42,19 @@ export function createRouter() {
           element: <LoginLayout />,
           children: [
             { element: <PublicOnly />, children: [{ path: '/login', element: <LoginPage /> }] },
-            { element: <RequireUser />, children: [{ path: '/select-occupation', element: <SelectOccupationPage /> }] },
+            // Password and registration links work with or without a session (no redirect is stored for them).
+            { path: '/reset-password', element: <ResetPasswordPage /> },
+            { path: '/resend-confirmation', element: <ResendConfirmationPage /> },
+            { path: '/update-password', element: <UpdatePasswordPage /> },
+            { path: '/confirm', element: <ConfirmRegistrationPage /> },
+            {
+              element: <RequireUser />,
+              children: [
+                { path: '/select-occupation', element: <SelectOccupationPage /> },
+                { path: '/enter-mfa-code', element: <EnterMfaCodePage /> },
+                { path: '/setup-mfa', element: <SetupMfaPage /> },
+              ],
+            },
           ],
         },
         {
@@ -49,8 +68,28 @@ export function createRouter() {
                   errorElement: <RouteError />,
                   children: [
                     { index: true, element: <DashboardPage /> },
-                    { path: '/settings/*', element: <Gated rule={access.roles} /> },
-                    { path: '/users/*', element: <Gated rule={access.users} /> },
+                    { path: '/account', element: <AccountPage /> },
+                    {
+                      path: '/settings',
+                      element: <RequireAccess rule={access.roles} />,
+                      children: [
+                        { index: true, element: <RolesPage /> },
+                        { path: '*', element: <NotFoundPage /> },
+                      ],
+                    },
+                    {
+                      path: '/users',
+                      element: (
+                        <RequireAccess rule={access.users}>
+                          <UsersLayout />
+                        </RequireAccess>
+                      ),
+                      children: [
+                        { index: true, element: <UsersTab /> },
+                        { path: 'occupations', element: <OccupationsTab /> },
+                        { path: '*', element: <NotFoundPage /> },
+                      ],
+                    },
                     { path: '/resource-statuses/*', element: <Gated rule={access.statuses} /> },
                     {
                       path: ADMIN_ROUTE,

@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { Outlet } from 'react-router';
 import { LogoMark } from '../../components/icons';
 import { LanguageSwitch } from './LanguageSwitch';
+import './auth.css';
 
 /** The wrapper of the public pages: product name, language switch and a centred card. */
 export function LoginLayout() {

@@ -2,16 +2,18 @@ import type { Me } from '@eelarve/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthTypeIcon } from '../../components/icons';
 import { useLocale } from '../../i18n/I18nProvider';
 import { logout, selectOccupation, switchOccupation } from './api';
 import { useCurrentUser } from './hooks';
-import { isUsableWith, orderOccupations } from './occupations';
+import type { SelectOccupationState } from './MfaPages';
+import { automaticMfaPath, type OccupationRoute, routeForOccupation, routeForSelectError } from './mfa-flow';
+import { isUsableWith, type OccupationSummary, orderOccupations } from './occupations';
 import { resetClientState } from './session';
-import { clearExpiredSession, postLoginTarget } from './session-storage';
+import { clearExpiredSession, forgetSession, postLoginTarget } from './session-storage';
 
 /** /select-occupation: the user's occupations (spec 1, section 2 ordering) and logout. */
 export function SelectOccupationPage() {
@@ -23,13 +25,52 @@ export function SelectOccupationPage() {
   const occupations = useMemo(() => orderOccupations(me, locale), [me, locale]);
   const usable = occupations.filter((occupation) => isUsableWith(occupation, me.authenticationType));
 
+  const location = useLocation();
+  const noAutomaticMfa = (location.state as SelectOccupationState | null)?.noAutomaticMfa === true;
+
+  /**
+   * Another authentication type is needed: log out, then /login with that type preselected. The
+   * page is loaded afresh, so no guard of the signed-in state can send it elsewhere meanwhile.
+   */
+  const relogin = useMutation({
+    mutationFn: async (path: string) => {
+      await logout(false);
+      return path;
+    },
+    onSuccess: (path) => {
+      clearExpiredSession();
+      forgetSession();
+      window.location.assign(path);
+    },
+  });
+
+  const follow = (route: OccupationRoute): boolean => {
+    if (route.kind === 'mfa') {
+      navigate(route.path);
+      return true;
+    }
+    if (route.kind === 'relogin') {
+      relogin.mutate(route.path);
+      return true;
+    }
+    return false;
+  };
+
   const select = useMutation({
     mutationFn: (occupationId: string) => (me.occupationId ? switchOccupation(occupationId) : selectOccupation(occupationId)),
     onSuccess: (next: Me) => {
       resetClientState(queryClient, next);
       navigate(postLoginTarget(next), { replace: true });
     },
+    onError: (error, occupationId) => {
+      const route = routeForSelectError(me, error, occupationId);
+      if (route) follow(route);
+    },
   });
+
+  const choose = (occupation: OccupationSummary) => {
+    if (!follow(routeForOccupation(me, occupation))) select.mutate(occupation.id);
+  };
 
   const signOut = useMutation({
     mutationFn: () => logout(false),
@@ -40,15 +81,22 @@ export function SelectOccupationPage() {
   });
 
   // A single occupation usable with the current authentication type is chosen automatically.
+  // With only MFA-capable organisations: straight to the code entry, or its setup first.
   const autoSelected = useRef(false);
   const onlyUsable = usable.length === 1 ? usable[0] : undefined;
+  const automaticMfa = noAutomaticMfa ? null : automaticMfaPath(me);
   useEffect(() => {
-    if (me.occupationId || !onlyUsable || autoSelected.current) return;
-    autoSelected.current = true;
-    select.mutate(onlyUsable.id);
-  }, [me.occupationId, onlyUsable, select]);
+    if (me.occupationId || autoSelected.current) return;
+    if (onlyUsable) {
+      autoSelected.current = true;
+      select.mutate(onlyUsable.id);
+    } else if (automaticMfa) {
+      autoSelected.current = true;
+      navigate(automaticMfa, { replace: true });
+    }
+  }, [me.occupationId, onlyUsable, automaticMfa, select, navigate]);
 
-  const busy = select.isPending || signOut.isPending;
+  const busy = select.isPending || signOut.isPending || relogin.isPending;
 
   return (
     <div className="select-occupation" data-testid="select-occupation">
@@ -58,7 +106,8 @@ export function SelectOccupationPage() {
       <p className="muted">
         <FormattedMessage id="selectOccupation.description" />
       </p>
-      {select.isError ? <ErrorAlert error={select.error} /> : null}
+      {select.isError && !routeForSelectError(me, select.error, select.variables ?? '') ? <ErrorAlert error={select.error} testId="select-occupation-error" /> : null}
+      {relogin.isError ? <ErrorAlert error={relogin.error} /> : null}
       {occupations.length === 0 ? (
         <Alert kind="info">
           <FormattedMessage id="selectOccupation.empty" />
@@ -67,13 +116,14 @@ export function SelectOccupationPage() {
         <ul className="occupation-list">
           {occupations.map((occupation) => {
             const isUsable = isUsableWith(occupation, me.authenticationType);
+            const route = routeForOccupation(me, occupation);
             return (
               <li key={occupation.id}>
                 <button
                   type="button"
                   className={occupation.id === me.occupationId ? 'occupation-option current' : 'occupation-option'}
-                  disabled={busy || !isUsable}
-                  onClick={() => select.mutate(occupation.id)}
+                  disabled={busy || (!isUsable && route.kind === 'select')}
+                  onClick={() => choose(occupation)}
                   data-testid="occupation-option"
                   data-occupation-id={occupation.id}
                 >
@@ -93,8 +143,16 @@ export function SelectOccupationPage() {
                       ) : null}
                     </span>
                     {isUsable ? null : (
-                      <span className="occupation-note">
-                        <FormattedMessage id="selectOccupation.notUsable" />
+                      <span className="occupation-note" data-testid="occupation-note">
+                        <FormattedMessage
+                          id={
+                            route.kind === 'mfa'
+                              ? 'selectOccupation.needsMfa'
+                              : route.kind === 'relogin'
+                                ? 'selectOccupation.needsRelogin'
+                                : 'selectOccupation.notUsable'
+                          }
+                        />
                       </span>
                     )}
                   </span>

@@ -68,6 +68,7 @@ export function readSession(): SessionIdentity | null {
 }
 
 export function forgetSession(): void {
+  pendingStep = null;
   write(SESSION_KEY, null);
 }
 
@@ -90,11 +91,26 @@ function isSafePath(url: string | null): url is string {
 }
 
 /**
- * Where a signed-in user goes from the login pages: occupation selection first; then the page
- * where the last session expired if the user and occupation are the same; otherwise the dashboard.
+ * A step the login flow itself chose for a user without an occupation (the MFA code the server
+ * asked for at login). Kept for this page only; cleared when the session changes.
+ */
+let pendingStep: { userId: string; path: string } | null = null;
+
+export function setPendingStep(userId: string, path: string): void {
+  pendingStep = { userId, path };
+}
+
+export function clearPendingStep(): void {
+  pendingStep = null;
+}
+
+/**
+ * Where a signed-in user goes from the login pages: occupation selection first (or the MFA step
+ * the login asked for); then the page where the last session expired if the user and occupation
+ * are the same; otherwise the dashboard.
  */
 export function postLoginTarget(me: Me): string {
-  if (!me.occupationId) return '/select-occupation';
+  if (!me.occupationId) return pendingStep?.userId === me.id && isSafePath(pendingStep.path) ? pendingStep.path : '/select-occupation';
   const expired = readExpiredSession();
   if (expired && expired.userId === me.id && expired.occupationId === me.occupationId && isSafePath(expired.url)) {
     return expired.url;

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router';
 import { useCurrentUser } from '../auth/hooks';
+import '../account/account.css';
 
 /**
  * '/': the welcome message and the user info box. Notifications, recent report views and the
@@ -30,6 +32,11 @@ export function DashboardPage() {
             value={intl.formatMessage({ id: `authType.${me.authenticationType}` })}
           />
         </dl>
+        <div className="user-info-footer">
+          <Link to="/account" className="button" data-testid="account-link">
+            <FormattedMessage id="dashboard.userInfo.accountSettings" />
+          </Link>
+        </div>
       </section>
     </div>
   );

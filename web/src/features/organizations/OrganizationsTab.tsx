@@ -10,9 +10,10 @@ import { DataGrid } from '../../grid/DataGrid';
 import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../auth/hooks';
+import { AdminChangeDialog, type AdminChange } from './AdminChangeDialog';
 import { deleteOrganization, fetchOrganizations, organizationKeys } from './api';
 import { OrganizationModal } from './OrganizationModal';
-import { type OrganizationGridContext, RowMenuCell } from './RowMenuCell';
+import { OrganizationNameCell, type OrganizationGridContext, RowMenuCell } from './RowMenuCell';
 
 type ModalState = { mode: 'add' } | { mode: 'edit'; organization: Organization } | null;
 
@@ -26,6 +27,7 @@ export function OrganizationsTab() {
   const [search, setSearch] = useState('');
   const [modal, setModal] = useState<ModalState>(null);
   const [deleting, setDeleting] = useState<Organization | null>(null);
+  const [adminChange, setAdminChange] = useState<AdminChange | null>(null);
 
   const organizations = useQuery({ queryKey: organizationKeys.list(), queryFn: fetchOrganizations });
   const dateFormat = me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT;
@@ -54,6 +56,7 @@ export function OrganizationsTab() {
         minWidth: 220,
         sort: 'asc',
         comparator: (a: string, b: string) => a.localeCompare(b, locale, { sensitivity: 'base' }),
+        cellRenderer: OrganizationNameCell,
       },
       {
         colId: 'createdAt',
@@ -103,7 +106,15 @@ export function OrganizationsTab() {
     },
     [remove.reset],
   );
-  const context = useMemo<OrganizationGridContext>(() => ({ onEdit, onDelete }), [onEdit, onDelete]);
+  const context = useMemo<OrganizationGridContext>(
+    () => ({
+      onEdit,
+      onDelete,
+      onSetAdmin: (organization) => setAdminChange({ kind: 'set', organization }),
+      onRemoveAdmin: (organization) => setAdminChange({ kind: 'remove', organization }),
+    }),
+    [onEdit, onDelete],
+  );
 
   return (
     <section className="organizations" data-testid="organizations-tab">
@@ -149,6 +160,8 @@ export function OrganizationsTab() {
           onClose={() => setModal(null)}
         />
       ) : null}
+
+      {adminChange ? <AdminChangeDialog change={adminChange} onClose={() => setAdminChange(null)} /> : null}
 
       {deleting ? (
         <ConfirmDialog

@@ -1,4 +1,4 @@
-import type { CommandResult, Organization, organizationInputSchema } from '@eelarve/shared';
+import type { AdminChangeResponse, CommandResult, Organization, organizationInputSchema } from '@eelarve/shared';
 import { api } from '../../api';
 
 /** The organisation body as the shared schema outputs it (defaults applied, name trimmed). */
@@ -21,3 +21,13 @@ export const createOrganization = (body: OrganizationPayload) => api.post<Comman
 export const updateOrganization = (id: string, body: OrganizationPayload) =>
   api.put<CommandResult>(`/api/organization/${encodeURIComponent(id)}`, body);
 export const deleteOrganization = (id: string) => api.delete<CommandResult>(`/api/organization/${encodeURIComponent(id)}`);
+
+/** IS_ADMIN: gives the signed-in user an administrator occupation in the organisation; answers the new `me`. */
+export const setOrganizationAdmin = (organizationId: string) =>
+  api.post<AdminChangeResponse>(`/api/admin/${encodeURIComponent(organizationId)}`);
+/**
+ * Removes the signed-in user's administrator occupation in the organisation; answers the new `me`
+ * (`reloginRequired` when it was the occupation of this session: the session has ended).
+ */
+export const removeOrganizationAdmin = (organizationId: string) =>
+  api.delete<AdminChangeResponse>(`/api/admin/${encodeURIComponent(organizationId)}`);

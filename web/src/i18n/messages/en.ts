@@ -1,3 +1,8 @@
+import { accountMessages } from '../../features/account/messages';
+import { authMessages } from '../../features/auth/messages';
+import { organizationAdminMessages } from '../../features/organizations/messages';
+import { rolesMessages } from '../../features/roles/messages';
+import { usersMessages } from '../../features/users/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -186,6 +191,29 @@ export const en: Messages = {
   'error.ORGANIZATION_IN_USE': 'The organisation is used by the current session and cannot be deleted.',
   'error.ORGANIZATION_UNSUITABLE': 'The organisation is not suitable for this action.',
   'error.RESOURCE_STATUSES_CANNOT_BE_DISABLED': 'Resource statuses cannot be disabled once they have been enabled.',
+  'error.EXTERNAL_AUTH_COOKIE_FAILED': 'The cookies for external authentication could not be set. Please try again.',
+  'error.ELECTRONIC_ID_FAILED': 'ID card authentication failed or the user was not found.',
+  'error.ROLE_NOT_FOUND': 'Role not found.',
+  'error.USER_ALREADY_ALLOCATED': 'The user is already allocated to this occupation.',
+  'error.INVALID_USER_OR_ROLE': 'The user or role is invalid.',
+  'error.ROLE_MAPPED_TO_OCCUPATION': 'The role is used by an occupation and cannot be deleted.',
+  'error.ROLE_RESERVED': 'This role name is reserved.',
+  'error.ROLE_NOT_MODIFIABLE': 'The administrator role cannot be edited or deleted.',
+  'error.ROLE_NAME_NOT_UNIQUE': 'A role with this name already exists.',
+  'error.CURRENT_OCCUPATION_CANNOT_BE_REMOVED': 'The occupation of the current session cannot be removed.',
+  'error.ADMIN_ALREADY_SET': 'The administrator is already set.',
+  'error.ADMIN_NOT_SET': 'No administrator is set.',
+  'error.USER_HAS_OCCUPATION': 'The user holds an occupation and cannot be deleted.',
+  'error.USER_NOT_MODIFIABLE': 'A user with an administrator occupation cannot be edited or deleted.',
+  'error.OCCUPATION_NOT_MODIFIABLE': 'An administrator occupation cannot be edited, deleted or assigned.',
+  'error.UNSUITABLE_USER': 'The user is not suitable for this action.',
+  'error.UNSUITABLE_OCCUPATION': 'The occupation is not suitable for this action.',
+  'error.UNSUITABLE_ROLE': 'The role is not suitable for this action.',
   'error.NETWORK_ERROR': 'Could not reach the server. Please check your network connection.',
   'error.UNKNOWN': 'An unexpected error occurred.',
+  ...authMessages.en,
+  ...accountMessages.en,
+  ...rolesMessages.en,
+  ...usersMessages.en,
+  ...organizationAdminMessages.en,
 };

@@ -1,3 +1,9 @@
+import { accountMessages } from '../../features/account/messages';
+import { authMessages } from '../../features/auth/messages';
+import { organizationAdminMessages } from '../../features/organizations/messages';
+import { rolesMessages } from '../../features/roles/messages';
+import { usersMessages } from '../../features/users/messages';
+
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
  * through its type and by catalogs.test.ts). Values are ICU messages.
@@ -187,8 +193,31 @@ export const et = {
   'error.ORGANIZATION_IN_USE': 'Organisatsioon on praeguse seansi kasutuses ja seda ei saa kustutada.',
   'error.ORGANIZATION_UNSUITABLE': 'Organisatsioon ei sobi selle toimingu jaoks.',
   'error.RESOURCE_STATUSES_CANNOT_BE_DISABLED': 'Ressursi staatuseid ei saa pärast sisselülitamist välja lülitada.',
+  'error.EXTERNAL_AUTH_COOKIE_FAILED': 'Välise autentimise küpsiseid ei õnnestunud seada. Proovi uuesti.',
+  'error.ELECTRONIC_ID_FAILED': 'ID-kaardiga autentimine ebaõnnestus või kasutajat ei leitud.',
+  'error.ROLE_NOT_FOUND': 'Rolli ei leitud.',
+  'error.USER_ALREADY_ALLOCATED': 'Kasutaja on sellele ametikohale juba määratud.',
+  'error.INVALID_USER_OR_ROLE': 'Kasutaja või roll on vigane.',
+  'error.ROLE_MAPPED_TO_OCCUPATION': 'Rolli kasutab mõni ametikoht, seda ei saa kustutada.',
+  'error.ROLE_RESERVED': 'See rolli nimi on reserveeritud.',
+  'error.ROLE_NOT_MODIFIABLE': 'Administraatori rolli ei saa muuta ega kustutada.',
+  'error.ROLE_NAME_NOT_UNIQUE': 'Sellise nimega roll on juba olemas.',
+  'error.CURRENT_OCCUPATION_CANNOT_BE_REMOVED': 'Praeguse seansi ametikohta ei saa eemaldada.',
+  'error.ADMIN_ALREADY_SET': 'Administraator on juba määratud.',
+  'error.ADMIN_NOT_SET': 'Administraatorit pole määratud.',
+  'error.USER_HAS_OCCUPATION': 'Kasutajal on ametikoht, teda ei saa kustutada.',
+  'error.USER_NOT_MODIFIABLE': 'Administraatori ametikohaga kasutajat ei saa muuta ega kustutada.',
+  'error.OCCUPATION_NOT_MODIFIABLE': 'Administraatori ametikohta ei saa muuta, kustutada ega määrata.',
+  'error.UNSUITABLE_USER': 'Kasutaja ei sobi selle toimingu jaoks.',
+  'error.UNSUITABLE_OCCUPATION': 'Ametikoht ei sobi selle toimingu jaoks.',
+  'error.UNSUITABLE_ROLE': 'Roll ei sobi selle toimingu jaoks.',
   'error.NETWORK_ERROR': 'Serveriga ei saanud ühendust. Kontrolli võrguühendust.',
   'error.UNKNOWN': 'Tekkis ootamatu viga.',
+  ...authMessages.et,
+  ...accountMessages.et,
+  ...rolesMessages.et,
+  ...usersMessages.et,
+  ...organizationAdminMessages.et,
 } as const;
 
 export type MessageKey = keyof typeof et;

@@ -1,0 +1,58 @@
+import { LOCALE_CODES, type LocaleCode } from '@eelarve/shared';
+import { useMutation } from '@tanstack/react-query';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useToasts } from '../../components/Toasts';
+import { useLocale } from '../../i18n/I18nProvider';
+import { isLocaleCode } from '../../i18n/locale-storage';
+import { changeLanguage } from '../auth/api';
+import { useCurrentUser } from '../auth/hooks';
+import { AccountSection } from './AccountSection';
+import { useRefreshMe } from './useMe';
+
+/** The user's language: saved for the account and on this device (spec 1, section 1). */
+export function LanguageSection() {
+  const me = useCurrentUser();
+  const intl = useIntl();
+  const refreshMe = useRefreshMe();
+  const { showError } = useToasts();
+  const { locale, setLocale } = useLocale();
+  const chosen: LocaleCode = isLocaleCode(me.userLanguage) ? me.userLanguage : locale;
+
+  const mutation = useMutation({
+    mutationFn: changeLanguage,
+    onSuccess: async (next, language) => {
+      setLocale(language);
+      await refreshMe(next);
+    },
+    onError: showError,
+  });
+
+  const shown = mutation.isPending ? mutation.variables : chosen;
+
+  return (
+    <AccountSection
+      title={<FormattedMessage id="account.language.title" />}
+      description={<FormattedMessage id="account.language.description" />}
+      testId="account-language"
+    >
+      <fieldset className="fieldset" disabled={mutation.isPending}>
+        <legend className="visually-hidden">{intl.formatMessage({ id: 'account.language.title' })}</legend>
+        <div className="segmented" role="radiogroup">
+          {LOCALE_CODES.map((code) => (
+            <label key={code} className={code === shown ? 'segmented-option active' : 'segmented-option'} lang={code}>
+              <input
+                type="radio"
+                name="language"
+                value={code}
+                checked={code === shown}
+                onChange={() => mutation.mutate(code)}
+                data-testid={`account-language-${code}`}
+              />
+              {intl.formatMessage({ id: `language.${code}` })}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </AccountSection>
+  );
+}

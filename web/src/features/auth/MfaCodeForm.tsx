@@ -1,0 +1,93 @@
+import type { Me } from '@eelarve/shared';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { errorCodeOf } from '../../api';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import type { MessageKey } from '../../i18n/messages';
+import { validateMfaCode } from './form';
+import { MfaCodeField, type MfaCodeProblem } from './MfaCodeField';
+
+/** Server answers that belong to the code field itself. */
+const FIELD_CODES = new Set(['INVALID_MFA_CODE', 'TOO_MANY_ATTEMPTS', 'SCHEMA_VALIDATION_ERROR']);
+
+/**
+ * Takes a six-digit code and sends it. Spec 1, section 4: a failed code clears the field and
+ * marks it as an error.
+ */
+export function MfaCodeForm({
+  send,
+  onDone,
+  onCancel,
+  submitLabel,
+  cancelLabel = 'common.cancel',
+  disabled = false,
+  testId,
+}: {
+  send: (code: string) => Promise<Me>;
+  onDone: (me: Me) => void;
+  onCancel: () => void;
+  submitLabel: MessageKey;
+  cancelLabel?: MessageKey;
+  disabled?: boolean;
+  testId?: string;
+}) {
+  const intl = useIntl();
+  const input = useRef<HTMLInputElement>(null);
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<MfaCodeProblem>(null);
+
+  const mutation = useMutation({
+    mutationFn: send,
+    onSuccess: onDone,
+    onError: (error) => {
+      setCode('');
+      const errorCode = errorCodeOf(error);
+      setProblem(FIELD_CODES.has(errorCode) ? { code: errorCode === 'SCHEMA_VALIDATION_ERROR' ? 'INVALID_MFA_CODE' : errorCode } : null);
+      input.current?.focus();
+    },
+  });
+
+  useEffect(() => {
+    if (!disabled) input.current?.focus();
+  }, [disabled]);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const invalid = validateMfaCode(code);
+    if (invalid) {
+      setProblem({ validation: invalid });
+      input.current?.focus();
+      return;
+    }
+    setProblem(null);
+    mutation.mutate(code);
+  };
+
+  const otherError = mutation.isError && !FIELD_CODES.has(errorCodeOf(mutation.error));
+  const busy = disabled || mutation.isPending;
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate data-testid={testId}>
+      {otherError ? <ErrorAlert error={mutation.error} /> : null}
+      <MfaCodeField
+        ref={input}
+        value={code}
+        onChange={(value) => {
+          setCode(value);
+          if (problem) setProblem(null);
+        }}
+        problem={problem}
+        disabled={disabled}
+      />
+      <div className="form-actions form-actions-split">
+        <button type="button" className="button" onClick={onCancel} disabled={mutation.isPending} data-testid="mfa-cancel">
+          <FormattedMessage id={cancelLabel} />
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy} data-testid="mfa-submit">
+          {intl.formatMessage({ id: mutation.isPending ? 'mfa.checking' : submitLabel })}
+        </button>
+      </div>
+    </form>
+  );
+}

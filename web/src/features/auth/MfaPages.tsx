@@ -1,0 +1,106 @@
+import type { Me } from '@eelarve/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useToasts } from '../../components/Toasts';
+import { useLocale } from '../../i18n/I18nProvider';
+import { isLocaleCode } from '../../i18n/locale-storage';
+import { logout, upgradeSessionToMfa } from './api';
+import { useCurrentUser } from './hooks';
+import { MfaCodeForm } from './MfaCodeForm';
+import { MfaSetupPanel } from './MfaSetupPanel';
+import { resetClientState } from './session';
+import { clearExpiredSession, postLoginTarget } from './session-storage';
+
+/** Navigation state that stops /select-occupation from sending the user straight back here. */
+export interface SelectOccupationState {
+  noAutomaticMfa?: boolean;
+}
+
+function useOccupationParam(): string | undefined {
+  const [params] = useSearchParams();
+  return params.get('occupationId') ?? undefined;
+}
+
+/** After the code: the session is an MFA session; on to the stored redirect or home (spec 1, section 4). */
+function useFinish(): (me: Me) => void {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { locale, setLocale } = useLocale();
+  return (me: Me) => {
+    if (isLocaleCode(me.userLanguage) && me.userLanguage !== locale) setLocale(me.userLanguage);
+    resetClientState(queryClient, me);
+    navigate(postLoginTarget(me), { replace: true });
+  };
+}
+
+/** Spec 1, section 2: cancel returns to occupation selection, or logs out with only one occupation. */
+function useCancel(): { cancel: () => void; busy: boolean } {
+  const me = useCurrentUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showError } = useToasts();
+  const signOut = useMutation({
+    mutationFn: () => logout(false),
+    onSuccess: () => {
+      clearExpiredSession();
+      resetClientState(queryClient, null);
+    },
+    onError: showError,
+  });
+  const cancel = () => {
+    if (me.occupations.length > 1) {
+      navigate('/select-occupation', { replace: true, state: { noAutomaticMfa: true } satisfies SelectOccupationState });
+    } else {
+      signOut.mutate();
+    }
+  };
+  return { cancel, busy: signOut.isPending };
+}
+
+/** /enter-mfa-code: the six-digit code of the authenticator app upgrades the session. */
+export function EnterMfaCodePage() {
+  const occupationId = useOccupationParam();
+  const finish = useFinish();
+  const { cancel, busy } = useCancel();
+  return (
+    <div className="auth-page" data-testid="enter-mfa-code">
+      <div>
+        <h1 className="login-title">
+          <FormattedMessage id="mfa.enter.title" />
+        </h1>
+        <p className="muted">
+          <FormattedMessage id="mfa.enter.description" />
+        </p>
+      </div>
+      <MfaCodeForm
+        send={(code) => upgradeSessionToMfa(occupationId ? { code, occupationId } : { code })}
+        onDone={finish}
+        onCancel={cancel}
+        disabled={busy}
+        submitLabel="mfa.enter.submit"
+        testId="enter-mfa-code-form"
+      />
+    </div>
+  );
+}
+
+/** /setup-mfa: the secret (QR code and text) and the confirming code. */
+export function SetupMfaPage() {
+  const occupationId = useOccupationParam();
+  const finish = useFinish();
+  const { cancel } = useCancel();
+  return (
+    <div className="auth-page auth-page-wide" data-testid="setup-mfa">
+      <div>
+        <h1 className="login-title">
+          <FormattedMessage id="mfa.setup.title" />
+        </h1>
+        <p className="muted">
+          <FormattedMessage id="mfa.setup.description" />
+        </p>
+      </div>
+      <MfaSetupPanel occupationId={occupationId} onConfirmed={finish} onCancel={cancel} />
+    </div>
+  );
+}

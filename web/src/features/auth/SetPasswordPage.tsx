@@ -1,0 +1,187 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate, useSearchParams } from 'react-router';
+import { errorCodeOf, isApiError } from '../../api';
+import { Alert } from '../../components/Alert';
+import { AuthTypeIcon } from '../../components/icons';
+import { Spinner } from '../../components/Spinner';
+import { useToasts } from '../../components/Toasts';
+import { confirmPassword, electronicIdConfirmUrl, navigateToElectronicId, type TokenType, verifyToken } from './api';
+import { BackToLogin } from './AuthLinks';
+import { ElectronicIdFailure } from './ElectronicIdFailure';
+import { FieldMessage, fieldIssueMessage } from './FieldMessage';
+import { hasErrors, type PasswordPairErrors, validatePasswordPair } from './form';
+
+/**
+ * Spec 1, section 4 "Password pages": loading (the token is checked), initialised, error (the
+ * token is not usable: a banner and a disabled form) and submitting; a failed submit returns to
+ * initialised (the error itself is a toast, spec 1, section 8).
+ */
+export type PasswordPageState = 'loading' | 'initialised' | 'error' | 'submitting';
+
+export interface SetPasswordPageProps {
+  /** REGISTRATION: /confirm; RESET: /reset-password?token= and /update-password. */
+  type: TokenType;
+  /** /update-password and /confirm offer the electronic ID instead of a password. */
+  offerElectronicId: boolean;
+}
+
+/** Where the user goes after success: /login with the flag of what succeeded (spec 1, section 2). */
+export function successTarget(type: TokenType): string {
+  return type === 'REGISTRATION' ? '/login?registered=true' : '/login?reset=true';
+}
+
+export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProps) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const { showError } = useToasts();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const passwordId = useId();
+  const repeatId = useId();
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [errors, setErrors] = useState<PasswordPairErrors>({});
+  const [tokenRejected, setTokenRejected] = useState(false);
+
+  const verification = useQuery({
+    queryKey: ['auth', 'token', token],
+    queryFn: () => verifyToken(token),
+    enabled: token !== '',
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+
+  const submit = useMutation({
+    mutationFn: confirmPassword,
+    onSuccess: () => navigate(successTarget(type), { replace: true }),
+    onError: (error) => {
+      const code = errorCodeOf(error);
+      const issue = isApiError(error) ? fieldIssueMessage(error.fieldIssues, 'password') : undefined;
+      if (code === 'INVALID_OR_EXPIRED_TOKEN') setTokenRejected(true);
+      else if (code === 'PASSWORD_NOT_STRONG' || issue) setErrors({ password: issue ?? `error.${code}` });
+      else showError(error);
+    },
+  });
+
+  const state: PasswordPageState =
+    token === '' || tokenRejected || verification.isError
+      ? 'error'
+      : verification.isPending
+        ? 'loading'
+        : submit.isPending
+          ? 'submitting'
+          : 'initialised';
+
+  const allowed = verification.data?.allowedAuthenticationTypes ?? [];
+  // A password is offered unless the organisation only allows the electronic ID.
+  const offerPassword = allowed.length === 0 || allowed.some((candidate) => candidate === 'LOGIN' || candidate === 'LOGIN_WITH_MFA');
+  const showElectronicId = offerElectronicId && allowed.includes('PASS');
+  const disabled = state !== 'initialised';
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (disabled) return;
+    const next = validatePasswordPair(password, repeat);
+    setErrors(next);
+    if (hasErrors(next)) return;
+    submit.mutate({ type, token, password });
+  };
+
+  const texts =
+    type === 'REGISTRATION'
+      ? ({ title: 'setPassword.registration.title', description: 'setPassword.registration.description' } as const)
+      : ({ title: 'setPassword.reset.title', description: 'setPassword.reset.description' } as const);
+
+  return (
+    <form className="form auth-page" onSubmit={onSubmit} noValidate data-testid="set-password-form" data-state={state}>
+      <div>
+        <h1 className="login-title">
+          <FormattedMessage id={texts.title} />
+        </h1>
+        <p className="muted">
+          <FormattedMessage id={texts.description} />
+        </p>
+      </div>
+
+      <ElectronicIdFailure titleKey="setPassword.electronicIdError" testId="set-password-eid-error" />
+      {state === 'loading' ? <Spinner /> : null}
+      {state === 'error' ? (
+        <Alert kind="error" title={<FormattedMessage id="setPassword.tokenInvalid.title" />} testId="token-error">
+          <FormattedMessage id="setPassword.tokenInvalid.text" />
+        </Alert>
+      ) : null}
+
+      <fieldset className="fieldset auth-fieldset" disabled={disabled}>
+        {offerPassword || state !== 'initialised' ? (
+          <>
+            <div className="field">
+              <label htmlFor={passwordId}>
+                <FormattedMessage id={type === 'REGISTRATION' ? 'setPassword.passwordRegistration' : 'setPassword.password'} />
+              </label>
+              <input
+                id={passwordId}
+                name="new-password"
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                aria-invalid={errors.password ? true : undefined}
+                aria-describedby={`${passwordId}-hint`}
+                data-testid="set-password-new"
+              />
+              <FieldMessage message={errors.password} />
+              <div className="field-hint" id={`${passwordId}-hint`}>
+                <FormattedMessage id="setPassword.rules" />
+              </div>
+            </div>
+            <div className="field">
+              <label htmlFor={repeatId}>
+                <FormattedMessage id="setPassword.repeat" />
+              </label>
+              <input
+                id={repeatId}
+                name="repeat-password"
+                type="password"
+                autoComplete="new-password"
+                value={repeat}
+                onChange={(event) => setRepeat(event.target.value)}
+                aria-invalid={errors.repeat ? true : undefined}
+                data-testid="set-password-repeat"
+              />
+              <FieldMessage message={errors.repeat} />
+            </div>
+            <button type="submit" className="button button-primary button-block" data-testid="set-password-submit">
+              {intl.formatMessage({ id: state === 'submitting' ? 'setPassword.submitting' : 'setPassword.submit' })}
+            </button>
+          </>
+        ) : null}
+
+        {showElectronicId ? (
+          <>
+            {offerPassword ? (
+              <div className="auth-divider">
+                <span>
+                  <FormattedMessage id="auth.or" />
+                </span>
+              </div>
+            ) : null}
+            <button
+              type="button"
+              className="button button-block electronic-id-button"
+              onClick={() => navigateToElectronicId(electronicIdConfirmUrl(token, type))}
+              data-testid="set-password-electronic-id"
+            >
+              <AuthTypeIcon type="PASS" />
+              <FormattedMessage id="setPassword.electronicId" />
+            </button>
+          </>
+        ) : null}
+      </fieldset>
+
+      <BackToLogin />
+    </form>
+  );
+}

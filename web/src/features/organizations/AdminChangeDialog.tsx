@@ -1,0 +1,89 @@
+import type { Me, Organization } from '@eelarve/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
+import { useNavigate } from 'react-router';
+import { Alert } from '../../components/Alert';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { logout, ME_QUERY_KEY } from '../auth/api';
+import { useCurrentUser } from '../auth/hooks';
+import { resetClientState } from '../auth/session';
+import { organizationKeys, removeOrganizationAdmin, setOrganizationAdmin } from './api';
+
+export interface AdminChange {
+  kind: 'set' | 'remove';
+  organization: Organization;
+}
+
+/** Removing the administrator occupation the session is using ends the session (spec 1, section 4). */
+export function removesOwnSession(me: Me, change: AdminChange): boolean {
+  if (change.kind !== 'remove') return false;
+  const current = me.occupations.find((occupation) => occupation.id === me.occupationId);
+  return current?.type === 'ADMIN' && current.organizationId === change.organization.id;
+}
+
+/**
+ * Confirms making or removing the signed-in user as the organisation's administrator. The answer
+ * is the new `me`, which replaces the current user; removing one's own (current) administrator
+ * occupation warns first and then sends the user to /login.
+ */
+export function AdminChangeDialog({ change, onClose }: { change: AdminChange; onClose: () => void }) {
+  const me = useCurrentUser();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const own = removesOwnSession(me, change);
+
+  const mutation = useMutation({
+    mutationFn: () =>
+      change.kind === 'set' ? setOrganizationAdmin(change.organization.id) : removeOrganizationAdmin(change.organization.id),
+    onSuccess: async ({ reloginRequired, ...next }) => {
+      if (reloginRequired || own) {
+        // The session's occupation is gone: the session has ended (the server ends it; logging out
+        // again is harmless) and the user logs in anew.
+        await logout(false).catch(() => undefined);
+        resetClientState(queryClient, null);
+        navigate('/login', { replace: true });
+        return;
+      }
+      // The answer replaces the current user (its occupations now include or lack the admin one).
+      queryClient.setQueryData<Me | null>(ME_QUERY_KEY, next);
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+      onClose();
+    },
+  });
+
+  const name = change.organization.name;
+  return (
+    <ConfirmDialog
+      testId="organization-admin-dialog"
+      danger={change.kind === 'remove'}
+      title={<FormattedMessage id={change.kind === 'set' ? 'organizations.setAdmin.title' : 'organizations.removeAdmin.title'} />}
+      message={
+        <FormattedMessage
+          id={change.kind === 'set' ? 'organizations.setAdmin.question' : 'organizations.removeAdmin.question'}
+          values={{ name }}
+        />
+      }
+      confirmLabel={<FormattedMessage id={change.kind === 'set' ? 'organizations.setAdmin.confirm' : 'organizations.removeAdmin.confirm'} />}
+      busy={mutation.isPending}
+      onCancel={onClose}
+      onConfirm={() => mutation.mutate()}
+      error={
+        <>
+          {own ? (
+            <Alert kind="warning" title={<FormattedMessage id="organizations.removeAdmin.ownWarningTitle" />} testId="organization-admin-own-warning">
+              <FormattedMessage id="organizations.removeAdmin.ownWarning" />
+            </Alert>
+          ) : null}
+          {mutation.isError ? (
+            <ErrorAlert
+              error={mutation.error}
+              title={<FormattedMessage id={change.kind === 'set' ? 'organizations.setAdmin.failed' : 'organizations.removeAdmin.failed'} />}
+              testId="organization-admin-error"
+            />
+          ) : null}
+        </>
+      }
+    />
+  );
+}
