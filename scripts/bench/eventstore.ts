@@ -2,10 +2,12 @@
  * Event store throughput on a durable PostgreSQL (fsync and synchronous_commit on, as in
  * production): `pnpm bench:eventstore`. Starts an embedded server in a temporary directory unless
  * DATABASE_URL names one; either way the figures come from a fresh database of their own.
- * Client and server share the machine, so other busy processes lower every figure: the load
- * average is printed alongside.
+ * Client and server share the machine, so other busy processes lower every rate: the load
+ * average is printed, and for the embedded server the CPU time each event cost, which they
+ * do not change much.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +27,39 @@ interface Result {
   events: number;
   seconds: number;
   target?: number;
+  /** CPU seconds spent by this process and by the database server, when known. */
+  cpu?: { client: number; server: number };
+}
+
+/** The PostgreSQL server's postmaster, when this script started it (Linux /proc only). */
+let postmasterPid: number | null = null;
+
+/** utime, stime, cutime, cstime and ppid of a process, from /proc/<pid>/stat. */
+function procStat(pid: string): { ppid: number; own: number; children: number } | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks = (index: number) => Number(fields[index]);
+    return { ppid: ticks(1), own: ticks(11) + ticks(12), children: ticks(13) + ticks(14) };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of the server: the postmaster, its live backends and the ones that have exited. */
+function serverCpu(): number | null {
+  const postmaster = postmasterPid && procStat(String(postmasterPid));
+  if (!postmaster) return null;
+  let ticks = postmaster.own + postmaster.children;
+  for (const entry of readdirSync('/proc')) {
+    const stat = /^\d+$/.test(entry) ? procStat(entry) : null;
+    if (stat?.ppid === postmasterPid) ticks += stat.own;
+  }
+  return ticks / 100; // USER_HZ
+}
+
+function clientCpu(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
 function benchEvent(index: number): NewEvent {
@@ -46,15 +81,20 @@ function benchEvent(index: number): NewEvent {
 
 /** Times `run`, which resolves to the number of events it handled. */
 async function timed(name: string, target: number | undefined, run: () => Promise<number>): Promise<void> {
-  const started = performance.now();
+  const [client, server, started] = [clientCpu(), serverCpu(), performance.now()];
   const events = await run();
-  report({ name, events, seconds: (performance.now() - started) / 1000, target });
+  const seconds = (performance.now() - started) / 1000;
+  const serverAfter = serverCpu();
+  const cpu = server === null || serverAfter === null ? undefined : { client: clientCpu() - client, server: serverAfter - server };
+  report({ name, events, seconds, target, cpu });
 }
 
-function report({ name, events, seconds, target }: Result): void {
+function report({ name, events, seconds, target, cpu }: Result): void {
   const rate = Math.round(events / seconds);
-  const verdict = target === undefined ? '' : rate >= target ? `  (target ${target}: met)` : `  (target ${target}: MISSED)`;
-  console.log(`${name.padEnd(44)} ${String(events).padStart(9)} events ${seconds.toFixed(2).padStart(7)} s ${String(rate).padStart(8)} ev/s${verdict}`);
+  const verdict = target === undefined ? '' : rate >= target ? `, target ${target} met` : `, target ${target} MISSED`;
+  const perEvent = (cpuSeconds: number) => ((cpuSeconds / events) * 1e6).toFixed(0);
+  const cost = cpu ? `, CPU per event ${perEvent(cpu.client)} µs client + ${perEvent(cpu.server)} µs server` : '';
+  console.log(`${name.padEnd(44)} ${String(events).padStart(9)} events ${seconds.toFixed(2).padStart(7)} s ${String(rate).padStart(7)} ev/s${verdict}${cost}`);
 }
 
 /** (a) Each writer appends one event at a time to its own streams, as command handlers do. */
@@ -107,6 +147,7 @@ function readAllFromStart(store: EventStore): Promise<void> {
 async function projectorCatchUp(connectionString: string): Promise<void> {
   console.log(`    (d) seeds the log up to ${CATCH_UP_EVENTS} events first, untimed...`);
   const { events, seconds } = await benchProjectorCatchUp(connectionString, CATCH_UP_EVENTS);
+  // Its own figure: the seeding it does first would blur CPU costs measured around the call.
   report({ name: '(d) projector catch-up from position zero', events, seconds, target: 50_000 });
 }
 
@@ -116,7 +157,9 @@ async function withServer<T>(run: (adminUrl: string) => Promise<T>): Promise<T> 
   // Run as root, the server runs as the user postgres, which must be able to enter the directory.
   await chmod(dir, 0o755);
   console.log(`starting an embedded PostgreSQL in ${dir} (durable defaults)`);
-  const server = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data') });
+  const dataDir = path.join(dir, 'data');
+  const server = await startEmbeddedPostgres({ dataDir });
+  postmasterPid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   try {
     return await run(server.adminUrl);
   } finally {

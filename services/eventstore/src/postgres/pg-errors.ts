@@ -6,7 +6,7 @@ interface PgError {
   constraint?: unknown;
 }
 
-/** What append_one reports for one append of a group. */
+/** What append_events reports for each append of a group. */
 export type AppendOutcome = 'appended' | 'retried' | 'wrong_expected_revision' | 'idempotency_conflict';
 
 /** The typed error for a failed outcome (null when the append went through). */

@@ -34,6 +34,8 @@ import { PollingSubscription } from './subscription';
 const DEFAULT_PAGE_SIZE = 1000;
 const MAX_REVISION = 2n ** 63n - 1n;
 const QUERY_ATTEMPTS = 3;
+/** Appends of this many events gain nothing from sharing a transaction. */
+const GROUP_EVENTS = 1000;
 
 interface AppendRow extends PositionRow {
   append_index: number;
@@ -52,7 +54,10 @@ export interface PostgresEventStoreOptions {
   ownsPool?: boolean;
   /** How often a caught-up subscription looks for events nobody announced. */
   pollIntervalMs?: number;
-  /** Append transactions running at once; more appends wait and then commit together. */
+  /**
+   * Append transactions running at once (default 1); appends arriving meanwhile wait and then
+   * commit together. One measured best: groups grow, and the server does less per append.
+   */
   maxGroupsInFlight?: number;
 }
 
@@ -71,7 +76,7 @@ export class PostgresEventStore implements EventStore {
     this.#notifier = new AppendNotifier(pool);
     this.#batcher = new AppendBatcher((appends) => this.#writeGroup(appends), {
       maxGroupsInFlight: options.maxGroupsInFlight ?? 1,
-      maxGroupEvents: 1000,
+      maxGroupEvents: GROUP_EVENTS,
     });
   }
 

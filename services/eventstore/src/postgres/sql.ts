@@ -77,4 +77,5 @@ select e.transaction_id::text as commit_position, e.position as prepare_position
 from eventstore.events e where ${VISIBLE}
 order by e.transaction_id desc, e.position desc limit 1`;
 
+/** The channel append_events notifies after each group of appends. */
 export const NOTIFY_CHANNEL = 'eventstore_appended';

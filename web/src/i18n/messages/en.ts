@@ -181,7 +181,7 @@ export const en: Messages = {
   'error.EMAIL_IN_USE': 'This e-mail address is already in use.',
   'error.INVALID_OR_EXPIRED_TOKEN': 'The link is invalid or has expired.',
   'error.PASSWORD_NOT_STRONG':
-    'The password must be at least 8 characters long and contain a lower-case letter, an upper-case letter and a digit.',
+    'The password is too weak: use at least 8 characters with a lower-case letter, an upper-case letter and a digit, and do not include your e-mail name.',
   'error.USER_NOT_FOUND': 'User not found.',
   'error.SESSION_TOO_LONG': 'The session is too long for the organisation.',
   'error.TOO_MANY_ATTEMPTS': 'Too many attempts. Please try again later.',

@@ -183,7 +183,7 @@ export const et = {
   'error.EMAIL_IN_USE': 'See e-posti aadress on juba kasutusel.',
   'error.INVALID_OR_EXPIRED_TOKEN': 'Link on vigane või aegunud.',
   'error.PASSWORD_NOT_STRONG':
-    'Parool peab olema vähemalt 8 märki pikk ning sisaldama väiketähte, suurtähte ja numbrit.',
+    'Parool on liiga nõrk: kasuta vähemalt 8 märki, sealhulgas väiketähte, suurtähte ja numbrit, ning ära lisa parooli oma e-posti nime.',
   'error.USER_NOT_FOUND': 'Kasutajat ei leitud.',
   'error.SESSION_TOO_LONG': 'Seanss on organisatsiooni jaoks liiga pikk.',
   'error.TOO_MANY_ATTEMPTS': 'Liiga palju katseid. Proovi mõne aja pärast uuesti.',
