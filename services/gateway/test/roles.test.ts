@@ -248,8 +248,15 @@ describe('roles: access', () => {
     expectError(await deleteRole(viewer.roleId, client), 403, 'INSUFFICIENT_PERMISSIONS');
   });
 
-  it('refuses a user without role privileges', async () => {
-    const clerk = await fixture.member(organizationId, ['USER_VIEW']);
+  it('lets user administrators read roles (the occupation form offers them) but not change them', async () => {
+    const userAdmin = await fixture.member(organizationId, ['USER_ADMIN']);
+    const client = await login(server.app, userAdmin.email, PASSWORD);
+    expect((await client.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).statusCode).toBe(200);
+    expectError(await client.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'Sneaky' } }), 403, 'INSUFFICIENT_PERMISSIONS');
+  });
+
+  it('refuses a user without role or user privileges', async () => {
+    const clerk = await fixture.member(organizationId, ['DATA_VIEW']);
     const client = await login(server.app, clerk.email, PASSWORD);
     expectError(await client.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` }), 403, 'INSUFFICIENT_PERMISSIONS');
   });

@@ -16,7 +16,8 @@ import { findRole, listRoles, privilegeOption, roleAttached } from './queries';
 /** The roles screen reads accounts (roles and whether occupations use them). */
 const READ_MODELS = ['accounts'] as const;
 const tags = ['roles'];
-const viewers = { privileges: ['ROLES_VIEW', 'ROLES_ADMIN'] as Privilege[] };
+// User administrators read roles too: the occupation form offers them.
+const viewers = { privileges: ['ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN'] as Privilege[] };
 const editors = { privileges: ['ROLES_ADMIN'] as Privilege[] };
 const roleParamsSchema = z.object({ orgId: z.uuid({ message: 'validation.format' }), id: z.uuid({ message: 'validation.format' }) });
 
