@@ -1,6 +1,10 @@
 import { accountsProjector } from './accounts/projector';
+import { classifiersProjector } from './classifiers/projector';
+import { budgetsProjector } from './budgets/projector';
+import { documentsProjector } from './documents/projector';
 import { organizationsProjector } from './organizations/projector';
 import type { Projector } from './projector';
+import { schemesProjector } from './schemes/projector';
 
 /**
  * The product's projectors: the process that serves the product runs these, and
@@ -8,7 +12,7 @@ import type { Projector } from './projector';
  * users, ...). Table names must be unique across all of them, because every table is served as
  * the view `read.<table>`.
  */
-export const productProjectors: readonly Projector[] = [organizationsProjector, accountsProjector];
+export const productProjectors: readonly Projector[] = [organizationsProjector, accountsProjector, documentsProjector, budgetsProjector, schemesProjector, classifiersProjector];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
 export function resolveProjectors(): readonly Projector[] {

@@ -8,3 +8,7 @@ export * from './contracts/accounts';
 export * from './contracts/auth';
 export * from './contracts/common';
 export * from './contracts/organizations';
+export * from './contracts/schemes';
+export * from './contracts/documents';
+export * from './contracts/classifiers';
+export * from './contracts/budgets';

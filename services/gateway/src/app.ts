@@ -12,6 +12,8 @@ import { bootstrapPlatform } from './bootstrap';
 import { type BuildInfo, readBuildInfo } from './build-info';
 import type { AppConfig } from './config';
 import { authRoutes } from './features/auth/routes';
+import { classifierRoutes } from './features/classifiers/routes';
+import { documentRoutes } from './features/documents/routes';
 import { electronicIdRoutes } from './features/electronic-id/routes';
 import { healthRoutes } from './features/health/routes';
 import { localeRoutes } from './features/locales/routes';
@@ -23,6 +25,10 @@ import { projectionRoutes } from './features/projections/routes';
 import { adminOccupationRoutes } from './features/admin-occupations/routes';
 import { occupationRoutes } from './features/occupations/routes';
 import { roleRoutes } from './features/roles/routes';
+import { budgetRoutes } from './features/budgets/routes';
+import { schemeRoutes } from './features/schemes/routes';
+import { subBudgetRoutes } from './features/sub-budgets/routes';
+import { taskRoutes } from './features/tasks/routes';
 import { userRoutes } from './features/users/routes';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { authPlugin } from './plugins/auth';
@@ -103,8 +109,14 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(projectionRoutes);
   await app.register(userRoutes);
   await app.register(roleRoutes);
+  await app.register(budgetRoutes);
+  await app.register(schemeRoutes);
+  await app.register(subBudgetRoutes);
   await app.register(occupationRoutes);
   await app.register(adminOccupationRoutes);
+  await app.register(classifierRoutes);
+  await app.register(documentRoutes);
+  await app.register(taskRoutes);
 }
 
 /**

@@ -1,8 +1,10 @@
 import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 import { type AuthTables, authMigrations } from '../features/auth/migrations';
+import { type BudgetTables, budgetMigrations } from '../features/budgets/migrations';
 import { type ElectronicIdTables, electronicIdMigrations } from '../features/electronic-id/migrations';
 import { type MailTables, mailMigrations } from '../features/mail/migrations';
 import { type RegistrationTables, registrationMigrations } from '../features/registration/migrations';
+import { type TasksTables, tasksMigrations } from '../features/tasks/migrations';
 import { type ThrottleTables, throttleMigrations } from '../features/throttle/migrations';
 import { type UserSettingsTables, userSettingsMigrations } from '../features/user-settings/migrations';
 
@@ -51,11 +53,13 @@ export const operationalMigrations: Record<string, Migration> = {
   ...electronicIdMigrations,
   ...mailMigrations,
   ...registrationMigrations,
+  ...tasksMigrations,
+  ...budgetMigrations,
   ...throttleMigrations,
   ...userSettingsMigrations,
 };
 
-export interface OperationalTables extends AuthTables, ElectronicIdTables, MailTables, RegistrationTables, ThrottleTables, UserSettingsTables {
+export interface OperationalTables extends AuthTables, BudgetTables, ElectronicIdTables, MailTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;

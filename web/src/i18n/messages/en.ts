@@ -3,6 +3,7 @@ import { authMessages } from '../../features/auth/messages';
 import { organizationAdminMessages } from '../../features/organizations/messages';
 import { rolesMessages } from '../../features/roles/messages';
 import { usersMessages } from '../../features/users/messages';
+import { documentStructureMessages } from '../../features/document-structure/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -215,5 +216,6 @@ export const en: Messages = {
   ...accountMessages.en,
   ...rolesMessages.en,
   ...usersMessages.en,
+  ...documentStructureMessages.en,
   ...organizationAdminMessages.en,
 };

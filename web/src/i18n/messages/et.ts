@@ -3,6 +3,7 @@ import { authMessages } from '../../features/auth/messages';
 import { organizationAdminMessages } from '../../features/organizations/messages';
 import { rolesMessages } from '../../features/roles/messages';
 import { usersMessages } from '../../features/users/messages';
+import { documentStructureMessages } from '../../features/document-structure/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -217,6 +218,7 @@ export const et = {
   ...accountMessages.et,
   ...rolesMessages.et,
   ...usersMessages.et,
+  ...documentStructureMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 

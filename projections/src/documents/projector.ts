@@ -1,0 +1,100 @@
+import { DOCUMENT_EVENT_TYPES, DOCUMENT_ORDER_EVENT_TYPES, type DocumentEvent, type DocumentOrderEvent } from '@eelarve/domain';
+import type { StoredEvent } from '@eelarve/eventstore';
+import { type Kysely, sql } from 'kysely';
+import { defineProjector } from '../projector';
+import type { DocumentsReadModel } from './tables';
+
+type Db = Kysely<DocumentsReadModel>;
+
+async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent): Promise<void> {
+  switch (event.type) {
+    case 'DocumentCreated': {
+      const { documentId, organizationId, name, description, period, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId, createdAt } = event.data;
+      // A new document goes to the top of its organisation's list.
+      const top = await db.selectFrom('documents').select((eb) => eb.fn.max('sort_order').as('max')).where('organization_id', '=', organizationId).executeTakeFirst();
+      await db
+        .insertInto('documents')
+        .values({
+          id: documentId,
+          organization_id: organizationId,
+          name,
+          description,
+          period_year: period.year,
+          period_month: period.month,
+          period_duration: period.duration,
+          master_classifier_id: null,
+          record_amount_key: recordAmountKey,
+          allow_commenting_with_read_permissions: allowCommentingWithReadPermissions,
+          resource_status_id: resourceStatusId,
+          sort_order: Number(top?.max ?? 0) + 1,
+          records_count: 0,
+          created_at: createdAt,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      return;
+    }
+    case 'DocumentUpdated': {
+      const { documentId, name, description, period, masterClassifierId, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId } = event.data;
+      await db
+        .updateTable('documents')
+        .set({
+          name,
+          description,
+          period_year: period.year,
+          period_month: period.month,
+          period_duration: period.duration,
+          master_classifier_id: masterClassifierId,
+          record_amount_key: recordAmountKey,
+          allow_commenting_with_read_permissions: allowCommentingWithReadPermissions,
+          resource_status_id: resourceStatusId,
+        })
+        .where('id', '=', documentId)
+        .execute();
+      return;
+    }
+    case 'DocumentDeleted':
+      await db.deleteFrom('documents').where('id', '=', event.data.documentId).execute();
+      return;
+    case 'DocumentsReordered': {
+      const { organizationId, list } = event.data;
+      if (list.length === 0) return;
+      await sql`
+        update documents d set sort_order = o.sort_order
+        from unnest(${list.map((entry) => entry.id)}::uuid[], ${list.map((entry) => entry.order)}::int[]) as o(id, sort_order)
+        where d.id = o.id and d.organization_id = ${organizationId}::uuid`.execute(db);
+      return;
+    }
+  }
+}
+
+/** Documents (budget periods) and their order: the document sider, settings and every document screen. */
+export const documentsProjector = defineProjector<DocumentsReadModel>({
+  name: 'documents',
+  version: 1,
+  eventTypes: [...DOCUMENT_EVENT_TYPES, ...DOCUMENT_ORDER_EVENT_TYPES],
+  tables: ['documents'],
+  async migrate(db) {
+    await db.schema
+      .createTable('documents')
+      .addColumn('id', 'uuid', (col) => col.primaryKey())
+      .addColumn('organization_id', 'uuid', (col) => col.notNull())
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('description', 'text', (col) => col.notNull())
+      .addColumn('period_year', 'integer', (col) => col.notNull())
+      .addColumn('period_month', 'integer', (col) => col.notNull())
+      .addColumn('period_duration', 'integer', (col) => col.notNull())
+      .addColumn('master_classifier_id', 'uuid')
+      .addColumn('record_amount_key', 'text', (col) => col.notNull())
+      .addColumn('allow_commenting_with_read_permissions', 'boolean', (col) => col.notNull())
+      .addColumn('resource_status_id', 'uuid')
+      .addColumn('sort_order', 'integer', (col) => col.notNull())
+      .addColumn('records_count', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('created_at', 'timestamptz', (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('documents_organization').on('documents').columns(['organization_id', 'sort_order']).execute();
+  },
+  async handle(events: StoredEvent[], db) {
+    for (const event of events) await apply(db, event as unknown as DocumentEvent | DocumentOrderEvent);
+  },
+});

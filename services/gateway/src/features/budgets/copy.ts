@@ -1,0 +1,96 @@
+import { schemeDecider } from '@eelarve/domain';
+import { DomainError } from '@eelarve/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readModels } from '../../infrastructure/database';
+import { actorOf, runCommand } from '../../plugins/commands';
+import type { BudgetRow } from './queries';
+
+/**
+ * Copy from an existing budget (spec 2, Budget form). Schemes match by technical name
+ * (fieldName, case-insensitive): within the same document that is the scheme itself. Sub-budgets
+ * transfer by id within the same document and by name (case-insensitive) into another one.
+ */
+export interface MatchingScheme {
+  schemeId: string;
+  name: string;
+  fieldName: string;
+  targetSchemeId: string;
+  pinnedCount: number;
+}
+
+export interface TransferrableSubBudget {
+  sourceSubBudgetId: string;
+  sourceSchemeId: string;
+  name: string;
+  targetSchemeId: string;
+  targetSubBudgetId: string | null;
+}
+
+const key = (value: string) => value.trim().toLowerCase();
+
+export async function matchingSchemes(app: FastifyInstance, source: BudgetRow, targetDocumentId: string): Promise<MatchingScheme[]> {
+  const db = readModels(app.db);
+  const [sourceSchemes, targetSchemes, pins] = await Promise.all([
+    db.selectFrom('schemes').select(['id', 'name', 'field_name', 'display_order']).where('document_id', '=', source.document_id).orderBy('display_order').orderBy('name').execute(),
+    db.selectFrom('schemes').select(['id', 'field_name']).where('document_id', '=', targetDocumentId).execute(),
+    db.selectFrom('sub_budget_pins').select(['scheme_id', 'sub_budget_id']).where('budget_id', '=', source.id).execute(),
+  ]);
+  const targets = new Map(targetSchemes.map((scheme) => [key(scheme.field_name), scheme.id]));
+  return sourceSchemes.flatMap((scheme) => {
+    const targetSchemeId = targets.get(key(scheme.field_name));
+    if (!targetSchemeId) return [];
+    return [{ schemeId: scheme.id, name: scheme.name, fieldName: scheme.field_name, targetSchemeId, pinnedCount: pins.filter((pin) => pin.scheme_id === scheme.id).length }];
+  });
+}
+
+export async function transferrableSubBudgets(app: FastifyInstance, source: BudgetRow, targetDocumentId: string): Promise<TransferrableSubBudget[]> {
+  const schemes = await matchingSchemes(app, source, targetDocumentId);
+  if (schemes.length === 0) return [];
+  const db = readModels(app.db);
+  const pinned = await db
+    .selectFrom('sub_budget_pins')
+    .innerJoin('sub_budgets', 'sub_budgets.id', 'sub_budget_pins.sub_budget_id')
+    .select(['sub_budget_pins.sub_budget_id as id', 'sub_budget_pins.scheme_id as scheme_id', 'sub_budgets.name as name'])
+    .where('sub_budget_pins.budget_id', '=', source.id)
+    .orderBy('sub_budgets.name')
+    .execute();
+  const sameDocument = targetDocumentId === source.document_id;
+  const targetSubBudgets = sameDocument
+    ? []
+    : await db
+        .selectFrom('sub_budgets')
+        .select(['id', 'scheme_id', 'name'])
+        .where(
+          'scheme_id',
+          'in',
+          schemes.map((scheme) => scheme.targetSchemeId),
+        )
+        .execute();
+  const byScheme = new Map(schemes.map((scheme) => [scheme.schemeId, scheme.targetSchemeId]));
+  return pinned.flatMap((row) => {
+    const targetSchemeId = byScheme.get(row.scheme_id);
+    if (!targetSchemeId) return [];
+    const target = sameDocument ? row.id : (targetSubBudgets.find((candidate) => candidate.scheme_id === targetSchemeId && key(candidate.name) === key(row.name))?.id ?? null);
+    return [{ sourceSubBudgetId: row.id, sourceSchemeId: row.scheme_id, name: row.name, targetSchemeId, targetSubBudgetId: target }];
+  });
+}
+
+/** Every chosen scheme must be one of the matching ones. */
+export function assertCopySchemes(chosen: readonly { schemeId: string }[], matching: readonly MatchingScheme[]): void {
+  for (const option of chosen) {
+    if (!matching.some((scheme) => scheme.schemeId === option.schemeId)) {
+      throw new DomainError('BUDGET_COPY_INVALID_SCHEME_PARAMETERS', 'the scheme does not match a scheme of the document', { schemeId: option.schemeId });
+    }
+  }
+}
+
+/** Pins, on the new budget, the source budget's pinned sub-budgets of the chosen schemes. */
+export async function copyPins(app: FastifyInstance, request: FastifyRequest, source: BudgetRow, budgetId: string, documentId: string, schemeIds: readonly string[]): Promise<void> {
+  if (schemeIds.length === 0) return;
+  const transferrable = (await transferrableSubBudgets(app, source, documentId)).filter((row) => row.targetSubBudgetId && schemeIds.includes(row.sourceSchemeId));
+  const byTarget = new Map<string, string[]>();
+  for (const row of transferrable) byTarget.set(row.targetSchemeId, [...(byTarget.get(row.targetSchemeId) ?? []), row.targetSubBudgetId as string]);
+  for (const [schemeId, pinned] of byTarget) {
+    await runCommand(app, schemeDecider, { type: 'PinSubBudgets', documentId, schemeId, budgetId, pinned, withRecords: [], confirmed: true }, actorOf(request), ['schemes']);
+  }
+}

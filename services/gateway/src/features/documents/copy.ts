@@ -1,0 +1,56 @@
+import type { DocumentCopyOptions } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import type { CommandActor } from '../../infrastructure/commands';
+
+/**
+ * Document copy (spec 2, sections 3-5): the new document is created by the request itself; the
+ * rest runs as a background task of named steps (GET api/task/{taskId}).
+ *
+ * Other features plug their part in with `registerDocumentCopyStep(name, fn)`:
+ * - 'classifiers'  (option `classifiers`): classifiers and their items; put every source id
+ *                  -> new id into `context.ids` (classifiers and items) so later steps translate;
+ * - 'schemes'      (option `schemes`, needs classifiers): schemes with sub-budgets and preselections;
+ * - 'permissions'  (option `permissions`): per-occupation resource permissions;
+ * - 'reportViews'  (option `reportViews`, needs schemes): general and personal report views.
+ * Steps run in that order, each only when its option is chosen; a chosen option without a
+ * registered step fails the task with COPY_STEP_NOT_AVAILABLE so nothing is silently skipped.
+ * After the classifiers step the built-in step 'masterClassifier' sets the copy's master
+ * classifier to the copy of the source's one (when `context.ids` maps it).
+ * A step must be idempotent per target document where it can: a task is not retried
+ * automatically, but a failed copy can be deleted and made again.
+ */
+export const DOCUMENT_COPY_STEPS = ['classifiers', 'schemes', 'permissions', 'reportViews'] as const;
+export type DocumentCopyStepName = (typeof DOCUMENT_COPY_STEPS)[number];
+
+export interface DocumentCopyContext {
+  app: FastifyInstance;
+  /** Who asked for the copy; use it (with its correlation id) for every command a step runs. */
+  actor: CommandActor;
+  organizationId: string;
+  sourceDocumentId: string;
+  targetDocumentId: string;
+  options: DocumentCopyOptions;
+  /** Source id -> copied id, filled by earlier steps for later ones (classifiers, items, schemes...). */
+  ids: Map<string, string>;
+}
+
+export type DocumentCopyStep = (context: DocumentCopyContext) => Promise<void>;
+
+const registry = new Map<DocumentCopyStepName, DocumentCopyStep>();
+
+/** Registers (or replaces) the step that copies one part of a document; returns an unregister function. */
+export function registerDocumentCopyStep(name: DocumentCopyStepName, step: DocumentCopyStep): () => void {
+  registry.set(name, step);
+  return () => {
+    if (registry.get(name) === step) registry.delete(name);
+  };
+}
+
+export function documentCopyStep(name: DocumentCopyStepName): DocumentCopyStep | undefined {
+  return registry.get(name);
+}
+
+/** The chosen parts, in the order they run. */
+export function chosenCopySteps(options: DocumentCopyOptions): DocumentCopyStepName[] {
+  return DOCUMENT_COPY_STEPS.filter((name) => options[name]);
+}

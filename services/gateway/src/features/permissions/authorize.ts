@@ -1,0 +1,125 @@
+import { DomainError, type Privilege } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import { readModels } from '../../infrastructure/database';
+import type { AuthContext } from '../../types';
+import { actsAsOrganizationAdmin, isPlatformAdmin } from '../users/access';
+
+/**
+ * Resource permissions (spec 1, section 6; spec 2, section 6): ONE place decides whether the
+ * caller may read or update an organisation, document, budget or sub-budget.
+ *
+ * Baseline rules, until per-occupation grants exist:
+ * - IS_ADMIN (platform administrator) sees and updates everything;
+ * - anyone else acts only in their session's organisation: objects of another organisation are
+ *   "not found" (404 OBJECT_NOT_FOUND), never 403, so their ids are not confirmed;
+ * - read: every occupation of the organisation;
+ * - update: ADMIN-type occupations of the organisation, and occupations holding one of the
+ *   privileges the caller names in `options.privileges` (where the spec ties editing to a
+ *   privilege, e.g. SCHEMA_ADMIN for schemes, CLASSIFICATION_ADMIN for classifiers).
+ *
+ * EXTENSION POINT for the resource-permissions issue: register a `ResourceGrantProvider` with
+ * `registerResourceGrantProvider`. It is asked only for callers inside the organisation who are not
+ * platform administrators, after the baseline, and may answer `true` (granted), `false` (denied)
+ * or `undefined` (no opinion: the baseline stands). The first provider with an opinion wins. That
+ * is where read/update grants per occupation on organisation, document, budget and sub-budget,
+ * their inheritance downward, and resource-status flags (read-disabled, write-disabled, ...) go.
+ */
+export type ResourceAction = 'read' | 'update';
+
+export interface ResourceRef {
+  organizationId: string;
+  documentId?: string;
+  budgetId?: string;
+  subBudgetId?: string;
+}
+
+export interface AccessOptions {
+  /** Privileges that also grant update of this resource (any of them). */
+  privileges?: readonly Privilege[];
+}
+
+export interface AccessQuestion {
+  app: FastifyInstance;
+  auth: AuthContext;
+  resource: ResourceRef;
+  action: ResourceAction;
+  options: AccessOptions;
+  /** What the baseline rules above decided. */
+  baseline: boolean;
+}
+
+export type ResourceGrantProvider = (question: AccessQuestion) => Promise<boolean | undefined> | boolean | undefined;
+
+const providers: ResourceGrantProvider[] = [];
+
+/** Plugs per-occupation grants into every resource check; returns a function that removes it again. */
+export function registerResourceGrantProvider(provider: ResourceGrantProvider): () => void {
+  providers.push(provider);
+  return () => {
+    const index = providers.indexOf(provider);
+    if (index >= 0) providers.splice(index, 1);
+  };
+}
+
+/** The caller acts in the resource's organisation, or is a platform administrator. */
+export function inOrganization(auth: AuthContext, organizationId: string): boolean {
+  return isPlatformAdmin(auth) || (auth.organizationId !== null && auth.organizationId === organizationId);
+}
+
+async function baseline(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions): Promise<boolean> {
+  if (action === 'read') return true;
+  if (options.privileges?.some((privilege) => auth.privileges.includes(privilege))) return true;
+  return actsAsOrganizationAdmin(app, auth, resource.organizationId);
+}
+
+/** Whether the caller may perform `action` on the resource; false also for another organisation's objects. */
+export async function canAccess(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions = {}): Promise<boolean> {
+  if (isPlatformAdmin(auth)) return true;
+  if (!inOrganization(auth, resource.organizationId)) return false;
+  const decided = await baseline(app, auth, resource, action, options);
+  for (const provider of providers) {
+    const answer = await provider({ app, auth, resource, action, options, baseline: decided });
+    if (answer !== undefined) return answer;
+  }
+  return decided;
+}
+
+/**
+ * Throws OBJECT_NOT_FOUND (404) when the resource belongs to an organisation the caller does not
+ * act in, and INSUFFICIENT_PERMISSIONS (403) when the caller may not perform `action` on it.
+ */
+export async function assertResourceAccess(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions = {}): Promise<void> {
+  if (!inOrganization(auth, resource.organizationId)) throw new DomainError('OBJECT_NOT_FOUND');
+  if (!(await canAccess(app, auth, resource, action, options))) throw new DomainError('INSUFFICIENT_PERMISSIONS');
+}
+
+/** The organisation a document belongs to, or null when there is no such (live) document. */
+export async function findDocumentOrganization(app: FastifyInstance, documentId: string): Promise<string | null> {
+  const row = await readModels(app.db).selectFrom('documents').select('organization_id').where('id', '=', documentId).executeTakeFirst();
+  return row?.organization_id ?? null;
+}
+
+/**
+ * The document as a resource, after checking the caller may perform `action` on it: a document
+ * that does not exist and one of another organisation both answer 404 OBJECT_NOT_FOUND.
+ */
+export async function documentResource(app: FastifyInstance, auth: AuthContext, documentId: string, action: ResourceAction, options: AccessOptions = {}): Promise<ResourceRef> {
+  const organizationId = await findDocumentOrganization(app, documentId);
+  if (!organizationId) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
+  const resource = { organizationId, documentId };
+  await assertResourceAccess(app, auth, resource, action, options);
+  return resource;
+}
+
+/**
+ * An organisation named in a path: it must exist and the caller must act in it (404 otherwise),
+ * then the action is checked on the organisation itself.
+ */
+export async function organizationResource(app: FastifyInstance, auth: AuthContext, organizationId: string, action: ResourceAction, options: AccessOptions = {}): Promise<ResourceRef> {
+  if (!inOrganization(auth, organizationId)) throw new DomainError('OBJECT_NOT_FOUND');
+  const organization = await readModels(app.db).selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  if (!organization) throw new DomainError('OBJECT_NOT_FOUND', 'organisation not found');
+  const resource = { organizationId };
+  await assertResourceAccess(app, auth, resource, action, options);
+  return resource;
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { budgetDecider, type Decider, type DomainEvent, documentDecider, classifierDecider } from '@eelarve/domain';
+import type { FastifyInstance } from 'fastify';
+import { type CommandActor, executeCommand } from '../../infrastructure/commands';
+
+/**
+ * Fixtures for the schemes and sub-budgets API tests: documents, classifiers with items, master
+ * classifiers and budgets made with the other features' own commands (their routes are not
+ * needed), each waited for in the read models.
+ */
+const actor: CommandActor = { correlationId: 'schemes-test', userId: null, occupationId: null, organizationId: null };
+const READ_MODELS = ['documents', 'classifiers', 'budgets', 'schemes'];
+
+export function schemesFixture(app: FastifyInstance) {
+  async function run<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, command: C): Promise<void> {
+    const outcome = await executeCommand(app.store, decider, command, actor);
+    if (outcome.position) await app.projections.waitForPosition(READ_MODELS, outcome.position, 5_000);
+  }
+
+  async function document(organizationId: string, name = `Dokument ${randomUUID().slice(0, 6)}`): Promise<string> {
+    const documentId = randomUUID();
+    await run(documentDecider, {
+      type: 'CreateDocument',
+      documentId,
+      organizationId,
+      name,
+      description: '',
+      period: { year: 2026, month: 1, duration: 1 },
+      recordAmountKey: 'summa',
+      allowCommentingWithReadPermissions: false,
+      now: new Date(),
+    });
+    return documentId;
+  }
+
+  /** A classifier of the document with the given items (code → unselectable). */
+  async function classifier(documentId: string, organizationId: string, fieldName: string, items: Record<string, boolean>, required = true): Promise<string> {
+    const classifierId = randomUUID();
+    await run(classifierDecider, {
+      type: 'CreateClassifier',
+      classifierId,
+      documentId,
+      organizationId,
+      groupingId: null,
+      name: fieldName,
+      itemName: fieldName,
+      fieldName,
+      description: '',
+      required,
+      itemCanChangeSign: false,
+      primary: false,
+      primaryGroupedById: null,
+      displayMode: 'CODE_AND_NAME',
+      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+      context: { isMaster: false, groupsMaster: false, groupedByIds: [], secondaryInScheme: false, groupedItemsWithoutValue: 0, recordsWithoutValue: 0 },
+    });
+    for (const [code, unselectable] of Object.entries(items)) {
+      await run(classifierDecider, {
+        type: 'AddClassifierItem',
+        classifierId,
+        item: { id: randomUUID(), code, name: `Item ${code}`, description: '', sign: null, unselectable, groupedBy: [] },
+        groupings: [],
+      });
+    }
+    return classifierId;
+  }
+
+  /** Deletes a classifier as if nothing used it (to reach states the classifier rules normally prevent). */
+  async function deleteClassifier(classifierId: string): Promise<void> {
+    await run(classifierDecider, { type: 'DeleteClassifier', classifierId, usedInScheme: false, isMaster: false, groupedByIds: [] });
+  }
+
+  /** Many selectable items at once, through the classifier's import command. */
+  async function items(classifierId: string, codes: string[]): Promise<void> {
+    await run(classifierDecider, {
+      type: 'ImportClassifierItems',
+      classifierId,
+      rows: codes.map((code) => ({ code, name: `Item ${code}`, unselectable: false })),
+      loose: false,
+      newIds: codes.map(() => randomUUID()),
+      groupings: [],
+    });
+  }
+
+  async function deleteBudget(budgetId: string): Promise<void> {
+    await run(budgetDecider, { type: 'DeleteBudget', budgetId, usedAsComponentBy: [] });
+  }
+
+  async function deleteDocument(documentId: string): Promise<void> {
+    await run(documentDecider, { type: 'DeleteDocument', documentId });
+  }
+
+  async function setMaster(documentId: string, masterClassifierId: string): Promise<void> {
+    await run(documentDecider, {
+      type: 'UpdateDocument',
+      documentId,
+      name: 'Dokument',
+      description: '',
+      period: { year: 2026, month: 1, duration: 1 },
+      recordAmountKey: 'summa',
+      allowCommentingWithReadPermissions: false,
+      resourceStatusId: null,
+      masterClassifierId,
+      recordsCount: 0,
+      platformAdmin: true,
+    });
+  }
+
+  async function budget(documentId: string, organizationId: string, budgetType: 'COMMON' | 'SUM_BUDGET' | 'MONITORING' = 'COMMON'): Promise<string> {
+    const budgetId = randomUUID();
+    await run(budgetDecider, {
+      type: 'CreateBudget',
+      budgetId,
+      documentId,
+      organizationId,
+      budgetType,
+      name: `Eelarve ${budgetId.slice(0, 6)}`,
+      description: '',
+      resourceStatusId: null,
+      sumBudgetComponentIds: [],
+      tags: [],
+      now: new Date(),
+    });
+    return budgetId;
+  }
+
+  return { document, deleteDocument, deleteBudget, classifier, items, deleteClassifier, setMaster, budget };
+}

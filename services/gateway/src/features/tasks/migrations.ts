@@ -1,0 +1,51 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/**
+ * Background tasks (document copy, later imports): operational state the client polls through
+ * GET api/task/{taskId}; statuses UNPROCESSED, PROCESSING, SUCCESS, ERROR (the last two final).
+ */
+export const tasksMigrations: Record<string, Migration> = {
+  '2026-11-21-tasks-001-tasks': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table operational.tasks (
+          id uuid primary key,
+          type text not null,
+          status text not null,
+          organization_id uuid not null,
+          user_id uuid,
+          occupation_id uuid,
+          document_id uuid,
+          params jsonb not null,
+          steps jsonb not null,
+          error text,
+          created_at timestamptz not null default now(),
+          updated_at timestamptz not null default now()
+        )`.execute(db);
+      await sql`create index tasks_organization on operational.tasks (organization_id, created_at)`.execute(db);
+    },
+  },
+};
+
+export interface TaskStepRecord {
+  name: string;
+  status: 'UNPROCESSED' | 'PROCESSING' | 'SUCCESS' | 'ERROR';
+  error: string | null;
+}
+
+export interface TasksTables {
+  'operational.tasks': {
+    id: string;
+    type: string;
+    status: TaskStepRecord['status'];
+    organization_id: string;
+    user_id: string | null;
+    occupation_id: string | null;
+    document_id: string | null;
+    params: unknown;
+    steps: unknown;
+    error: string | null;
+    created_at: Date | string;
+    updated_at: Date | string;
+  };
+}

@@ -1,0 +1,21 @@
+import { DomainError, idParamsSchema, taskSchema } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../plugins/auth';
+import { inOrganization } from '../permissions/authorize';
+import { drainTasks, findTask } from './runner';
+
+const tags = ['tasks'];
+
+/** GET api/task/{taskId}: the status of a background task; a task of another organisation is not found. */
+export async function taskRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onClose', async () => drainTasks(app));
+
+  api.get('/api/task/:id', { schema: { tags, params: idParamsSchema, response: { 200: taskSchema } } }, async (request) => {
+    const auth = requireAuth(request);
+    const task = await findTask(app, request.params.id);
+    if (!task || !inOrganization(auth, task.organizationId)) throw new DomainError('OBJECT_NOT_FOUND', 'task not found');
+    return task;
+  });
+}
