@@ -2,9 +2,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Organization } from '@eelarve/shared';
 import { extractLink, type ReadMail, waitForMail } from '@eelarve/gateway/features/mail/mailbox';
+import type { accountsFixture } from '@eelarve/gateway/features/users/testing';
 import type { TestServer } from '@eelarve/gateway/testing';
 import { Secret, TOTP } from 'otpauth';
 import type { APIRequestContext, Page } from 'playwright-core';
+import { type BrowserSuite, newContext } from './harness';
 
 /**
  * Helpers of the account and sign-in browser tests (registration, password reset, MFA,
@@ -44,6 +46,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function signedInRequest(request: APIRequestContext, credentials: { email: string; password: string }): Promise<void> {
   const response = await request.post('/initial/auth/login', { data: { username: credentials.email, password: credentials.password, rememberMe: false } });
   if (response.status() !== 200) throw new Error(`login as ${credentials.email} answered ${response.status()}: ${await response.text()}`);
+}
+
+/**
+ * Runs `work` with an API context signed in as the platform administrator (for set-up through
+ * the API); with `logOut` that session is ended afterwards.
+ */
+export async function asAdmin(
+  suite: Pick<BrowserSuite, 'browser' | 'server'>,
+  work: (request: APIRequestContext) => Promise<void>,
+  options: { logOut?: boolean } = {},
+): Promise<void> {
+  const setup = await newContext(suite.browser, suite.server.url);
+  try {
+    await signedInRequest(setup.request, suite.server.admin);
+    await work(setup.request);
+    if (options.logOut) await setup.request.post('/api/auth/logout', { data: { logoutAllSessions: false } });
+  } finally {
+    await setup.close();
+  }
 }
 
 export async function organizations(request: APIRequestContext): Promise<Organization[]> {
@@ -127,3 +148,16 @@ export async function registerThroughMail(server: TestServer, request: APIReques
   const response = await request.post('/public/auth/confirm-password', { data: { type: 'REGISTRATION', token, password } });
   if (response.status() !== 204) throw new Error(`confirm-password answered ${response.status()}: ${await response.text()}`);
 }
+
+/** An API caller for fixtures and checks (the accounts fixture's own type). */
+export type ApiClient = Parameters<typeof accountsFixture>[1];
+
+/** Calls the API in-process with the session of `email` (for fixtures and checks, not for the screens). */
+export async function apiClient(app: TestServer['app'], email: string, password: string): Promise<ApiClient> {
+  const response = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: email, password } });
+  const cookie = response.cookies.find((candidate) => candidate.name === 'eelarve_session');
+  if (response.statusCode !== 200 || !cookie) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  const header = `${cookie.name}=${cookie.value}`;
+  return { request: (options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: header } }) };
+}
+

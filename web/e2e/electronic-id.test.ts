@@ -1,9 +1,9 @@
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import {
   approveAtProvider,
+  asAdmin,
   becomeAdminOf,
   createOrganization,
   logOutThroughMenu,
@@ -11,64 +11,36 @@ import {
   organizations,
   screenshot,
   setAuthenticationTypes,
-  signedInRequest,
   waitForMailTo,
 } from './auth-flows';
-import { ensureWebBuild, launchBrowser, logIn, newContext, watchErrors } from './harness';
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+import { browserSuite, signIn } from './harness';
 
 /** The local provider's first demo person (preselected on its page): Mari Maasikas. */
 const PERSONAL_CODE = '38001085718';
 
 describe('web: electronic ID (browser, local provider)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite({ server: { eid: true } });
   let page: Page;
-  let pageErrors: string[];
+  const openPage = async () => (page = await suite.openPage());
 
   beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer({ eid: true });
-    browser = await launchBrowser();
     // The platform organisation (the admin's) allows the ID card besides the password.
-    const setup = await newContext(browser, server.url);
-    try {
-      await signedInRequest(setup.request, server.admin);
-      const platform = (await organizations(setup.request)).find((organization) => organization.isPlatform);
-      if (!platform) throw new Error('no platform organisation');
-      await setAuthenticationTypes(setup.request, platform, ['LOGIN', 'PASS']);
-      await setup.request.post('/api/auth/logout', { data: { logoutAllSessions: false } });
-    } finally {
-      await setup.close();
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function openPage(): Promise<Page> {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    return page;
-  }
-
-  afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
+    await asAdmin(
+      suite,
+      async (request) => {
+        const platform = (await organizations(request)).find((organization) => organization.isPlatform);
+        if (!platform) throw new Error('no platform organisation');
+        await setAuthenticationTypes(request, platform, ['LOGIN', 'PASS']);
+      },
+      { logOut: true },
+    );
   });
 
   const eidStatus = () => page.getByTestId('account-eid-status').getAttribute('data-on');
 
   it('binds the ID card in the account settings, logs in with it, and unbinds it', async () => {
     await openPage();
-    await page.goto('/login');
-    await logIn(page, server.admin);
-    await page.getByTestId('dashboard').waitFor();
+    await signIn(page, suite.server.admin);
 
     // Account settings are reached from the dashboard's user box.
     await page.getByTestId('account-link').click();
@@ -79,7 +51,7 @@ describe('web: electronic ID (browser, local provider)', () => {
 
     // Bind: the whole page goes to the provider and comes back with the success flag.
     await page.getByTestId('account-eid-bind').click();
-    await approveAtProvider(page, server.eid!.issuer);
+    await approveAtProvider(page, suite.server.eid!.issuer);
     await page.waitForURL((url) => url.pathname === '/account' && url.searchParams.get('eidBound') === 'true');
     await page.getByTestId('account-eid-bound').waitFor();
     expect(await page.getByTestId('account-eid-bound').textContent()).toBe(et['account.electronicId.bound']);
@@ -90,7 +62,7 @@ describe('web: electronic ID (browser, local provider)', () => {
     await logOutThroughMenu(page);
     await screenshot(page, 'login');
     await page.getByTestId('login-electronic-id').click();
-    await approveAtProvider(page, server.eid!.issuer);
+    await approveAtProvider(page, suite.server.eid!.issuer);
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByTestId('dashboard').waitFor();
     expect(await page.getByTestId('user-info').textContent()).toContain(et['authType.PASS']);
@@ -113,7 +85,7 @@ describe('web: electronic ID (browser, local provider)', () => {
     // Now the ID card finds nobody: a persistent message on the login page.
     await logOutThroughMenu(page);
     await page.getByTestId('login-electronic-id').click();
-    await approveAtProvider(page, server.eid!.issuer);
+    await approveAtProvider(page, suite.server.eid!.issuer);
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('eidError') === 'true');
     const failure = page.getByTestId('login-eid-error');
     await failure.waitFor();
@@ -124,11 +96,11 @@ describe('web: electronic ID (browser, local provider)', () => {
   it('offers the ID card on /update-password and binds it with the mailed token', async () => {
     await openPage();
     await page.goto('/reset-password');
-    await page.getByTestId('reset-request-email').fill(server.admin.email);
+    await page.getByTestId('reset-request-email').fill(suite.server.admin.email);
     await page.getByTestId('reset-request-submit').click();
     await page.getByTestId('reset-request-success').waitFor();
-    const mail = await waitForMailTo(server, server.admin.email);
-    const token = new URL(mailLinkPath(mail, '/reset-password'), server.url).searchParams.get('token')!;
+    const mail = await waitForMailTo(suite.server, suite.server.admin.email);
+    const token = new URL(mailLinkPath(mail, '/reset-password'), suite.server.url).searchParams.get('token')!;
 
     // /update-password is the reset screen with the electronic-ID option (the organisation allows PASS).
     await page.goto(`/update-password?token=${encodeURIComponent(token)}`);
@@ -136,7 +108,7 @@ describe('web: electronic ID (browser, local provider)', () => {
     await page.getByTestId('set-password-electronic-id').waitFor();
     await screenshot(page, 'update-password');
 
-    server.eid!.autoApprove = PERSONAL_CODE;
+    suite.server.eid!.autoApprove = PERSONAL_CODE;
     try {
       await page.getByTestId('set-password-electronic-id').click();
       await page.waitForURL((url) => url.pathname === '/login' && url.search === '?reset=true');
@@ -148,25 +120,18 @@ describe('web: electronic ID (browser, local provider)', () => {
       await page.getByTestId('dashboard').waitFor();
       expect(await page.getByTestId('user-info').textContent()).toContain(et['authType.PASS']);
     } finally {
-      server.eid!.autoApprove = undefined;
+      suite.server.eid!.autoApprove = undefined;
     }
   });
 
   it('choosing an ID-card organisation in a password session logs out and offers the ID card on /login', async () => {
     const cardOrganization = `ID-kaardi amet ${Date.now().toString(36)}`;
-    const setup = await newContext(browser, server.url);
-    try {
-      await signedInRequest(setup.request, server.admin);
-      await becomeAdminOf(setup.request, await createOrganization(setup.request, cardOrganization, ['PASS']));
-      await setup.request.post('/api/auth/logout', { data: { logoutAllSessions: false } });
-    } finally {
-      await setup.close();
-    }
+    await asAdmin(suite, async (request) => becomeAdminOf(request, await createOrganization(request, cardOrganization, ['PASS'])), {
+      logOut: true,
+    });
 
     await openPage();
-    await page.goto('/login');
-    await logIn(page, server.admin);
-    await page.getByTestId('dashboard').waitFor();
+    await signIn(page, suite.server.admin);
     await page.goto('/select-occupation');
     const cardOccupation = page.getByTestId('occupation-option').filter({ hasText: cardOrganization });
     expect(await cardOccupation.getByTestId('occupation-note').textContent()).toBe(et['selectOccupation.needsRelogin']);
@@ -177,10 +142,10 @@ describe('web: electronic ID (browser, local provider)', () => {
     await page.getByTestId('login-required-type').waitFor();
     expect(await page.getByTestId('login-required-type').textContent()).toBe(et['login.requiredType.PASS']);
     await screenshot(page, 'login-required-pass');
-    expect(await (await context.request.get('/api/auth/me')).status()).toBe(401);
+    expect(await (await suite.context.request.get('/api/auth/me')).status()).toBe(401);
 
     // Two organisations take the ID card: the user chooses.
-    server.eid!.autoApprove = PERSONAL_CODE;
+    suite.server.eid!.autoApprove = PERSONAL_CODE;
     try {
       await page.getByTestId('login-electronic-id').click();
       await page.waitForURL((url) => url.pathname === '/select-occupation');
@@ -188,7 +153,7 @@ describe('web: electronic ID (browser, local provider)', () => {
       await page.waitForURL((url) => url.pathname === '/');
       await expect.poll(() => page.getByTestId('header-organization').textContent()).toBe(cardOrganization);
     } finally {
-      server.eid!.autoApprove = undefined;
+      suite.server.eid!.autoApprove = undefined;
     }
   });
 });

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '@eelarve/gateway/testing';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST = path.join(webDir, 'dist');
@@ -112,6 +114,69 @@ export async function logIn(page: Page, credentials: { email: string; password: 
   await page.getByTestId('login-password').fill(credentials.password);
   if (options.rememberMe) await page.getByTestId('login-remember-me').check();
   await page.getByTestId('login-submit').click();
+}
+
+/** Opens /login (or `via`, a page that sends a signed-out user there), logs in and waits for the dashboard. */
+export async function signIn(page: Page, credentials: { email: string; password: string }, options: { via?: string } = {}): Promise<void> {
+  await page.goto(options.via ?? '/login');
+  if (options.via) await page.waitForURL('**/login');
+  await logIn(page, credentials);
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByTestId('dashboard').waitFor();
+}
+
+/** What a browser test file shares: its test server and browser, and the current test's context and page. */
+export interface BrowserSuite {
+  server: TestServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The errors of the current page (see `watchErrors`); checked after each test. */
+  pageErrors: string[];
+  /** A new context and page (their errors are watched); the context is closed after the test. */
+  openPage(): Promise<Page>;
+}
+
+/**
+ * Registers the hooks of a browser test file: before all, the web build, a test server and
+ * Chromium; after each test, the context is closed and the page must have logged no errors
+ * (but for those matching `allowedErrors`); after all, browser and server are closed.
+ * Further set-up goes in the file's own `beforeAll`, which runs after this one.
+ */
+export function browserSuite(options: { server?: Parameters<typeof startTestServer>[0]; allowedErrors?: RegExp } = {}): BrowserSuite {
+  const suite = {
+    pageErrors: [] as string[],
+    async openPage() {
+      suite.context = await newContext(suite.browser, suite.server.url);
+      suite.page = await suite.context.newPage();
+      suite.pageErrors = watchErrors(suite.page);
+      return suite.page;
+    },
+  } as BrowserSuite;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    suite.server = await startTestServer(options.server);
+    suite.browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+
+  afterEach(async () => {
+    await suite.context?.close();
+    const { allowedErrors } = options;
+    expect(allowedErrors ? suite.pageErrors.filter((error) => !allowedErrors.test(error)) : suite.pageErrors).toEqual([]);
+  });
+
+  return suite;
+}
+
+/** The rows of the AG Grid with the test id `grid`. */
+export function gridRows(page: Page, grid: string): Locator {
+  return page.locator(`[data-testid="${grid}"] .ag-center-cols-container .ag-row`);
 }
 
 /** The path, query and hash of the page's current URL. */

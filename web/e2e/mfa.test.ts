@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import {
+  asAdmin,
   becomeAdminOf,
   createOccupation,
   createOrganization,
@@ -11,12 +11,9 @@ import {
   logOutThroughMenu,
   registerThroughMail,
   screenshot,
-  signedInRequest,
   totpCode,
 } from './auth-flows';
-import { currentPath, ensureWebBuild, launchBrowser, logIn, newContext, watchErrors } from './harness';
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+import { browserSuite, currentPath, logIn } from './harness';
 
 const suffix = randomBytes(3).toString('hex');
 const MFA_ORGANIZATION = `Kaitstud amet ${suffix}`;
@@ -34,48 +31,25 @@ function wrongCode(secret: string): string {
 }
 
 describe('web: multi-factor authentication (browser, real TOTP codes)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite();
   let page: Page;
-  let pageErrors: string[];
+  const openPage = async () => (page = await suite.openPage());
 
   beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer();
-    browser = await launchBrowser();
-    const setup = await newContext(browser, server.url);
-    try {
-      await signedInRequest(setup.request, server.admin);
-      // The platform administrator: the platform (password), another password organisation and one that only allows MFA.
-      await becomeAdminOf(setup.request, await createOrganization(setup.request, MFA_ORGANIZATION, ['LOGIN_WITH_MFA']));
-      await becomeAdminOf(setup.request, await createOrganization(setup.request, LOGIN_ORGANIZATION, ['LOGIN']));
-      // An ordinary user whose only occupation is in an MFA-only organisation.
-      const organizationId = await createOrganization(setup.request, MFA_ONLY_ORGANIZATION, ['LOGIN_WITH_MFA']);
-      const userId = await createUser(setup.request, organizationId, USER);
-      await createOccupation(setup.request, organizationId, userId, 'Analüütik');
-      await registerThroughMail(server, setup.request, USER.email, USER.password);
-      await setup.request.post('/api/auth/logout', { data: { logoutAllSessions: false } });
-    } finally {
-      await setup.close();
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function openPage(): Promise<Page> {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    return page;
-  }
-
-  afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
+    await asAdmin(
+      suite,
+      async (request) => {
+        // The platform administrator: the platform (password), another password organisation and one that only allows MFA.
+        await becomeAdminOf(request, await createOrganization(request, MFA_ORGANIZATION, ['LOGIN_WITH_MFA']));
+        await becomeAdminOf(request, await createOrganization(request, LOGIN_ORGANIZATION, ['LOGIN']));
+        // An ordinary user whose only occupation is in an MFA-only organisation.
+        const organizationId = await createOrganization(request, MFA_ONLY_ORGANIZATION, ['LOGIN_WITH_MFA']);
+        const userId = await createUser(request, organizationId, USER);
+        await createOccupation(request, organizationId, userId, 'Analüütik');
+        await registerThroughMail(suite.server, request, USER.email, USER.password);
+      },
+      { logOut: true },
+    );
   });
 
   const occupationOf = (organization: string) => page.getByTestId('occupation-option').filter({ hasText: organization });
@@ -92,7 +66,7 @@ describe('web: multi-factor authentication (browser, real TOTP codes)', () => {
   it('password login, occupation selection, MFA setup with a real code, then the dashboard; next time the code', async () => {
     await openPage();
     await page.goto('/login');
-    await logIn(page, server.admin);
+    await logIn(page, suite.server.admin);
     // Two occupations work with a password: the user chooses.
     await page.waitForURL((url) => url.pathname === '/select-occupation');
     await expect.poll(() => page.getByTestId('occupation-option').count()).toBe(3);
@@ -106,7 +80,7 @@ describe('web: multi-factor authentication (browser, real TOTP codes)', () => {
     expect(await page.getByTestId('mfa-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     await screenshot(page, 'setup-mfa');
 
-    // Not six digits: refused in the browser. A wrong code: the field is cleared and marked.
+    // Not six digits: refused in the suite.browser. A wrong code: the field is cleared and marked.
     await mfaCode().fill('12ab');
     expect(await mfaCode().inputValue()).toBe('12');
     await page.getByTestId('mfa-submit').click();
@@ -128,7 +102,7 @@ describe('web: multi-factor authentication (browser, real TOTP codes)', () => {
 
     // Next login: the code is asked for. Cancel returns to the occupations (there are several).
     await logOutThroughMenu(page);
-    await logIn(page, server.admin);
+    await logIn(page, suite.server.admin);
     await page.waitForURL((url) => url.pathname === '/select-occupation');
     await occupationOf(MFA_ORGANIZATION).click();
     await page.waitForURL((url) => url.pathname === '/enter-mfa-code');

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_ROUTE, MS_PER_HOUR } from '@eelarve/shared';
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et, type Messages } from '../src/i18n/messages/et';
-import { currentPath, ensureWebBuild, formatDdMmYyyy, launchBrowser, logIn, newContext, watchErrors } from './harness';
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+import { signedInRequest } from './auth-flows';
+import { browserSuite, currentPath, formatDdMmYyyy, gridRows as rowsOf, logIn, newContext, signIn } from './harness';
 
 const ORGANIZATIONS_PATH = `${ADMIN_ROUTE}/organizations`;
 
@@ -18,7 +16,7 @@ async function shownMessages(page: Page): Promise<Messages> {
 }
 
 function gridRows(page: Page) {
-  return page.locator('[data-testid="organizations-grid"] .ag-center-cols-container .ag-row');
+  return rowsOf(page, 'organizations-grid');
 }
 
 function gridRowNamed(page: Page, name: string) {
@@ -30,42 +28,13 @@ async function expectRowCount(page: Page, count: number) {
 }
 
 describe('web: login, shell and the organisations administration (browser)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite();
   let page: Page;
-  let pageErrors: string[];
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function openPage(): Promise<Page> {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    return page;
-  }
+  const openPage = async () => (page = await suite.openPage());
 
   async function logInAsAdmin(): Promise<void> {
-    await page.goto('/');
-    await page.waitForURL('**/login');
-    await logIn(page, server.admin);
-    await page.waitForURL((url) => url.pathname === '/');
-    await page.getByTestId('dashboard').waitFor();
+    await signIn(page, suite.server.admin, { via: '/' });
   }
-
-  afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
-  });
 
   it('switches the language of the login page and remembers the choice', async () => {
     await openPage();
@@ -92,7 +61,7 @@ describe('web: login, shell and the organisations administration (browser)', () 
     await page.getByTestId('login-submit').click();
     expect(await page.getByTestId('field-error').count()).toBe(2);
 
-    await logIn(page, { email: server.admin.email, password: 'not-the-password' });
+    await logIn(page, { email: suite.server.admin.email, password: 'not-the-password' });
     const alert = page.getByTestId('login-error');
     await alert.waitFor();
     expect(await alert.locator('[data-error-code]').getAttribute('data-error-code')).toBe('INVALID_USERNAME_OR_PASSWORD');
@@ -215,14 +184,14 @@ describe('web: login, shell and the organisations administration (browser)', () 
     await expect.poll(() => gridRows(page).count()).toBeGreaterThan(0);
 
     // The session cookie disappears; the next call (the locales of the add form) answers 401.
-    await context.clearCookies();
+    await suite.context.clearCookies();
     await page.getByTestId('organizations-add').click();
     await page.waitForURL('**/login');
     await page.getByTestId('session-expired').waitFor();
     // The last user is remembered.
-    expect(await page.getByTestId('login-email').inputValue()).toBe(server.admin.email);
+    expect(await page.getByTestId('login-email').inputValue()).toBe(suite.server.admin.email);
 
-    await logIn(page, server.admin);
+    await logIn(page, suite.server.admin);
     await page.waitForURL((url) => url.pathname === ORGANIZATIONS_PATH && url.search === '?from=expiry');
     await page.getByTestId('organizations-tab').waitFor();
     expect(await page.getByTestId('session-expired').count()).toBe(0);
@@ -234,12 +203,9 @@ describe('web: login, shell and the organisations administration (browser)', () 
     await page.goto(ORGANIZATIONS_PATH);
     await page.getByTestId('organizations-tab').waitFor();
 
-    const other = await newContext(browser, server.url);
+    const other = await newContext(suite.browser, suite.server.url);
     try {
-      const signIn = await other.request.post('/initial/auth/login', {
-        data: { username: server.admin.email, password: server.admin.password, rememberMe: false },
-      });
-      expect(signIn.status()).toBe(200);
+      await signedInRequest(other.request, suite.server.admin);
       const signOut = await other.request.post('/api/auth/logout', { data: { logoutAllSessions: true } });
       expect(signOut.status()).toBe(204);
     } finally {
@@ -249,17 +215,14 @@ describe('web: login, shell and the organisations administration (browser)', () 
     await page.reload();
     await page.waitForURL('**/login');
     await page.getByTestId('session-expired').waitFor();
-    await logIn(page, server.admin);
+    await logIn(page, suite.server.admin);
     await page.waitForURL((url) => url.pathname === ORGANIZATIONS_PATH);
   });
 
   it('asks whether to end all sessions or only this one when several are active', async () => {
-    const other = await newContext(browser, server.url);
+    const other = await newContext(suite.browser, suite.server.url);
     try {
-      const signIn = await other.request.post('/initial/auth/login', {
-        data: { username: server.admin.email, password: server.admin.password, rememberMe: false },
-      });
-      expect(signIn.status()).toBe(200);
+      await signedInRequest(other.request, suite.server.admin);
 
       await openPage();
       await logInAsAdmin();

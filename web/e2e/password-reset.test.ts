@@ -1,41 +1,13 @@
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import { mailLinkPath, screenshot, waitForMailTo } from './auth-flows';
-import { currentPath, ensureWebBuild, launchBrowser, logIn, newContext, watchErrors } from './harness';
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+import { browserSuite, currentPath, logIn } from './harness';
 
 describe('web: password reset and resend confirmation (browser)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite();
   let page: Page;
-  let pageErrors: string[];
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function openPage(): Promise<Page> {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    return page;
-  }
-
-  afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
-  });
+  const openPage = async () => (page = await suite.openPage());
 
   it('resets the password from the mailed link and logs in with the new one', async () => {
     await openPage();
@@ -53,7 +25,7 @@ describe('web: password reset and resend confirmation (browser)', () => {
     expect(await form.getByTestId('field-error').getAttribute('data-message')).toBe('validation.email');
     await screenshot(page, 'reset-password-request-invalid');
 
-    await page.getByTestId('reset-request-email').fill(server.admin.email);
+    await page.getByTestId('reset-request-email').fill(suite.server.admin.email);
     await page.getByTestId('reset-request-submit').click();
     const success = page.getByTestId('reset-request-success');
     await success.waitFor();
@@ -61,7 +33,7 @@ describe('web: password reset and resend confirmation (browser)', () => {
     await screenshot(page, 'reset-password-request-sent');
 
     // The mail's link opens the new-password form.
-    const mail = await waitForMailTo(server, server.admin.email);
+    const mail = await waitForMailTo(suite.server, suite.server.admin.email);
     const link = mailLinkPath(mail, '/reset-password');
     expect(link).toMatch(/^\/reset-password\?token=/);
     await page.goto(link);
@@ -71,7 +43,7 @@ describe('web: password reset and resend confirmation (browser)', () => {
     expect(await page.getByTestId('set-password-electronic-id').count()).toBe(0);
     await screenshot(page, 'reset-password-new-password');
 
-    // The shared strong-password rule and the repeat are checked in the browser.
+    // The shared strong-password rule and the repeat are checked in the suite.browser.
     await page.getByTestId('set-password-new').fill('weakpassword');
     await page.getByTestId('set-password-repeat').fill('weakpassword');
     await page.getByTestId('set-password-submit').click();
@@ -91,7 +63,7 @@ describe('web: password reset and resend confirmation (browser)', () => {
     await screenshot(page, 'login-after-reset');
 
     // The old password no longer works; the new one does.
-    await logIn(page, server.admin);
+    await logIn(page, suite.server.admin);
     await page.getByTestId('login-error').waitFor();
     expect(await page.getByTestId('login-error').locator('[data-error-code]').getAttribute('data-error-code')).toBe('INVALID_USERNAME_OR_PASSWORD');
     await page.getByTestId('login-password').fill(newPassword);
@@ -106,7 +78,7 @@ describe('web: password reset and resend confirmation (browser)', () => {
     expect(await page.getByTestId('set-password-new').isDisabled()).toBe(true);
     expect(await page.getByTestId('set-password-submit').isDisabled()).toBe(true);
     await screenshot(page, 'reset-password-invalid-token');
-    server.admin.password = newPassword;
+    suite.server.admin.password = newPassword;
   });
 
   it('shows the invalid-link banner for a missing or unknown token', async () => {

@@ -1,22 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
 import {
+  asAdmin,
   createOccupation,
   createOrganization,
   createUser,
   logOutThroughMenu,
   mailLinkPath,
   screenshot,
-  signedInRequest,
   waitForMailTo,
 } from './auth-flows';
-import { ensureWebBuild, launchBrowser, logIn, newContext, watchErrors } from './harness';
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+import { browserSuite, logIn, signIn } from './harness';
 
 const suffix = randomBytes(3).toString('hex');
 const ORGANIZATION = `Registreerimise amet ${suffix}`;
@@ -26,43 +23,18 @@ const NEW_PASSWORD = 'Teine-Parool-22';
 const NEW_EMAIL = `mari.maasikas.${suffix}@example.com`;
 
 describe('web: registration from the mailed link to the first login, then account settings (browser)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite();
   let page: Page;
-  let pageErrors: string[];
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    expect(pageErrors).toEqual([]);
-  });
 
   it('an administrator creates a user, who confirms from the e-mail, sets a password and logs in', async () => {
     // The platform administrator creates the organisation, the user and an occupation through the API.
-    const admin = await newContext(browser, server.url);
-    try {
-      await signedInRequest(admin.request, server.admin);
-      const organizationId = await createOrganization(admin.request, ORGANIZATION, ['LOGIN']);
-      const userId = await createUser(admin.request, organizationId, USER);
-      await createOccupation(admin.request, organizationId, userId, 'Eelarvespetsialist');
-    } finally {
-      await admin.close();
-    }
+    await asAdmin(suite, async (request) => {
+      const organizationId = await createOrganization(request, ORGANIZATION, ['LOGIN']);
+      const userId = await createUser(request, organizationId, USER);
+      await createOccupation(request, organizationId, userId, 'Eelarvespetsialist');
+    });
 
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
+    page = await suite.openPage();
 
     // Not registered yet: no password to log in with.
     await page.goto('/login');
@@ -70,7 +42,7 @@ describe('web: registration from the mailed link to the first login, then accoun
     await page.getByTestId('login-error').waitFor();
 
     // The registration mail links to /confirm?token=...
-    const mail = await waitForMailTo(server, USER.email);
+    const mail = await waitForMailTo(suite.server, USER.email);
     const link = mailLinkPath(mail, '/confirm');
     await page.goto(link);
     const form = page.getByTestId('set-password-form');
@@ -102,12 +74,8 @@ describe('web: registration from the mailed link to the first login, then accoun
   });
 
   it('changes password, language and e-mail in the account settings', async () => {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    await page.goto('/login');
-    await logIn(page, { email: USER.email, password: PASSWORD });
-    await page.getByTestId('dashboard').waitFor();
+    page = await suite.openPage();
+    await signIn(page, { email: USER.email, password: PASSWORD });
     await page.getByTestId('account-link').click();
     await page.getByTestId('account-page').waitFor();
 
@@ -134,13 +102,13 @@ describe('web: registration from the mailed link to the first login, then accoun
     expect(await page.getByTestId('account-language-en').isChecked()).toBe(true);
 
     // E-mail: an address in use is refused on the field; a free one is saved.
-    await page.getByTestId('account-email-input').fill(server.admin.email);
+    await page.getByTestId('account-email-input').fill(suite.server.admin.email);
     await page.getByTestId('account-email-save').click();
     await page.getByTestId('account-email').locator('[data-error-code="EMAIL_IN_USE"]').waitFor();
     // The browser logs the refused request (409); that one was provoked.
-    const provoked = () => pageErrors.findIndex((error) => error.includes('status of 409'));
+    const provoked = () => suite.pageErrors.findIndex((error) => error.includes('status of 409'));
     await expect.poll(provoked).toBeGreaterThanOrEqual(0);
-    pageErrors.splice(provoked(), 1);
+    suite.pageErrors.splice(provoked(), 1);
     await page.getByTestId('account-email-input').fill(NEW_EMAIL);
     await page.getByTestId('account-email-save').click();
     await page.getByTestId('account-email-saved').waitFor();

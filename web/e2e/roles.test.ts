@@ -1,28 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLIGHT_MS } from '../src/features/roles/edit-state';
 import { et } from '../src/i18n/messages/et';
-import { currentPath, ensureWebBuild, launchBrowser, logIn, newContext, watchErrors } from './harness';
+import { type ApiClient, apiClient } from './auth-flows';
+import { browserSuite, currentPath, gridRows as rowsOf, signIn } from './harness';
 
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
-/** An API caller for fixtures and checks (the fixture's own type). */
-type ApiClient = Parameters<typeof accountsFixture>[1];
-
-/** Calls the API in-process with the session of `email` (for fixtures and checks, not for the screens). */
-async function apiClient(app: TestServer['app'], email: string, password: string): Promise<ApiClient> {
-  const response = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: email, password } });
-  const cookie = response.cookies.find((candidate) => candidate.name === 'eelarve_session');
-  if (response.statusCode !== 200 || !cookie) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
-  const header = `${cookie.name}=${cookie.value}`;
-  return { request: (options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: header } }) };
-}
 type RoleResponse = { id: string; name: string; description: string; type: string; privileges: Array<{ id: string }> };
 
 function gridRows(page: Page): Locator {
-  return page.locator('[data-testid="roles-grid"] .ag-center-cols-container .ag-row');
+  return rowsOf(page, 'roles-grid');
 }
 
 /** The row whose name cell shows exactly `name` (the admin badge is in its own element). */
@@ -49,11 +37,9 @@ async function choosePrivileges(page: Page, privileges: string[]): Promise<void>
 }
 
 describe('web: roles page (/settings) with inline editing (browser)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  // The refused duplicate name answers 409, which the browser logs; anything else is a failure.
+  const suite = browserSuite({ allowedErrors: /status of 409 \(Conflict\)/ });
   let page: Page;
-  let pageErrors: string[];
   let admin: ApiClient;
   let fixture: ReturnType<typeof accountsFixture>;
   let organizationId: string;
@@ -63,11 +49,8 @@ describe('web: roles page (/settings) with inline editing (browser)', () => {
   let viewer: { email: string };
 
   beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer();
-    browser = await launchBrowser();
-    admin = await apiClient(server.app, server.admin.email, server.admin.password);
-    fixture = accountsFixture(server.app, admin);
+    admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
+    fixture = accountsFixture(suite.server.app, admin);
     organizationId = await fixture.organization(`Tartu Linnavalitsus ${randomBytes(2).toString('hex')}`);
     // The organisation's ADMIN role appears when a platform administrator is made its administrator.
     expect((await admin.request({ method: 'POST', url: `/api/admin/${organizationId}` })).statusCode).toBe(200);
@@ -76,25 +59,9 @@ describe('web: roles page (/settings) with inline editing (browser)', () => {
     viewer = await fixture.member(organizationId, ['ROLES_VIEW']);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    // The refused duplicate name answers 409, which the browser logs; anything else is a failure.
-    expect(pageErrors.filter((error) => !/status of 409 \(Conflict\)/.test(error))).toEqual([]);
-  });
-
   async function openAs(email: string): Promise<void> {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    await page.goto('/login');
-    await logIn(page, { email, password: PASSWORD });
-    await page.waitForURL((url) => url.pathname === '/');
-    await page.getByTestId('dashboard').waitFor();
+    page = await suite.openPage();
+    await signIn(page, { email, password: PASSWORD });
   }
 
   async function serverRoles(): Promise<RoleResponse[]> {

@@ -1,42 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_ROUTE, type Me, type Occupation, type Role, type User } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
-import { startTestServer } from '@eelarve/gateway/testing';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
-import { currentPath, ensureWebBuild, launchBrowser, logIn, newContext, watchErrors } from './harness';
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
-/** An API caller for fixtures and checks (the fixture's own type). */
-type ApiClient = Parameters<typeof accountsFixture>[1];
-
-/** Calls the API in-process with the session of `email` (for fixtures and checks, not for the screens). */
-async function apiClient(app: TestServer['app'], email: string, password: string): Promise<ApiClient> {
-  const response = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: email, password } });
-  const cookie = response.cookies.find((candidate) => candidate.name === 'eelarve_session');
-  if (response.statusCode !== 200 || !cookie) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
-  const header = `${cookie.name}=${cookie.value}`;
-  return { request: (options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: header } }) };
-}
-
-function rowsOf(page: Page, grid: string): Locator {
-  return page.locator(`[data-testid="${grid}"] .ag-center-cols-container .ag-row`);
-}
+import { type ApiClient, apiClient } from './auth-flows';
+import { browserSuite, currentPath, gridRows, signIn } from './harness';
 
 function rowWith(page: Page, grid: string, column: string, text: string): Locator {
-  return rowsOf(page, grid).filter({ has: page.locator(`[col-id="${column}"]`).getByText(text, { exact: true }) });
+  return gridRows(page, grid).filter({ has: page.locator(`[col-id="${column}"]`).getByText(text, { exact: true }) });
 }
 
 const userRow = (page: Page, email: string) => rowWith(page, 'users-grid', 'email', email);
 const occupationRow = (page: Page, name: string) => rowWith(page, 'occupations-grid', 'name', name);
 
 describe('web: users area (/users) and organisation administrators (browser)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  // A refused e-mail answers 409, which the browser logs; anything else is a failure.
+  const suite = browserSuite({ allowedErrors: /status of 409 \(Conflict\)/ });
   let page: Page;
-  let pageErrors: string[];
   let admin: ApiClient;
   let fixture: ReturnType<typeof accountsFixture>;
   let platformId: string;
@@ -44,36 +25,17 @@ describe('web: users area (/users) and organisation administrators (browser)', (
   let accountantRole: { id: string; name: string };
 
   beforeAll(async () => {
-    ensureWebBuild();
-    server = await startTestServer();
-    browser = await launchBrowser();
-    admin = await apiClient(server.app, server.admin.email, server.admin.password);
-    fixture = accountsFixture(server.app, admin);
+    admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
+    fixture = accountsFixture(suite.server.app, admin);
     const me = (await admin.request({ method: 'GET', url: '/api/auth/me' })).json() as Me;
     platformId = me.organizationId!;
     const name = `Raamatupidaja ${randomBytes(2).toString('hex')}`;
     accountantRole = { id: await fixture.role(platformId, ['DATA_VIEW', 'CLASSIFICATION_VIEW'], name), name };
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    // A refused e-mail answers 409, which the browser logs; anything else is a failure.
-    expect(pageErrors.filter((error) => !/status of 409 \(Conflict\)/.test(error))).toEqual([]);
-  });
-
   async function openAs(credentials: { email: string; password: string }): Promise<void> {
-    context = await newContext(browser, server.url);
-    page = await context.newPage();
-    pageErrors = watchErrors(page);
-    await page.goto('/login');
-    await logIn(page, credentials);
-    await page.waitForURL((url) => url.pathname === '/');
-    await page.getByTestId('dashboard').waitFor();
+    page = await suite.openPage();
+    await signIn(page, credentials);
   }
 
   async function usersOf(organizationId: string): Promise<User[]> {
@@ -81,14 +43,14 @@ describe('web: users area (/users) and organisation administrators (browser)', (
   }
 
   it('creates, edits and deletes a user and an occupation through the screens; tabs replace the history entry', async () => {
-    await openAs(server.admin);
+    await openAs(suite.server.admin);
     const historyLength = () => page.evaluate(() => window.history.length);
 
     await page.getByTestId('menu-button').click();
     await page.getByTestId('nav-users').click();
     await page.waitForURL((url) => url.pathname === '/users');
     await page.getByTestId('users-tab').waitFor();
-    const adminRow = userRow(page, server.admin.email);
+    const adminRow = userRow(page, suite.server.admin.email);
     await adminRow.waitFor();
 
     // Tabs replace the history entry: back leaves the area.
@@ -127,7 +89,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     await page.getByTestId('user-email-input').fill('mari@');
     await page.getByTestId('user-save').click();
     await modal.locator('[data-message="validation.email"]').waitFor();
-    await page.getByTestId('user-email-input').fill(server.admin.email.toUpperCase());
+    await page.getByTestId('user-email-input').fill(suite.server.admin.email.toUpperCase());
     await page.getByTestId('user-save').click();
     await modal.locator('[data-message="error.EMAIL_IN_USE"]').waitFor();
     expect(await page.getByTestId('user-save-error').locator('[data-error-code]').getAttribute('data-error-code')).toBe('EMAIL_IN_USE');
@@ -148,7 +110,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
 
     // Search.
     await page.getByTestId('users-search').fill('maasikas');
-    await expect.poll(() => rowsOf(page, 'users-grid').count()).toBe(1);
+    await expect.poll(() => gridRows(page, 'users-grid').count()).toBe(1);
     await page.getByTestId('users-search').fill('');
 
     // Edit the name (an administrator may also change the e-mail).
@@ -165,7 +127,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     // Give her an occupation with a role; the admin role is not offered.
     await page.getByTestId('users-tab-occupations').click();
     await page.getByTestId('occupations-tab').waitFor();
-    const adminOccupation = rowsOf(page, 'occupations-grid').filter({ has: page.locator('[data-testid="occupation-type"][data-type="ADMIN"]') });
+    const adminOccupation = gridRows(page, 'occupations-grid').filter({ has: page.locator('[data-testid="occupation-type"][data-type="ADMIN"]') });
     await expect.poll(() => adminOccupation.count()).toBeGreaterThan(0);
     expect(await adminOccupation.first().getByTestId('occupation-edit').isDisabled()).toBe(true);
     expect(await adminOccupation.first().getByTestId('occupation-delete').isDisabled()).toBe(true);
@@ -237,7 +199,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     const member = await fixture.member(platformId, ['DATA_VIEW']);
     expect((await usersOf(platformId)).find((user) => user.id === member.userId)?.hasPassword).toBe(true);
 
-    await openAs(server.admin);
+    await openAs(suite.server.admin);
     await page.goto('/users');
     await page.getByTestId('users-search').fill(member.email);
     const row = userRow(page, member.email);
@@ -271,12 +233,12 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     await page.getByTestId('user-save').click();
     await page.getByTestId('user-modal').waitFor({ state: 'detached' });
     await expect.poll(() => colleague.getByTestId('user-name').textContent()).toBe('Kalle Kolleegium');
-    await context.close();
+    await suite.context.close();
 
     await openAs({ email: viewer.email, password: PASSWORD });
     await page.goto('/users/occupations');
     await page.getByTestId('users-read-only').waitFor();
-    await expect.poll(() => rowsOf(page, 'occupations-grid').count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => gridRows(page, 'occupations-grid').count()).toBeGreaterThanOrEqual(2);
     expect(await page.getByTestId('occupations-add').count()).toBe(0);
     expect(await page.getByTestId('occupation-edit').count()).toBe(0);
     await page.getByTestId('users-tab-users').click();
@@ -292,7 +254,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
   it('makes the platform administrator an organisation administrator and removes it from the row menu', async () => {
     const name = `Haapsalu Linnavalitsus ${randomBytes(2).toString('hex')}`;
     const organizationId = await fixture.organization(name);
-    await openAs(server.admin);
+    await openAs(suite.server.admin);
     await page.goto(`${ADMIN_ROUTE}/organizations`);
     await page.getByTestId('organizations-search').fill(name);
     const row = rowWith(page, 'organizations-grid', 'name', name);
@@ -326,7 +288,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     // Removing the administrator occupation of this session warns that it ends the session.
     const me = (await admin.request({ method: 'GET', url: '/api/auth/me' })).json() as Me;
     await page.getByTestId('organizations-search').fill(me.organizationName ?? '');
-    const own = rowsOf(page, 'organizations-grid').filter({ has: page.getByTestId('organization-admin-badge') });
+    const own = gridRows(page, 'organizations-grid').filter({ has: page.getByTestId('organization-admin-badge') });
     await own.first().getByTestId('organization-row-menu').click();
     await page.getByTestId('organization-remove-admin').click();
     await page.getByTestId('organization-admin-own-warning').waitFor();

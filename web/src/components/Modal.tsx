@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useIntl } from 'react-intl';
+import { Icon, Stroke } from './icons';
 
 export interface ModalProps {
   title: ReactNode;
@@ -88,8 +89,8 @@ export function Modal({ title, onClose, children, footer, width = 480, testId, b
 
 export function CloseIcon() {
   return (
-    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
-      <path d="M3.5 3.5l9 9m0-9l-9 9" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" fill="none" />
-    </svg>
+    <Icon size={16}>
+      <Stroke d="M3.5 3.5l9 9m0-9l-9 9" width={1.6} cap />
+    </Icon>
   );
 }

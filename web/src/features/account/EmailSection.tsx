@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
+import { FormField } from '../../components/FormField';
 import { useToasts } from '../../components/Toasts';
 import { changeEmail } from '../auth/api';
 import { FieldMessage, fieldIssueMessage } from '../auth/FieldMessage';
@@ -61,10 +62,7 @@ export function EmailSection() {
             <FormattedMessage id="account.email.saved" />
           </Alert>
         ) : null}
-        <div className="field">
-          <label htmlFor={id}>
-            <FormattedMessage id="account.email.field" />
-          </label>
+        <FormField htmlFor={id} labelId="account.email.field">
           <input
             id={id}
             type="email"
@@ -78,7 +76,7 @@ export function EmailSection() {
             data-testid="account-email-input"
           />
           <FieldMessage message={problem} />
-        </div>
+        </FormField>
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={mutation.isPending || unchanged} data-testid="account-email-save">
             <FormattedMessage id="account.email.save" />

@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
+import { FormField } from '../../components/FormField';
 import { useToasts } from '../../components/Toasts';
 import { changePassword } from '../auth/api';
 import { FieldMessage } from '../auth/FieldMessage';
@@ -80,10 +81,7 @@ export function PasswordSection() {
               <FormattedMessage id="account.password.saved" />
             </Alert>
           ) : null}
-          <div className="field">
-            <label htmlFor={currentId}>
-              <FormattedMessage id="account.password.current" />
-            </label>
+          <FormField htmlFor={currentId} labelId="account.password.current">
             <input
               id={currentId}
               type="password"
@@ -97,11 +95,8 @@ export function PasswordSection() {
               data-testid="account-password-current"
             />
             <FieldMessage message={errors.current} />
-          </div>
-          <div className="field">
-            <label htmlFor={newId}>
-              <FormattedMessage id="account.password.new" />
-            </label>
+          </FormField>
+          <FormField htmlFor={newId} labelId="account.password.new">
             <input
               id={newId}
               type="password"
@@ -115,11 +110,8 @@ export function PasswordSection() {
             <div className="field-hint">
               <FormattedMessage id="setPassword.rules" />
             </div>
-          </div>
-          <div className="field">
-            <label htmlFor={repeatId}>
-              <FormattedMessage id="account.password.repeat" />
-            </label>
+          </FormField>
+          <FormField htmlFor={repeatId} labelId="account.password.repeat">
             <input
               id={repeatId}
               type="password"
@@ -130,7 +122,7 @@ export function PasswordSection() {
               data-testid="account-password-repeat"
             />
             <FieldMessage message={errors.repeat} />
-          </div>
+          </FormField>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={mutation.isPending} data-testid="account-password-save">
               <FormattedMessage id="account.password.save" />

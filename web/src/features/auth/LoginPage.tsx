@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
 import { FieldError } from '../../components/FieldError';
+import { FormField } from '../../components/FormField';
 import { AuthTypeIcon } from '../../components/icons';
 import { useLocale } from '../../i18n/I18nProvider';
 import { errorMessageKey } from '../../i18n/keys';
@@ -164,10 +165,7 @@ export function LoginPage() {
         </>
       ) : null}
 
-      <div className="field">
-        <label htmlFor={emailId}>
-          <FormattedMessage id="login.email" />
-        </label>
+      <FormField htmlFor={emailId} labelId="login.email">
         <input
           id={emailId}
           name="username"
@@ -179,12 +177,9 @@ export function LoginPage() {
           data-testid="login-email"
         />
         <FieldError message={fieldErrors.username} />
-      </div>
+      </FormField>
 
-      <div className="field">
-        <label htmlFor={passwordId}>
-          <FormattedMessage id="login.password" />
-        </label>
+      <FormField htmlFor={passwordId} labelId="login.password">
         <input
           id={passwordId}
           name="password"
@@ -196,7 +191,7 @@ export function LoginPage() {
           data-testid="login-password"
         />
         <FieldError message={fieldErrors.password} />
-      </div>
+      </FormField>
 
       <label className="checkbox">
         <input

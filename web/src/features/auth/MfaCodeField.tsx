@@ -1,6 +1,7 @@
 import { type Ref, useId } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { FieldError } from '../../components/FieldError';
+import { FormField } from '../../components/FormField';
 import { errorMessageKey } from '../../i18n/keys';
 import { sanitiseMfaCode } from './form';
 
@@ -24,10 +25,7 @@ export function MfaCodeField({
   const id = useId();
   const errorId = `${id}-error`;
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        <FormattedMessage id="mfa.code" />
-      </label>
+    <FormField htmlFor={id} labelId="mfa.code">
       <input
         ref={ref}
         id={id}
@@ -51,6 +49,6 @@ export function MfaCodeField({
           <FormattedMessage id={errorMessageKey(problem.code)} />
         </div>
       ) : null}
-    </div>
+    </FormField>
   );
 }

@@ -1,10 +1,10 @@
 import type { Me } from '@eelarve/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FormattedMessage } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useToasts } from '../../components/Toasts';
 import { useLocale } from '../../i18n/I18nProvider';
 import { isLocaleCode } from '../../i18n/locale-storage';
+import { AuthHeading } from './AuthHeading';
 import { logout, upgradeSessionToMfa } from './api';
 import { useCurrentUser } from './hooks';
 import { MfaCodeForm } from './MfaCodeForm';
@@ -65,14 +65,7 @@ export function EnterMfaCodePage() {
   const { cancel, busy } = useCancel();
   return (
     <div className="auth-page" data-testid="enter-mfa-code">
-      <div>
-        <h1 className="login-title">
-          <FormattedMessage id="mfa.enter.title" />
-        </h1>
-        <p className="muted">
-          <FormattedMessage id="mfa.enter.description" />
-        </p>
-      </div>
+      <AuthHeading titleId="mfa.enter.title" descriptionId="mfa.enter.description" />
       <MfaCodeForm
         send={(code) => upgradeSessionToMfa(occupationId ? { code, occupationId } : { code })}
         onDone={finish}
@@ -92,14 +85,7 @@ export function SetupMfaPage() {
   const { cancel } = useCancel();
   return (
     <div className="auth-page auth-page-wide" data-testid="setup-mfa">
-      <div>
-        <h1 className="login-title">
-          <FormattedMessage id="mfa.setup.title" />
-        </h1>
-        <p className="muted">
-          <FormattedMessage id="mfa.setup.description" />
-        </p>
-      </div>
+      <AuthHeading titleId="mfa.setup.title" descriptionId="mfa.setup.description" />
       <MfaSetupPanel occupationId={occupationId} onConfirmed={finish} onCancel={cancel} />
     </div>
   );

@@ -4,6 +4,8 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Alert } from '../../components/Alert';
 import { FieldError } from '../../components/FieldError';
+import { FormField } from '../../components/FormField';
+import { AuthHeading } from './AuthHeading';
 import { readExpiredSession } from './session-storage';
 import { BackToLogin } from './AuthLinks';
 import { validateEmail } from './form';
@@ -52,14 +54,7 @@ export function RequestLinkPage({
 
   return (
     <form className="form auth-page" onSubmit={onSubmit} noValidate data-testid={testId}>
-      <div>
-        <h1 className="login-title">
-          <FormattedMessage id={texts.title} />
-        </h1>
-        <p className="muted">
-          <FormattedMessage id={texts.description} />
-        </p>
-      </div>
+      <AuthHeading titleId={texts.title} descriptionId={texts.description} />
 
       {sent ? (
         <Alert kind="success" testId={`${testId}-success`}>
@@ -68,10 +63,7 @@ export function RequestLinkPage({
       ) : null}
       {mutation.isError ? <ErrorAlert error={mutation.error} testId={`${testId}-error`} /> : null}
 
-      <div className="field">
-        <label htmlFor={emailId}>
-          <FormattedMessage id="login.email" />
-        </label>
+      <FormField htmlFor={emailId} labelId="login.email">
         <input
           id={emailId}
           name="email"
@@ -83,7 +75,7 @@ export function RequestLinkPage({
           data-testid={`${testId}-email`}
         />
         <FieldError message={emailError} />
-      </div>
+      </FormField>
 
       <button type="submit" className="button button-primary button-block" disabled={mutation.isPending} data-testid={`${testId}-submit`}>
         {intl.formatMessage({ id: mutation.isPending ? 'auth.sending' : texts.submit })}

@@ -4,9 +4,11 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
+import { FormField } from '../../components/FormField';
 import { AuthTypeIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
+import { AuthHeading } from './AuthHeading';
 import { confirmPassword, electronicIdConfirmUrl, navigateToElectronicId, type TokenType, verifyToken } from './api';
 import { BackToLogin } from './AuthLinks';
 import { ElectronicIdFailure } from './ElectronicIdFailure';
@@ -97,14 +99,7 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
 
   return (
     <form className="form auth-page" onSubmit={onSubmit} noValidate data-testid="set-password-form" data-state={state}>
-      <div>
-        <h1 className="login-title">
-          <FormattedMessage id={texts.title} />
-        </h1>
-        <p className="muted">
-          <FormattedMessage id={texts.description} />
-        </p>
-      </div>
+      <AuthHeading titleId={texts.title} descriptionId={texts.description} />
 
       <ElectronicIdFailure titleKey="setPassword.electronicIdError" testId="set-password-eid-error" />
       {state === 'loading' ? <Spinner /> : null}
@@ -117,10 +112,7 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
       <fieldset className="fieldset auth-fieldset" disabled={disabled}>
         {offerPassword || state !== 'initialised' ? (
           <>
-            <div className="field">
-              <label htmlFor={passwordId}>
-                <FormattedMessage id={type === 'REGISTRATION' ? 'setPassword.passwordRegistration' : 'setPassword.password'} />
-              </label>
+            <FormField htmlFor={passwordId} labelId={type === 'REGISTRATION' ? 'setPassword.passwordRegistration' : 'setPassword.password'}>
               <input
                 id={passwordId}
                 name="new-password"
@@ -136,11 +128,8 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
               <div className="field-hint" id={`${passwordId}-hint`}>
                 <FormattedMessage id="setPassword.rules" />
               </div>
-            </div>
-            <div className="field">
-              <label htmlFor={repeatId}>
-                <FormattedMessage id="setPassword.repeat" />
-              </label>
+            </FormField>
+            <FormField htmlFor={repeatId} labelId="setPassword.repeat">
               <input
                 id={repeatId}
                 name="repeat-password"
@@ -152,7 +141,7 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
                 data-testid="set-password-repeat"
               />
               <FieldMessage message={errors.repeat} />
-            </div>
+            </FormField>
             <button type="submit" className="button button-primary button-block" data-testid="set-password-submit">
               {intl.formatMessage({ id: state === 'submitting' ? 'setPassword.submitting' : 'setPassword.submit' })}
             </button>

@@ -1,6 +1,7 @@
 import type { Me } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api';
+import { ME_DEFAULTS } from './me-fixture';
 import { automaticMfaPath, mfaPath, reloginPath, routeForOccupation, routeForSelectError } from './mfa-flow';
 
 const PASSWORD_ORG = { id: '11111111-1111-4111-8111-111111111111', allowed: ['LOGIN'] } as const;
@@ -28,15 +29,7 @@ function me(overrides: Partial<Me> = {}): Me {
     occupationId: null,
     lastOccupationId: null,
     occupations: [occupation(PASSWORD_ORG), occupation(MFA_ORG), occupation(CARD_ORG)],
-    privileges: [],
-    authenticationType: 'LOGIN',
-    organizationEnableResourceStatuses: false,
-    organizationLocaleSettings: null,
-    userLanguage: null,
-    hasPersonalCode: false,
-    mfaAdded: false,
-    hasPassword: true,
-    activeSessionCount: 1,
+    ...ME_DEFAULTS,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import type { Me } from '@eelarve/shared';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ME_QUERY_KEY } from './api';
+import { ME_DEFAULTS } from './me-fixture';
 import { orderOccupations } from './occupations';
 import { createUnauthorizedHandler, resetClientState } from './session';
 import { isRedirectTarget, postLoginTarget, readExpiredSession, readSession } from './session-storage';
@@ -37,15 +38,7 @@ const me: Me = {
     occupation('c', 'Juht', 'Viljandi', ['PASS']),
     occupation('d', 'Analüütik', 'Anija', ['LOGIN', 'PASS']),
   ],
-  privileges: [],
-  authenticationType: 'LOGIN',
-  organizationEnableResourceStatuses: false,
-  organizationLocaleSettings: null,
-  userLanguage: null,
-  hasPersonalCode: false,
-  mfaAdded: false,
-  hasPassword: true,
-  activeSessionCount: 1,
+  ...ME_DEFAULTS,
 };
 
 describe('session expiry', () => {

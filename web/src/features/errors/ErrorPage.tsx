@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'react-router';
+import type { MessageKey } from '../../i18n/messages';
 
 /** The common frame of the forbidden, not-found and application-error pages. */
 export function ErrorPage({
@@ -26,5 +29,22 @@ export function ErrorPage({
       {detail}
       <div className="error-actions">{actions}</div>
     </section>
+  );
+}
+
+/** A client-side error page (403, 404): the status, the page's title and text, and the way home. */
+export function HomeErrorPage({ status, messages, testId }: { status: number; messages: { title: MessageKey; text: MessageKey }; testId: string }) {
+  return (
+    <ErrorPage
+      status={status}
+      testId={testId}
+      title={<FormattedMessage id={messages.title} />}
+      text={<FormattedMessage id={messages.text} />}
+      actions={
+        <Link to="/" className="button button-primary" data-testid="home-button">
+          <FormattedMessage id="errors.home" />
+        </Link>
+      }
+    />
   );
 }

@@ -1,19 +1,5 @@
-import { FormattedMessage } from 'react-intl';
-import { Link } from 'react-router';
-import { ErrorPage } from './ErrorPage';
+import { HomeErrorPage } from './ErrorPage';
 
 export function NotFoundPage() {
-  return (
-    <ErrorPage
-      status={404}
-      testId="not-found-page"
-      title={<FormattedMessage id="errors.notFound.title" />}
-      text={<FormattedMessage id="errors.notFound.text" />}
-      actions={
-        <Link to="/" className="button button-primary" data-testid="home-button">
-          <FormattedMessage id="errors.home" />
-        </Link>
-      }
-    />
-  );
+  return <HomeErrorPage status={404} testId="not-found-page" messages={{ title: 'errors.notFound.title', text: 'errors.notFound.text' }} />;
 }

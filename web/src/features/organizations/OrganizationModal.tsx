@@ -5,7 +5,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { isApiError } from '../../api';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FieldError } from '../../components/FieldError';
+import { FormField } from '../../components/FormField';
 import { Modal } from '../../components/Modal';
+import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { Spinner } from '../../components/Spinner';
 import { isMessageKey } from '../../i18n/messages';
 import { ME_QUERY_KEY } from '../auth/api';
@@ -150,16 +152,7 @@ function OrganizationFormModal({
       onClose={onClose}
       busy={busy}
       testId="organization-modal"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="organization-cancel">
-            <FormattedMessage id="common.cancel" />
-          </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="organization-save">
-            <FormattedMessage id="common.save" />
-          </button>
-        </>
-      }
+      footer={<ModalFormFooter formId={formId} onCancel={onClose} busy={busy} testIdPrefix="organization" />}
     >
       <form id={formId} className="form" onSubmit={onSubmit} noValidate>
         {save.isError ? (
@@ -173,10 +166,7 @@ function OrganizationFormModal({
           <ErrorAlert error={localesError} title={<FormattedMessage id="organizations.modal.localesFailed" />} />
         ) : null}
 
-        <div className="field">
-          <label htmlFor={ids.name}>
-            <FormattedMessage id="organizations.field.name" />
-          </label>
+        <FormField htmlFor={ids.name} labelId="organizations.field.name">
           <input
             id={ids.name}
             type="text"
@@ -186,7 +176,7 @@ function OrganizationFormModal({
             data-testid="organization-name"
           />
           <FieldError message={errors.name?.message} values={errors.name?.values} />
-        </div>
+        </FormField>
 
         <FieldSet
           legend={<FormattedMessage id="organizations.field.authenticationTypes" />}
@@ -217,10 +207,7 @@ function OrganizationFormModal({
           testId="organization-api-usage"
         />
 
-        <div className="field">
-          <label htmlFor={ids.sessionLength}>
-            <FormattedMessage id="organizations.field.sessionLength" />
-          </label>
+        <FormField htmlFor={ids.sessionLength} labelId="organizations.field.sessionLength">
           <div className="input-group">
             <input
               id={ids.sessionLength}
@@ -245,7 +232,7 @@ function OrganizationFormModal({
             </select>
           </div>
           <FieldError message={errors.sessionLength?.message} values={errors.sessionLength?.values} />
-        </div>
+        </FormField>
 
         <YesNoField
           legend={<FormattedMessage id="organizations.field.enableResourceStatuses" />}
@@ -267,10 +254,7 @@ function OrganizationFormModal({
           testId="organization-status-editing"
         />
 
-        <div className="field">
-          <label htmlFor={ids.localeCode}>
-            <FormattedMessage id="organizations.field.localeCode" />
-          </label>
+        <FormField htmlFor={ids.localeCode} labelId="organizations.field.localeCode">
           <select
             id={ids.localeCode}
             value={form.localeCode}
@@ -288,7 +272,7 @@ function OrganizationFormModal({
             ))}
           </select>
           <FieldError message={errors.localeCode?.message} values={errors.localeCode?.values} />
-        </div>
+        </FormField>
 
         <FieldSet legend={<FormattedMessage id="organizations.field.localeSettings" />} testId="organization-locale-settings">
           <div className="settings-grid">

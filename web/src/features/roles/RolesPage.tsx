@@ -14,10 +14,11 @@ import { type MouseEvent, useCallback, useEffect, useMemo, useRef, useState } fr
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PlusIcon } from '../../components/icons';
 import { useToasts } from '../../components/Toasts';
+import { actionsColumn, textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
 import { validationMessageKey, validationValues } from '../../i18n/keys';
 import { useLocale } from '../../i18n/I18nProvider';
@@ -60,7 +61,6 @@ export function RolesPage() {
   const session = useEditSession(store);
   const [pending, setPending] = useState<RoleRow | null>(null);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
-  const [deleting, setDeleting] = useState<RoleRow | null>(null);
   const gridApi = useRef<GridApi<RoleRow> | null>(null);
   const startWhenReady = useRef<string | null>(null);
   const newRows = useRef(0);
@@ -185,12 +185,9 @@ export function RolesPage() {
     save.mutate({ editing, payload: { name, description, privilegeIds: sortPrivileges(privilegeIds) } });
   }, [store, save.mutate]);
 
-  const remove = useMutation({
-    mutationFn: (row: RoleRow) => deleteRole(organizationId, row.key),
-    onSuccess: async () => {
-      await refreshRoles();
-      setDeleting(null);
-    },
+  const remove = useConfirmAction({
+    run: (row: RoleRow) => deleteRole(organizationId, row.key),
+    onDone: refreshRoles,
   });
 
   // The cells read the context when they are used: one stable object, refreshed on every render.
@@ -208,10 +205,7 @@ export function RolesPage() {
       newRows.current += 1;
       startSession({ ...row, key: `new-${newRows.current}`, id: null, type: 'DEFAULT', inUse: false }, 'duplicating', draftOf(row));
     },
-    onDelete: (row) => {
-      remove.reset();
-      setDeleting(row);
-    },
+    onDelete: remove.ask,
     onSave,
     onCancel: finishEditing,
   };
@@ -229,7 +223,7 @@ export function RolesPage() {
       if (key === 'Enter' || key === 'Escape') return true;
       return key === 'Tab' && ((last && !shiftKey) || (first && shiftKey));
     };
-    const text = (a: string, b: string) => a.localeCompare(b, locale, { sensitivity: 'base' });
+    const text = textComparator(locale);
     const definitions: ColDef<RoleRow>[] = [
       {
         colId: 'name',
@@ -276,14 +270,7 @@ export function RolesPage() {
     ];
     if (canEdit) {
       definitions.push({
-        colId: 'actions',
-        headerName: intl.formatMessage({ id: 'roles.column.actions' }),
-        headerClass: 'visually-hidden-header',
-        width: 196,
-        sortable: false,
-        resizable: false,
-        cellRenderer: RoleActionsCell,
-        cellClass: 'actions-cell',
+        ...actionsColumn(intl.formatMessage({ id: 'roles.column.actions' }), 196, RoleActionsCell),
         // Enter and Space press the focused button (save, cancel, edit…), not the grid's own keys.
         suppressKeyboardEvent: ({ event }) => (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLButtonElement,
       });
@@ -413,23 +400,15 @@ export function RolesPage() {
         />
       </div>
 
-      {deleting ? (
-        <ConfirmDialog
-          testId="role-delete-dialog"
-          danger
-          title={<FormattedMessage id="roles.delete.title" />}
-          message={<FormattedMessage id="roles.delete.question" values={{ name: deleting.name }} />}
-          confirmLabel={<FormattedMessage id="common.delete" />}
-          busy={remove.isPending}
-          onCancel={() => setDeleting(null)}
-          onConfirm={() => remove.mutate(deleting)}
-          error={
-            remove.isError ? (
-              <ErrorAlert error={remove.error} title={<FormattedMessage id="roles.delete.failed" />} testId="role-delete-error" />
-            ) : null
-          }
-        />
-      ) : null}
+      <ConfirmActionDialog
+        action={remove}
+        testId="role-delete-dialog"
+        title={<FormattedMessage id="roles.delete.title" />}
+        message={(role) => <FormattedMessage id="roles.delete.question" values={{ name: role.name }} />}
+        confirmLabel={<FormattedMessage id="common.delete" />}
+        failedTitle={<FormattedMessage id="roles.delete.failed" />}
+        errorTestId="role-delete-error"
+      />
     </div>
   );
 }

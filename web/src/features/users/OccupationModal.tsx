@@ -4,7 +4,9 @@ import { type FormEvent, useId, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormField } from '../../components/FormField';
 import { Modal } from '../../components/Modal';
+import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { Spinner } from '../../components/Spinner';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../auth/hooks';
@@ -108,16 +110,7 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
       onClose={onClose}
       busy={busy}
       testId="occupation-modal"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="occupation-cancel">
-            <FormattedMessage id="common.cancel" />
-          </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy || loading} data-testid="occupation-save">
-            <FormattedMessage id="common.save" />
-          </button>
-        </>
-      }
+      footer={<ModalFormFooter formId={formId} onCancel={onClose} busy={busy} saveDisabled={loading} testIdPrefix="occupation" />}
     >
       {loading ? (
         <Spinner />
@@ -130,10 +123,7 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
             <ErrorAlert error={userNames.error ?? roles.error} title={<FormattedMessage id="occupations.modal.loadFailed" />} />
           ) : null}
 
-          <div className="field">
-            <label htmlFor={ids.user}>
-              <FormattedMessage id="occupations.field.user" />
-            </label>
+          <FormField htmlFor={ids.user} labelId="occupations.field.user">
             <select
               id={ids.user}
               value={userId}
@@ -154,12 +144,9 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
               ))}
             </select>
             <FieldMessage message={errors.userId} />
-          </div>
+          </FormField>
 
-          <div className="field">
-            <label htmlFor={ids.name}>
-              <FormattedMessage id="occupations.field.name" />
-            </label>
+          <FormField htmlFor={ids.name} labelId="occupations.field.name">
             <input
               id={ids.name}
               type="text"
@@ -173,12 +160,9 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
               data-testid="occupation-name-input"
             />
             <FieldMessage message={errors.name} />
-          </div>
+          </FormField>
 
-          <div className="field">
-            <label htmlFor={ids.description}>
-              <FormattedMessage id="occupations.field.description" />
-            </label>
+          <FormField htmlFor={ids.description} labelId="occupations.field.description">
             <textarea
               id={ids.description}
               value={description}
@@ -192,12 +176,9 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
               data-testid="occupation-description-input"
             />
             <FieldMessage message={errors.description} />
-          </div>
+          </FormField>
 
-          <div className="field">
-            <label htmlFor={ids.roles}>
-              <FormattedMessage id="occupations.field.roles" />
-            </label>
+          <FormField htmlFor={ids.roles} labelId="occupations.field.roles">
             <MultiSelect
               id={ids.roles}
               options={roleOptions}
@@ -216,7 +197,7 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
               <FormattedMessage id="occupations.field.rolesHint" />
             </div>
             <FieldMessage message={errors.roles} />
-          </div>
+          </FormField>
         </form>
       )}
     </Modal>

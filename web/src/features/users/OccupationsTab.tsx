@@ -1,13 +1,15 @@
 import type { Occupation } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColDef } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { useId, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { PlusIcon, SearchIcon } from '../../components/icons';
-import { DataGrid } from '../../grid/DataGrid';
+import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
+import { useCrudModal } from '../../components/useCrudModal';
+import { actionsColumn, textComparator } from '../../grid/columns';
+import { GridToolbar } from '../../grid/GridToolbar';
+import { QueryGrid } from '../../grid/QueryGrid';
+import { useGridSearch } from '../../grid/search';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../auth/hooks';
 import { IconAction } from '../roles/IconAction';
@@ -16,8 +18,6 @@ import { Chips } from '../roles/PrivilegeChips';
 import { canEditUsers } from './access';
 import { deleteOccupation, fetchOccupations, occupationKeys, refreshAccounts } from './api';
 import { OccupationModal } from './OccupationModal';
-
-type ModalState = { mode: 'add' } | { mode: 'edit'; occupation: Occupation } | null;
 
 interface OccupationsGridContext {
   canEdit: boolean;
@@ -33,34 +33,18 @@ export function OccupationsTab() {
   const organizationId = me.organizationId ?? '';
   const canEdit = canEditUsers(me);
   const queryClient = useQueryClient();
-  const searchId = useId();
-  const [search, setSearch] = useState('');
-  const [modal, setModal] = useState<ModalState>(null);
-  const [deleting, setDeleting] = useState<Occupation | null>(null);
+  const modal = useCrudModal<Occupation>();
 
   const occupations = useQuery({ queryKey: occupationKeys.list(organizationId), queryFn: () => fetchOccupations(organizationId) });
+  const { search, setSearch, rows } = useGridSearch(occupations.data, occupationSearchTexts);
 
-  const remove = useMutation({
-    mutationFn: (occupation: Occupation) => deleteOccupation(occupation.id),
-    onSuccess: async (_result, occupation) => {
-      await refreshAccounts(queryClient, organizationId, occupation.userId === me.id);
-      setDeleting(null);
-    },
+  const remove = useConfirmAction({
+    run: (occupation: Occupation) => deleteOccupation(occupation.id),
+    onDone: (occupation) => refreshAccounts(queryClient, organizationId, occupation.userId === me.id),
   });
 
-  const rows = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase(locale);
-    const all = occupations.data ?? [];
-    if (!needle) return all;
-    return all.filter((occupation) =>
-      [occupation.name, occupation.userName, occupation.description, ...occupation.roles.map((role) => role.name)].some((text) =>
-        text.toLocaleLowerCase(locale).includes(needle),
-      ),
-    );
-  }, [occupations.data, search, locale]);
-
   const columns = useMemo<ColDef<Occupation>[]>(() => {
-    const text = (a: string, b: string) => a.localeCompare(b, locale, { sensitivity: 'base' });
+    const text = textComparator(locale);
     const definitions: ColDef<Occupation>[] = [
       {
         colId: 'name',
@@ -116,16 +100,7 @@ export function OccupationsTab() {
       },
     ];
     if (canEdit) {
-      definitions.push({
-        colId: 'actions',
-        headerName: intl.formatMessage({ id: 'occupations.column.actions' }),
-        headerClass: 'visually-hidden-header',
-        width: 104,
-        sortable: false,
-        resizable: false,
-        cellRenderer: OccupationActionsCell,
-        cellClass: 'actions-cell',
-      });
+      definitions.push(actionsColumn(intl.formatMessage({ id: 'occupations.column.actions' }), 104, OccupationActionsCell));
     }
     return definitions;
   }, [intl, locale, canEdit]);
@@ -133,82 +108,59 @@ export function OccupationsTab() {
   const context = useMemo<OccupationsGridContext>(
     () => ({
       canEdit,
-      onEdit: (occupation) => setModal({ mode: 'edit', occupation }),
-      onDelete: (occupation) => {
-        remove.reset();
-        setDeleting(occupation);
-      },
+      onEdit: modal.openEdit,
+      onDelete: remove.ask,
     }),
-    [canEdit, remove.reset],
+    [canEdit, modal.openEdit, remove.ask],
   );
 
   return (
     <section className="occupations-tab" data-testid="occupations-tab">
-      <div className="toolbar">
-        <div className="search-box">
-          <label htmlFor={searchId} className="visually-hidden">
-            <FormattedMessage id="occupations.search" />
-          </label>
-          <SearchIcon />
-          <input
-            id={searchId}
-            type="search"
-            value={search}
-            placeholder={intl.formatMessage({ id: 'occupations.search' })}
-            onChange={(event) => setSearch(event.target.value)}
-            data-testid="occupations-search"
-          />
-        </div>
-        {canEdit ? (
-          <button type="button" className="button button-primary" onClick={() => setModal({ mode: 'add' })} data-testid="occupations-add">
-            <PlusIcon />
-            <FormattedMessage id="occupations.add" />
-          </button>
-        ) : null}
-      </div>
+      <GridToolbar
+        searchLabel="occupations.search"
+        search={search}
+        onSearch={setSearch}
+        searchTestId="occupations-search"
+        add={canEdit ? { label: 'occupations.add', testId: 'occupations-add', onClick: modal.openAdd } : undefined}
+      />
 
-      {occupations.isError ? <ErrorAlert error={occupations.error} title={<FormattedMessage id="occupations.loadFailed" />} /> : null}
-
-      <DataGrid<Occupation>
+      <QueryGrid<Occupation>
+        query={occupations}
+        rows={rows}
+        loadFailed="occupations.loadFailed"
         testId="occupations-grid"
         height="70vh"
-        rowData={occupations.isPending ? null : rows}
-        loading={occupations.isPending}
         columnDefs={columns}
         context={context}
-        getRowId={({ data }) => data.id}
         rowClassRules={{ 'row-admin': ({ data }) => data?.type === 'ADMIN' }}
         tooltipShowDelay={400}
       />
 
-      {modal ? (
-        <OccupationModal
-          key={modal.mode === 'edit' ? modal.occupation.id : 'new'}
-          occupation={modal.mode === 'edit' ? modal.occupation : null}
-          onClose={() => setModal(null)}
-        />
+      {modal.isOpen ? (
+        <OccupationModal key={modal.item?.id ?? 'new'} occupation={modal.item} onClose={modal.close} />
       ) : null}
 
-      {deleting ? (
-        <ConfirmDialog
-          testId="occupation-delete-dialog"
-          danger
-          title={<FormattedMessage id="occupations.delete.title" />}
-          message={<FormattedMessage id="occupations.delete.question" values={{ name: deleting.name, user: deleting.userName }} />}
-          confirmLabel={<FormattedMessage id="common.delete" />}
-          busy={remove.isPending}
-          onCancel={() => setDeleting(null)}
-          onConfirm={() => remove.mutate(deleting)}
-          error={
-            remove.isError ? (
-              <ErrorAlert error={remove.error} title={<FormattedMessage id="occupations.delete.failed" />} testId="occupation-delete-error" />
-            ) : null
-          }
-        />
-      ) : null}
+      <ConfirmActionDialog
+        action={remove}
+        testId="occupation-delete-dialog"
+        title={<FormattedMessage id="occupations.delete.title" />}
+        message={(occupation) => (
+          <FormattedMessage id="occupations.delete.question" values={{ name: occupation.name, user: occupation.userName }} />
+        )}
+        confirmLabel={<FormattedMessage id="common.delete" />}
+        failedTitle={<FormattedMessage id="occupations.delete.failed" />}
+        errorTestId="occupation-delete-error"
+      />
     </section>
   );
 }
+
+const occupationSearchTexts = (occupation: Occupation) => [
+  occupation.name,
+  occupation.userName,
+  occupation.description,
+  ...occupation.roles.map((role) => role.name),
+];
 
 function OccupationNameCell({ data, value }: CustomCellRendererProps<Occupation, string>) {
   if (!data) return null;

@@ -5,7 +5,9 @@ import { FormattedMessage } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormField } from '../../components/FormField';
 import { Modal } from '../../components/Modal';
+import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { useCurrentUser } from '../auth/hooks';
 import { canEditEmail } from './access';
 import { FieldMessage } from './FieldMessage';
@@ -58,16 +60,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
       onClose={onClose}
       busy={busy}
       testId="user-modal"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy} data-testid="user-cancel">
-            <FormattedMessage id="common.cancel" />
-          </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy} data-testid="user-save">
-            <FormattedMessage id="common.save" />
-          </button>
-        </>
-      }
+      footer={<ModalFormFooter formId={formId} onCancel={onClose} busy={busy} testIdPrefix="user" />}
     >
       <form id={formId} className="form" onSubmit={onSubmit} noValidate>
         {save.isError ? (
@@ -79,10 +72,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
           </Alert>
         ) : null}
 
-        <div className="field">
-          <label htmlFor={nameId}>
-            <FormattedMessage id="users.field.name" />
-          </label>
+        <FormField htmlFor={nameId} labelId="users.field.name">
           <input
             id={nameId}
             type="text"
@@ -93,12 +83,9 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
             data-testid="user-name-input"
           />
           <FieldMessage message={errors.name} />
-        </div>
+        </FormField>
 
-        <div className="field">
-          <label htmlFor={emailId}>
-            <FormattedMessage id="users.field.email" />
-          </label>
+        <FormField htmlFor={emailId} labelId="users.field.email">
           <input
             id={emailId}
             type="email"
@@ -119,7 +106,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
             </div>
           )}
           <FieldMessage message={errors.email} />
-        </div>
+        </FormField>
       </form>
     </Modal>
   );

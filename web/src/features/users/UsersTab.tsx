@@ -1,13 +1,15 @@
 import type { User } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColDef } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { useId, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { PlusIcon, SearchIcon } from '../../components/icons';
-import { DataGrid } from '../../grid/DataGrid';
+import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
+import { useCrudModal } from '../../components/useCrudModal';
+import { actionsColumn, textComparator } from '../../grid/columns';
+import { GridToolbar } from '../../grid/GridToolbar';
+import { QueryGrid } from '../../grid/QueryGrid';
+import { useGridSearch } from '../../grid/search';
 import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../auth/hooks';
@@ -17,8 +19,6 @@ import { Chips } from '../roles/PrivilegeChips';
 import { canEditUsers, isPlatformAdmin } from './access';
 import { deleteUser, fetchUsers, refreshAccounts, removeAuthMethods, userKeys } from './api';
 import { UserModal } from './UserModal';
-
-type ModalState = { mode: 'add' } | { mode: 'edit'; user: User } | null;
 
 interface UsersGridContext {
   meId: string;
@@ -40,44 +40,24 @@ export function UsersTab() {
   const canEdit = canEditUsers(me);
   const showAdminActions = isPlatformAdmin(me);
   const queryClient = useQueryClient();
-  const searchId = useId();
-  const [search, setSearch] = useState('');
-  const [modal, setModal] = useState<ModalState>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const [removingAuth, setRemovingAuth] = useState<User | null>(null);
+  const modal = useCrudModal<User>();
 
   const users = useQuery({ queryKey: userKeys.list(organizationId), queryFn: () => fetchUsers(organizationId) });
   const dateTimeFormat = `${me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT} HH:mm`;
+  const { search, setSearch, rows } = useGridSearch(users.data, userSearchTexts);
 
-  const remove = useMutation({
-    mutationFn: (user: User) => deleteUser(organizationId, user.id),
-    onSuccess: async () => {
-      await refreshAccounts(queryClient, organizationId, false);
-      setDeleting(null);
-    },
+  const remove = useConfirmAction({
+    run: (user: User) => deleteUser(organizationId, user.id),
+    onDone: () => refreshAccounts(queryClient, organizationId, false),
   });
 
-  const removeAuth = useMutation({
-    mutationFn: (user: User) => removeAuthMethods(user.id),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: userKeys.list(organizationId) });
-      setRemovingAuth(null);
-    },
+  const removeAuth = useConfirmAction({
+    run: (user: User) => removeAuthMethods(user.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: userKeys.list(organizationId) }),
   });
-
-  const rows = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase(locale);
-    const all = users.data ?? [];
-    if (!needle) return all;
-    return all.filter((user) =>
-      [user.name, user.email, ...user.occupations.map((occupation) => occupation.name)].some((text) =>
-        text.toLocaleLowerCase(locale).includes(needle),
-      ),
-    );
-  }, [users.data, search, locale]);
 
   const columns = useMemo<ColDef<User>[]>(() => {
-    const text = (a: string, b: string) => a.localeCompare(b, locale, { sensitivity: 'base' });
+    const text = textComparator(locale);
     const definitions: ColDef<User>[] = [
       {
         colId: 'name',
@@ -147,16 +127,7 @@ export function UsersTab() {
       },
     ];
     if (canEdit || showAdminActions) {
-      definitions.push({
-        colId: 'actions',
-        headerName: intl.formatMessage({ id: 'users.column.actions' }),
-        headerClass: 'visually-hidden-header',
-        width: showAdminActions ? 140 : 104,
-        sortable: false,
-        resizable: false,
-        cellRenderer: UserActionsCell,
-        cellClass: 'actions-cell',
-      });
+      definitions.push(actionsColumn(intl.formatMessage({ id: 'users.column.actions' }), showAdminActions ? 140 : 104, UserActionsCell));
     }
     return definitions;
   }, [intl, locale, dateTimeFormat, canEdit, showAdminActions]);
@@ -167,115 +138,68 @@ export function UsersTab() {
       organizationId,
       canEdit,
       platformAdmin: showAdminActions,
-      onEdit: (user) => setModal({ mode: 'edit', user }),
-      onDelete: (user) => {
-        remove.reset();
-        setDeleting(user);
-      },
-      onRemoveAuth: (user) => {
-        removeAuth.reset();
-        setRemovingAuth(user);
-      },
+      onEdit: modal.openEdit,
+      onDelete: remove.ask,
+      onRemoveAuth: removeAuth.ask,
     }),
-    [me.id, organizationId, canEdit, showAdminActions, remove.reset, removeAuth.reset],
+    [me.id, organizationId, canEdit, showAdminActions, modal.openEdit, remove.ask, removeAuth.ask],
   );
 
   return (
     <section className="users-tab" data-testid="users-tab">
-      <div className="toolbar">
-        <div className="toolbar-start">
-          <div className="search-box">
-            <label htmlFor={searchId} className="visually-hidden">
-              <FormattedMessage id="users.search" />
-            </label>
-            <SearchIcon />
-            <input
-              id={searchId}
-              type="search"
-              value={search}
-              placeholder={intl.formatMessage({ id: 'users.search' })}
-              onChange={(event) => setSearch(event.target.value)}
-              data-testid="users-search"
-            />
-          </div>
-          {users.data ? (
+      <GridToolbar
+        searchLabel="users.search"
+        search={search}
+        onSearch={setSearch}
+        searchTestId="users-search"
+        info={
+          users.data ? (
             <span className="muted" data-testid="users-count">
               <FormattedMessage id="users.count" values={{ count: rows.length }} />
             </span>
-          ) : null}
-        </div>
-        {canEdit ? (
-          <button type="button" className="button button-primary" onClick={() => setModal({ mode: 'add' })} data-testid="users-add">
-            <PlusIcon />
-            <FormattedMessage id="users.add" />
-          </button>
-        ) : null}
-      </div>
+          ) : null
+        }
+        add={canEdit ? { label: 'users.add', testId: 'users-add', onClick: modal.openAdd } : undefined}
+      />
 
-      {users.isError ? <ErrorAlert error={users.error} title={<FormattedMessage id="users.loadFailed" />} /> : null}
-
-      <DataGrid<User>
+      <QueryGrid<User>
+        query={users}
+        rows={rows}
+        loadFailed="users.loadFailed"
         testId="users-grid"
         height="70vh"
-        rowData={users.isPending ? null : rows}
-        loading={users.isPending}
         columnDefs={columns}
         context={context}
-        getRowId={({ data }) => data.id}
         rowClassRules={{ 'row-admin': ({ data }) => data?.isAdmin === true }}
         tooltipShowDelay={400}
       />
 
-      {modal ? (
-        <UserModal
-          key={modal.mode === 'edit' ? modal.user.id : 'new'}
-          user={modal.mode === 'edit' ? modal.user : null}
-          onClose={() => setModal(null)}
-        />
-      ) : null}
+      {modal.isOpen ? <UserModal key={modal.item?.id ?? 'new'} user={modal.item} onClose={modal.close} /> : null}
 
-      {deleting ? (
-        <ConfirmDialog
-          testId="user-delete-dialog"
-          danger
-          title={<FormattedMessage id="users.delete.title" />}
-          message={<FormattedMessage id="users.delete.question" values={{ name: deleting.name }} />}
-          confirmLabel={<FormattedMessage id="common.delete" />}
-          busy={remove.isPending}
-          onCancel={() => setDeleting(null)}
-          onConfirm={() => remove.mutate(deleting)}
-          error={
-            remove.isError ? (
-              <ErrorAlert error={remove.error} title={<FormattedMessage id="users.delete.failed" />} testId="user-delete-error" />
-            ) : null
-          }
-        />
-      ) : null}
+      <ConfirmActionDialog
+        action={remove}
+        testId="user-delete-dialog"
+        title={<FormattedMessage id="users.delete.title" />}
+        message={(user) => <FormattedMessage id="users.delete.question" values={{ name: user.name }} />}
+        confirmLabel={<FormattedMessage id="common.delete" />}
+        failedTitle={<FormattedMessage id="users.delete.failed" />}
+        errorTestId="user-delete-error"
+      />
 
-      {removingAuth ? (
-        <ConfirmDialog
-          testId="user-remove-auth-dialog"
-          danger
-          title={<FormattedMessage id="users.removeAuth.title" />}
-          message={<FormattedMessage id="users.removeAuth.question" values={{ name: removingAuth.name }} />}
-          confirmLabel={<FormattedMessage id="users.removeAuth.confirm" />}
-          busy={removeAuth.isPending}
-          onCancel={() => setRemovingAuth(null)}
-          onConfirm={() => removeAuth.mutate(removingAuth)}
-          error={
-            removeAuth.isError ? (
-              <ErrorAlert
-                error={removeAuth.error}
-                title={<FormattedMessage id="users.removeAuth.failed" />}
-                testId="user-remove-auth-error"
-              />
-            ) : null
-          }
-        />
-      ) : null}
+      <ConfirmActionDialog
+        action={removeAuth}
+        testId="user-remove-auth-dialog"
+        title={<FormattedMessage id="users.removeAuth.title" />}
+        message={(user) => <FormattedMessage id="users.removeAuth.question" values={{ name: user.name }} />}
+        confirmLabel={<FormattedMessage id="users.removeAuth.confirm" />}
+        failedTitle={<FormattedMessage id="users.removeAuth.failed" />}
+        errorTestId="user-remove-auth-error"
+      />
     </section>
   );
 }
+
+const userSearchTexts = (user: User) => [user.name, user.email, ...user.occupations.map((occupation) => occupation.name)];
 
 function UserNameCell({ data, value, context }: CustomCellRendererProps<User, string, UsersGridContext>) {
   if (!data) return null;

@@ -1,5 +1,6 @@
 import type { Me } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
+import { ME_DEFAULTS } from '../auth/me-fixture';
 import { canEditEmail, canEditUsers, canRemoveAuthMethods, holdsAdminOccupation } from './access';
 
 function me(privileges: string[], occupationType: 'ADMIN' | 'DEFAULT' = 'DEFAULT'): Me {
@@ -15,15 +16,8 @@ function me(privileges: string[], occupationType: 'ADMIN' | 'DEFAULT' = 'DEFAULT
       { id: 'occ-1', name: 'Juht', type: occupationType, organizationId: 'org-1', organizationName: 'Org', allowedAuthenticationTypes: ['LOGIN'] },
       { id: 'occ-2', name: 'Admin', type: 'ADMIN', organizationId: 'org-2', organizationName: 'Other', allowedAuthenticationTypes: ['LOGIN'] },
     ],
+    ...ME_DEFAULTS,
     privileges,
-    authenticationType: 'LOGIN',
-    organizationEnableResourceStatuses: false,
-    organizationLocaleSettings: null,
-    userLanguage: null,
-    hasPersonalCode: false,
-    mfaAdded: false,
-    hasPassword: true,
-    activeSessionCount: 1,
   };
 }
 
