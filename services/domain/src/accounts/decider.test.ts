@@ -1,5 +1,6 @@
 import { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
+import { givenFor } from '../testing';
 import { foldEvents } from '../decider';
 import { type UserCommand, userDecider } from './decider';
 import type { UserEvent } from './events';
@@ -8,10 +9,7 @@ const userId = '3f0e5c1a-1b7e-4d8a-9c4e-2f7d6b1a0c11';
 const organizationId = '6c1b8e8e-3a43-4d55-9d36-5b7f1d2b0c01';
 const now = new Date('2026-01-01T00:00:00Z');
 
-function given(events: UserEvent[]) {
-  const state = foldEvents(userDecider, events);
-  return { when: (command: UserCommand) => () => userDecider.decide(command, state) };
-}
+const given = givenFor<UserCommand, UserEvent, ReturnType<typeof userDecider.initialState>>(userDecider);
 
 function expectCode(run: () => unknown, code: string) {
   expect(run).toThrowError(DomainError);

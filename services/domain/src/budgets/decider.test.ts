@@ -1,6 +1,5 @@
-import { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../decider';
+import { expectDomainError, givenFor } from '../testing';
 import { type BudgetCommand, budgetDecider, budgetOrderDecider, checkSumComponents } from './decider';
 import type { BudgetCreated, BudgetEvent } from './events';
 
@@ -12,21 +11,9 @@ const b = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const s = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 const now = new Date('2026-01-02T03:04:05Z');
 
-function given(events: BudgetEvent[]) {
-  const state = foldEvents(budgetDecider, events);
-  return { when: (command: BudgetCommand) => () => budgetDecider.decide(command, state) };
-}
+const given = givenFor<BudgetCommand, BudgetEvent, ReturnType<typeof budgetDecider.initialState>>(budgetDecider);
 
-function expectCode(run: () => unknown, code: string) {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(DomainError);
-  expect((thrown as DomainError).code).toBe(code);
-}
+const expectCode = expectDomainError;
 
 const create: Extract<BudgetCommand, { type: 'CreateBudget' }> = {
   type: 'CreateBudget',

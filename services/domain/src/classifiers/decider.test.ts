@@ -1,5 +1,5 @@
-import { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
+import { expectDomainError, givenFor } from '../testing';
 import { foldEvents } from '../decider';
 import { type ClassifierCommand, type ClassifierContext, type ClassifierFields, classifierDecider, classifierOrderDecider } from './decider';
 import type { ClassifierEvent, ClassifierItemData } from './events';
@@ -10,21 +10,9 @@ const documentId = '7d1b8e8e-3a43-4d55-9d36-5b7f1d2b0c01';
 const organizationId = '6c1b8e8e-3a43-4d55-9d36-5b7f1d2b0c01';
 const groupingId = '11111111-3a43-4d55-9d36-5b7f1d2b0c01';
 
-function given(events: ClassifierEvent[]) {
-  const state = foldEvents(classifierDecider, events);
-  return { when: (command: ClassifierCommand) => () => classifierDecider.decide(command, state) };
-}
+const given = givenFor<ClassifierCommand, ClassifierEvent, ReturnType<typeof classifierDecider.initialState>>(classifierDecider);
 
-function expectCode(run: () => unknown, code: string) {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(DomainError);
-  expect((thrown as DomainError).code).toBe(code);
-}
+const expectCode = expectDomainError;
 
 const context: ClassifierContext = { isMaster: false, groupsMaster: false, groupedByIds: [], secondaryInScheme: false, groupedItemsWithoutValue: 0, recordsWithoutValue: 0 };
 const fields: ClassifierFields = {

@@ -1,6 +1,5 @@
-import { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../decider';
+import { expectDomainError, givenFor } from '../testing';
 import { type DocumentCommand, documentDecider, documentOrderDecider } from './decider';
 import type { DocumentEvent } from './events';
 
@@ -9,21 +8,9 @@ const organizationId = '6c1b8e8e-3a43-4d55-9d36-5b7f1d2b0c01';
 const classifierId = '7d2c9f9f-4b54-4e66-8e47-6c8f2e3c1d02';
 const now = new Date('2026-11-21T08:00:00.000Z');
 
-function given(events: DocumentEvent[]) {
-  const state = foldEvents(documentDecider, events);
-  return { when: (command: DocumentCommand) => () => documentDecider.decide(command, state) };
-}
+const given = givenFor<DocumentCommand, DocumentEvent, ReturnType<typeof documentDecider.initialState>>(documentDecider);
 
-function expectCode(run: () => unknown, code: string) {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(DomainError);
-  expect((thrown as DomainError).code).toBe(code);
-}
+const expectCode = expectDomainError;
 
 const settings = {
   name: 'Eelarve 2027',

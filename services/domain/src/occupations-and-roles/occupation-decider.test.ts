@@ -1,6 +1,5 @@
-import { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../decider';
+import { expectDomainError, givenFor } from '../testing';
 import type { OccupationEvent } from './events';
 import { type AssignmentChecks, type OccupationCommand, occupationDecider } from './occupation-decider';
 
@@ -21,21 +20,9 @@ const checks: AssignmentChecks = {
 };
 const idle = { byCaller: false, byOthers: false };
 
-function given(events: OccupationEvent[]) {
-  const state = foldEvents(occupationDecider, events);
-  return { when: (command: OccupationCommand) => () => occupationDecider.decide(command, state) };
-}
+const given = givenFor<OccupationCommand, OccupationEvent, ReturnType<typeof occupationDecider.initialState>>(occupationDecider);
 
-function expectCode(run: () => unknown, code: string) {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(DomainError);
-  expect((thrown as DomainError).code).toBe(code);
-}
+const expectCode = expectDomainError;
 
 const create: OccupationCommand = {
   type: 'CreateOccupation',

@@ -1,27 +1,14 @@
-import { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../decider';
+import { expectDomainError, givenFor } from '../testing';
 import type { RoleEvent } from './events';
 import { type RoleCommand, roleDecider } from './role-decider';
 
 const roleId = '9a7c3a52-0d1e-4b57-8f53-1c2d3e4f5a6b';
 const organizationId = '6c1b8e8e-3a43-4d55-9d36-5b7f1d2b0c01';
 
-function given(events: RoleEvent[]) {
-  const state = foldEvents(roleDecider, events);
-  return { when: (command: RoleCommand) => () => roleDecider.decide(command, state) };
-}
+const given = givenFor<RoleCommand, RoleEvent, ReturnType<typeof roleDecider.initialState>>(roleDecider);
 
-function expectCode(run: () => unknown, code: string) {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(DomainError);
-  expect((thrown as DomainError).code).toBe(code);
-}
+const expectCode = expectDomainError;
 
 const created: RoleEvent = {
   type: 'RoleCreated',

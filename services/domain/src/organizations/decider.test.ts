@@ -1,6 +1,6 @@
 import { DomainError, defaultLocaleSettings } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { foldEvents } from '../decider';
+import { givenFor } from '../testing';
 import { type OrganizationCommand, organizationDecider } from './decider';
 import type { OrganizationEvent, OrganizationSettings } from './events';
 
@@ -17,10 +17,7 @@ const settings: OrganizationSettings = {
   sessionLengthMultiplier: 86_400_000,
 };
 
-function given(events: OrganizationEvent[]) {
-  const state = foldEvents(organizationDecider, events);
-  return { when: (command: OrganizationCommand) => () => organizationDecider.decide(command, state) };
-}
+const given = givenFor<OrganizationCommand, OrganizationEvent, ReturnType<typeof organizationDecider.initialState>>(organizationDecider);
 
 const created: OrganizationEvent = {
   type: 'OrganizationCreated',

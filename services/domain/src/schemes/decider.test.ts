@@ -1,5 +1,6 @@
 import { DomainError, deriveFieldName } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
+import { givenFor } from '../testing';
 import { foldEvents } from '../decider';
 import { type ClassifierCatalogue, type SchemeCommand, schemeDecider } from './decider';
 import type { SchemeEvent } from './events';
@@ -12,10 +13,7 @@ const main = 'c0000000-0000-4000-8000-000000000001';
 const secondary = 'c0000000-0000-4000-8000-000000000002';
 const subBudgetId = 'b0000000-0000-4000-8000-000000000001';
 
-function given(events: SchemeEvent[]) {
-  const state = foldEvents(schemeDecider, events);
-  return { when: (command: SchemeCommand) => () => schemeDecider.decide(command, state) };
-}
+const given = givenFor<SchemeCommand, SchemeEvent, ReturnType<typeof schemeDecider.initialState>>(schemeDecider);
 
 function thrown(run: () => unknown): DomainError {
   try {
