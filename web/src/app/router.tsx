@@ -7,6 +7,7 @@ import { EnterMfaCodePage, SetupMfaPage } from '../features/auth/MfaPages';
 import { ConfirmRegistrationPage, ResendConfirmationPage, ResetPasswordPage, UpdatePasswordPage } from '../features/auth/PasswordPages';
 import { SelectOccupationPage } from '../features/auth/SelectOccupationPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
+import { documentRoutes } from '../features/documents/routes';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { AdminLayout } from '../features/organizations/AdminLayout';
 import { OrganizationsTab } from '../features/organizations/OrganizationsTab';
@@ -68,6 +69,8 @@ export function createRouter() {
                   errorElement: <RouteError />,
                   children: [
                     { index: true, element: <DashboardPage /> },
+                    // Spec 2, section 2: documents and their budgets, classifiers, schemes and settings.
+                    ...documentRoutes,
                     { path: '/account', element: <AccountPage /> },
                     {
                       path: '/settings',

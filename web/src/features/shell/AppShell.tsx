@@ -4,6 +4,7 @@ import { useIntl } from 'react-intl';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LogoMark, MenuIcon } from '../../components/icons';
 import { useCurrentUser } from '../auth/hooks';
+import { DocumentSider } from '../documents/DocumentSider';
 import { Drawer } from './Drawer';
 import { EnvironmentTag } from './EnvironmentTag';
 import { OccupationSwitcher } from './OccupationSwitcher';
@@ -57,10 +58,18 @@ export function AppShell() {
           </button>
         </div>
       </header>
-      <main className="app-main">
-        <Outlet />
-      </main>
+      <div className="app-body">
+        {showDocumentSider(location.pathname) ? <DocumentSider /> : null}
+        <main className="app-main">
+          <Outlet />
+        </main>
+      </div>
       {drawerOpen ? <Drawer onClose={() => setDrawerOpen(false)} /> : null}
     </div>
   );
+}
+
+/** The document sider sits beside the dashboard and the document pages (spec 2, Document sider). */
+function showDocumentSider(pathname: string): boolean {
+  return pathname === '/' || pathname.startsWith('/document/');
 }

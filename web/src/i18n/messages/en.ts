@@ -4,6 +4,9 @@ import { organizationAdminMessages } from '../../features/organizations/messages
 import { rolesMessages } from '../../features/roles/messages';
 import { usersMessages } from '../../features/users/messages';
 import { documentStructureMessages } from '../../features/document-structure/messages';
+import { schemesMessages } from '../../features/schemes/messages';
+import { documentsMessages } from '../../features/documents/messages';
+import { classifierMessages } from '../../features/classifiers/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -217,5 +220,8 @@ export const en: Messages = {
   ...rolesMessages.en,
   ...usersMessages.en,
   ...documentStructureMessages.en,
+  ...schemesMessages.en,
+  ...documentsMessages.en,
+  ...classifierMessages.en,
   ...organizationAdminMessages.en,
 };

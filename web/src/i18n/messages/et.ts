@@ -4,6 +4,9 @@ import { organizationAdminMessages } from '../../features/organizations/messages
 import { rolesMessages } from '../../features/roles/messages';
 import { usersMessages } from '../../features/users/messages';
 import { documentStructureMessages } from '../../features/document-structure/messages';
+import { schemesMessages } from '../../features/schemes/messages';
+import { documentsMessages } from '../../features/documents/messages';
+import { classifierMessages } from '../../features/classifiers/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -219,6 +222,9 @@ export const et = {
   ...rolesMessages.et,
   ...usersMessages.et,
   ...documentStructureMessages.et,
+  ...schemesMessages.et,
+  ...documentsMessages.et,
+  ...classifierMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 

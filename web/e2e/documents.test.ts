@@ -1,0 +1,241 @@
+import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type { Budget, Document } from '@eelarve/shared';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { et } from '../src/i18n/messages/et';
+import { browserSuite, currentPath, gridRows } from './harness';
+import { signIn } from './harness';
+
+const SHOTS = '/tmp/eelarve-documents';
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+function siderNames(page: Page): Promise<string[]> {
+  return page.getByTestId('document-name').allTextContents();
+}
+
+async function budgetNames(page: Page): Promise<string[]> {
+  return page.locator('[data-testid="budgets-grid"] .ag-center-cols-container .ag-row').evaluateAll((rows) =>
+    rows
+      .map((row) => ({ index: Number(row.getAttribute('row-index')), name: row.querySelector('[data-testid="budget-name"]')?.textContent ?? '' }))
+      .sort((a, b) => a.index - b.index)
+      .map((row) => row.name),
+  );
+}
+
+function budgetRow(page: Page, name: string): Locator {
+  return gridRows(page, 'budgets-grid').filter({ has: page.getByTestId('budget-name').getByText(name, { exact: true }) });
+}
+
+async function createDocumentThroughUi(page: Page, name: string, copyFrom?: string): Promise<string> {
+  await page.getByTestId('document-create').click();
+  await page.waitForURL('**/document/create');
+  await page.getByTestId('document-name-input').fill(name);
+  await page.getByTestId('document-year').fill('2026');
+  await page.getByTestId('document-duration').selectOption('2');
+  if (copyFrom) {
+    await page.getByTestId('document-copy-enabled').check();
+    await page.getByTestId('document-copy-source').selectOption({ label: copyFrom });
+  }
+  await page.getByTestId('document-save').click();
+  await page.waitForURL(/\/document\/[0-9a-f-]{36}\/budgets$/);
+  return currentPath(page).split('/')[2] ?? '';
+}
+
+async function addBudget(page: Page, type: Budget['type'], name: string, components: string[] = []): Promise<void> {
+  await page.getByTestId('budgets-add').click();
+  await page.waitForURL('**/budgets/create');
+  await page.getByTestId(`budget-type-${type}`).check();
+  await page.getByTestId('budget-name-input').fill(name);
+  for (const component of components) await page.locator(`[data-testid="budget-component"][data-budget-name="${component}"]`).check();
+  await page.getByTestId('budget-save').click();
+}
+
+async function dragRow(page: Page, from: Locator, to: Locator): Promise<void> {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('row not visible');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  const targetY = end.y + 2;
+  for (let step = 1; step <= 20; step++) {
+    await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2 + ((targetY - start.y - start.height / 2) * step) / 20);
+    await page.waitForTimeout(20);
+  }
+  await page.waitForTimeout(200);
+  await page.mouse.up();
+}
+
+describe('web: documents and budgets (browser)', () => {
+  const suite = browserSuite();
+
+  it('creates documents, sets a master classifier, adds and reorders budgets, reorders and copies documents', async () => {
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+    await page.getByTestId('document-sider').waitFor();
+    const tag = randomBytes(3).toString('hex');
+    const first = `Eelarve 2026 ${tag}`;
+    const second = `Lisaeelarve ${tag}`;
+
+    // Create a document through the form; it opens on its budgets and appears in the sider.
+    await page.getByTestId('document-create').click();
+    await page.getByTestId('document-form').waitFor();
+    await page.getByTestId('document-save').click();
+    expect(await page.getByTestId('field-error').first().getAttribute('data-message')).toBe('validation.required');
+    await shot(page, 'document-create');
+    await page.goto('/');
+    const documentId = await createDocumentThroughUi(page, first);
+    await expect.poll(() => siderNames(page)).toContain(first);
+    expect(await page.getByTestId('document-title').textContent()).toBe(first);
+    // No master classifier yet: adding a budget is disabled with the reason as a tooltip.
+    expect(await page.getByTestId('budgets-add').isDisabled()).toBe(true);
+    expect(await page.getByTestId('budgets-add-tooltip').getAttribute('title')).toBe(et['budgets.add.noMaster']);
+
+    // A required classifier through the API, set as master through the settings form.
+    const classifier = await page.request.post(`/api/document/${documentId}/classifier`, {
+      data: { name: 'Tegevusala', itemName: 'Tegevusala', fieldName: `tegevusala_${tag}`, required: true, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20 } },
+    });
+    expect(classifier.status(), await classifier.text()).toBe(201);
+    await page.getByTestId('document-tab-settings').click();
+    await page.getByTestId('document-master-classifier').selectOption({ label: 'Tegevusala' });
+    await shot(page, 'document-settings');
+    await page.getByTestId('document-save').click();
+    await expect
+      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}`)).json()) as Document).masterClassifierId)
+      .not.toBeNull();
+    await page.getByTestId('document-tab-budgets').click();
+    await expect.poll(() => page.getByTestId('budgets-add').isEnabled()).toBe(true);
+
+    // A budget of each type, each going where the spec says.
+    await addBudget(page, 'COMMON', 'Põhitegevus');
+    await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/sub-budgets$/);
+    await page.getByTestId('document-tab-budgets').click();
+    await addBudget(page, 'MONITORING', 'Seire');
+    await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/edit\?initial=true$/);
+    await page.getByTestId('budget-monitoring').waitFor();
+    expect(await page.getByTestId('budget-api-url').inputValue()).toMatch(/\/budgets\/[0-9a-f-]{36}\/import$/);
+    expect(await page.getByTestId('budget-cancel').textContent()).toBe(et['common.close']);
+    await page.getByTestId('budget-api-key-reveal').click();
+    await page.getByTestId('budget-api-key').waitFor();
+    await shot(page, 'budget-edit-monitoring');
+    await page.getByTestId('budget-cancel').click();
+    await page.waitForURL(/\/budgets$/);
+    await page.getByTestId('budgets-add').click();
+    await page.getByTestId('budget-type-SUM_BUDGET').check();
+    await page.getByTestId('budget-components').waitFor();
+    await page.locator('[data-testid="budget-component"]').first().waitFor();
+    await shot(page, 'budget-create-sum');
+    await page.getByTestId('budget-name-input').fill('Kokku');
+    await page.locator('[data-testid="budget-component"][data-budget-name="Põhitegevus"]').check();
+    await page.locator('[data-testid="budget-component"][data-budget-name="Seire"]').check();
+    await page.getByTestId('budget-save').click();
+    await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/report$/);
+    await page.goto(`/document/${documentId}/budgets`);
+    await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
+    const before = await budgetNames(page);
+    expect([...before].sort()).toEqual(['Kokku', 'Põhitegevus', 'Seire']);
+    const sumRow = budgetRow(page, 'Kokku');
+    expect(await sumRow.locator('[col-id="info"]').textContent()).toContain('Põhitegevus');
+
+    // A tag is added optimistically and kept.
+    const tagInput = budgetRow(page, 'Seire').getByTestId('budget-tag-input');
+    await tagInput.fill('ERP');
+    await tagInput.press('Enter');
+    await expect.poll(() => budgetRow(page, 'Seire').getByTestId('budget-tag-text').allTextContents()).toEqual(['ERP']);
+    await expect
+      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).find((budget) => budget.name === 'Seire')?.tags)
+      .toEqual(['ERP']);
+    await shot(page, 'budgets-list');
+    // The tag filter keeps budgets with any of the chosen tags.
+    await page.getByTestId('budgets-tag-filter-option').filter({ hasText: 'ERP' }).click();
+    await expect.poll(() => budgetNames(page)).toEqual(['Seire']);
+    await page.getByTestId('budgets-tag-filter-option').filter({ hasText: 'ERP' }).click();
+    await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
+
+    // Edit order: drag the last budget to the top.
+    await page.getByTestId('budgets-edit-order').click();
+    const handles = page.locator('[data-testid="budgets-grid"] .ag-center-cols-container .ag-row .ag-row-drag');
+    await handles.first().waitFor();
+    const last = before[before.length - 1] ?? '';
+    await dragRow(page, budgetRow(page, last).locator('.ag-row-drag'), gridRows(page, 'budgets-grid').and(page.locator('[row-index="0"]')));
+    const expected = [last, ...before.slice(0, -1)];
+    await expect
+      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).map((budget) => budget.name), { timeout: 10_000 })
+      .toEqual(expected);
+    await page.getByTestId('budgets-edit-order').click();
+    await expect.poll(() => budgetNames(page)).toEqual(expected);
+
+    // The opened document is remembered as the occupation's document.
+    await expect
+      .poll(async () => ((await (await page.request.get('/api/user-settings?type=OCCUPATION_DOCUMENT')).json()) as { settings: { rememberedDocumentId?: string } }).settings.rememberedDocumentId)
+      .toBe(documentId);
+
+    // Copy-from-existing offers the document's budgets, grouped by document.
+    await page.getByTestId('budgets-add').click();
+    await page.getByTestId('budget-copy-enabled').check();
+    await expect.poll(() => page.locator(`[data-testid="budget-copy-source"] optgroup[label="${first}"] option`).allTextContents()).toEqual(
+      expect.arrayContaining(['Põhitegevus', 'Seire']),
+    );
+    await page.getByTestId('budget-type-SUM_BUDGET').check();
+    expect(await page.getByTestId('budget-copy').count()).toBe(0);
+    await page.getByTestId('budget-cancel').click();
+    await page.waitForURL(/\/budgets$/);
+
+    // A second document, then drag it below the first in the sider.
+    await createDocumentThroughUi(page, second);
+    await expect.poll(() => siderNames(page)).toContain(second);
+    const order = (await siderNames(page)).filter((name) => name === first || name === second);
+    const top = order[0] ?? '';
+    const bottom = order[1] ?? '';
+    const item = (name: string) => page.getByTestId('document-item').filter({ hasText: name });
+    await item(top).dragTo(item(bottom));
+    await expect.poll(async () => (await siderNames(page)).filter((name) => name === first || name === second), { timeout: 10_000 }).toEqual([bottom, top]);
+    await page.reload();
+    await expect.poll(async () => (await siderNames(page)).filter((name) => name === first || name === second)).toEqual([bottom, top]);
+
+    // Copy the first document: the copy appears in the sider when its task ends.
+    const copyName = `Koopia ${tag}`;
+    await createDocumentThroughUi(page, copyName, first);
+    await expect.poll(() => page.getByTestId('document-copy-result').isVisible(), { timeout: 60_000, interval: 500 }).toBe(true);
+    expect(await page.getByTestId('document-copy-result').locator('[data-status]').getAttribute('data-status')).toBe('SUCCESS');
+    await expect.poll(() => siderNames(page)).toContain(copyName);
+    expect(await page.getByTestId('document-title').textContent()).toBe(copyName);
+    await shot(page, 'document-copied');
+
+    // Deleting the copy from its settings goes home and drops it from the sider.
+    await page.getByTestId('document-tab-settings').click();
+    await page.getByTestId('document-delete').click();
+    await page.getByTestId('document-delete-dialog').waitFor();
+    await shot(page, 'document-delete');
+    await page.getByTestId('confirm-ok').click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => siderNames(page)).not.toContain(copyName);
+    await page.getByTestId('document-item').filter({ hasText: first }).getByTestId('document-link').click();
+    await page.waitForURL(`**/document/${documentId}/budgets`);
+
+    // Deleting a budget asks first and highlights its row meanwhile.
+    await budgetRow(page, 'Kokku').getByTestId('budget-delete').click();
+    await page.getByTestId('budget-delete-dialog').waitFor();
+    await expect.poll(() => budgetRow(page, 'Kokku').getAttribute('class')).toContain('row-confirming');
+    await page.getByTestId('confirm-ok').click();
+    await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(2);
+
+    // The collapsed sider is remembered.
+    await page.getByTestId('document-sider-toggle').click();
+    await page.reload();
+    await page.getByTestId('document-sider').waitFor();
+    expect(await page.getByTestId('document-sider').getAttribute('data-collapsed')).toBe('true');
+    await page.getByTestId('document-sider-toggle').click();
+
+    // An unknown document goes home; an unknown page inside a document is not found.
+    await page.goto('/document/00000000-0000-4000-8000-000000000000/budgets');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`/document/${documentId}/nothing-here`);
+    await page.getByTestId('not-found-page').waitFor();
+  }, 180_000);
+});

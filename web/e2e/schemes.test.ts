@@ -1,0 +1,258 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { et } from '../src/i18n/messages/et';
+import { type ApiClient, apiClient } from './auth-flows';
+import { browserSuite, currentPath, gridRows, signIn } from './harness';
+
+type Json = Record<string, unknown>;
+
+async function call<T = Json>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
+  const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
+  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response.json() as T;
+}
+
+/** An .xlsx file of `rows` (the first is the header) in a temporary folder. */
+async function xlsxFile(name: string, rows: string[][]): Promise<string> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Alameelarved');
+  for (const row of rows) sheet.addRow(row);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'eelarve-import-')), name);
+  await workbook.xlsx.writeFile(file);
+  return file;
+}
+
+function subBudgetRow(page: Page, name: string) {
+  return gridRows(page, 'sub-budgets-grid').filter({ has: page.getByTestId('sub-budget-name').getByText(name, { exact: true }) });
+}
+
+async function chooseClassifier(page: Page, testId: string, classifierId: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.getByTestId(`${testId}-popup`).waitFor();
+  await page.getByTestId(`${testId}-option-${classifierId}`).check();
+  await page.keyboard.press('Escape');
+  await page.getByTestId(`${testId}-popup`).waitFor({ state: 'detached' });
+}
+
+async function addSubBudget(page: Page, name: string, values: Record<string, string>): Promise<void> {
+  await page.getByTestId('sub-budgets-add').click();
+  await page.getByTestId('sub-budget-modal').waitFor();
+  await page.getByTestId('sub-budget-form-name').fill(name);
+  for (const [fieldName, code] of Object.entries(values)) await page.getByTestId(`sub-budget-form-${fieldName}`).selectOption(code);
+  await page.getByTestId('sub-budget-form-save').click();
+}
+
+describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
+  // The refused duplicate answers 409, which the browser logs.
+  const suite = browserSuite({ allowedErrors: /status of 409 \(Conflict\)|status of 400 \(Bad Request\)|status of 422/ });
+  let admin: ApiClient;
+  let documentId: string;
+  let budgetId: string;
+  let kindId: string;
+  let sourceId: string;
+
+  beforeAll(async () => {
+    admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
+    const me = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
+    const period = { year: 2027, month: 1, duration: 1 };
+    documentId = (await call<{ id: string }>(admin, 'POST', `/api/organization/${me.organizationId}/document`, { name: 'Eelarve 2027', period })).id;
+    const classifier = (fieldName: string, name: string, required: boolean) =>
+      call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/classifier`, {
+        name,
+        itemName: name,
+        fieldName,
+        required,
+        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+      });
+    kindId = (await classifier('tegevusala', 'Tegevusala', true)).id;
+    sourceId = (await classifier('allikas', 'Allikas', false)).id;
+    for (const [code, name] of [
+      ['01', 'Haridus'],
+      ['02', 'Sotsiaal'],
+      ['03', 'Kultuur'],
+      ['04', 'Sport'],
+    ])
+      await call(admin, 'POST', `/api/classifier/${kindId}/item`, { code, name });
+    for (const [code, name] of [
+      ['A', 'Riik'],
+      ['B', 'Omavalitsus'],
+    ])
+      await call(admin, 'POST', `/api/classifier/${sourceId}/item`, { code, name });
+    await call(admin, 'PUT', `/api/document/${documentId}`, { name: 'Eelarve 2027', period, recordAmountKey: 'summa', masterClassifierId: kindId });
+    budgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Linna eelarve' })).id;
+  }, 120_000);
+
+  it('creates a scheme, adds and imports sub-budgets, and pins one on the budget', async () => {
+    const page = await suite.openPage();
+    await signIn(page, { email: suite.server.admin.email, password: suite.server.admin.password });
+    await page.goto(`/document/${documentId}/schemes`);
+    await page.getByTestId('schemes-tab').waitFor();
+
+    // A new scheme: its technical name follows the name; save is enabled only once it changed.
+    await page.getByTestId('schemes-add').click();
+    await expect.poll(() => page.getByTestId('scheme-save').isDisabled()).toBe(true);
+    // Real keystrokes: the grid must leave the space to the input.
+    await page.getByTestId('scheme-name-input').pressSequentially('Kulud 2027');
+    expect(await page.getByTestId('scheme-fieldName-input').inputValue()).toBe('kulud_2027');
+    await chooseClassifier(page, 'scheme-main-input', kindId);
+    await chooseClassifier(page, 'scheme-secondary-input', sourceId);
+    await page.getByTestId('scheme-save').click();
+    await page.getByTestId('schemes-notice').waitFor();
+    const schemeRow = gridRows(page, 'schemes-grid').filter({ has: page.getByTestId('scheme-name').getByText('Kulud 2027', { exact: true }) });
+    await schemeRow.waitFor();
+    expect(await schemeRow.getAttribute('class')).toContain('row-highlighted');
+
+    // Sub-budgets through the form; the same combination again is refused.
+    await addSubBudget(page, 'Haridus', { tegevusala: '01' });
+    await subBudgetRow(page, 'Haridus').waitFor();
+    await addSubBudget(page, 'Sotsiaal riik', { tegevusala: '02', allikas: 'A' });
+    await subBudgetRow(page, 'Sotsiaal riik').waitFor();
+    await addSubBudget(page, 'Haridus uuesti', { tegevusala: '01' });
+    const formError = page.getByTestId('sub-budget-form-error').locator('[data-error-code]');
+    await formError.waitFor();
+    expect(await formError.getAttribute('data-error-code')).toBe('SUB_BUDGET_NOT_UNIQUE');
+    await page.getByTestId('sub-budget-form-cancel').click();
+
+    // Import from a real .xlsx file: a file with an existing and a repeated combination cannot be imported.
+    const header = ['name', 'tegevusala', 'allikas', 'preselection:allikas'];
+    await page.getByTestId('sub-budgets-import').click();
+    await page.getByTestId('sub-budgets-import-SUB_BUDGETS_WITH_PRESELECTIONS').click();
+    await page.getByTestId('sub-budgets-import-modal').waitFor();
+    await page
+      .getByTestId('sub-budgets-import-file')
+      .setInputFiles(await xlsxFile('vigane.xlsx', [header, ['Kultuur', '03', 'B', 'A, B'], ['Kultuur 2', '03', 'B', ''], ['Haridus 2', '01', '', '']]));
+    await page.getByTestId('sub-budgets-import-has-errors').waitFor();
+    const errors = await page.getByTestId('sub-budgets-import-row-errors').allTextContents();
+    expect(errors[0]).toBe('');
+    expect(errors[1]).not.toBe('');
+    expect(errors[2]).not.toBe('');
+    expect(await page.getByTestId('sub-budgets-import-submit').isDisabled()).toBe(true);
+
+    await page.getByTestId('sub-budgets-import-file').setInputFiles(await xlsxFile('korras.xlsx', [header, ['Kultuur', '03', 'B', 'A, B'], ['Sport', '04', '', '']]));
+    await expect.poll(() => page.getByTestId('sub-budgets-import-submit').isDisabled()).toBe(false);
+    await page.getByTestId('sub-budgets-import-submit').click();
+    await page.getByTestId('sub-budgets-import-modal').waitFor({ state: 'detached' });
+    await subBudgetRow(page, 'Kultuur').waitFor();
+    await subBudgetRow(page, 'Sport').waitFor();
+    expect(await gridRows(page, 'sub-budgets-grid').count()).toBe(4);
+
+    // The imported preselections show in the lower pane.
+    await subBudgetRow(page, 'Kultuur').getByTestId('sub-budget-name').click();
+    await page.getByTestId('preselections-pane').waitFor();
+    await expect.poll(() => page.getByTestId('preselection-allikas-A').isChecked()).toBe(true);
+    await page.getByTestId('preselection-tegevusala-03').check();
+    await page.getByTestId('preselections-save').click();
+    await page.getByTestId('preselections-saved').waitFor();
+    await page.screenshot({ path: '/tmp/schemes-tab.png', fullPage: true });
+    await page.getByTestId('preselections-close').click();
+
+    // Export builds an .xlsx in the browser: the shown rows with their preselections.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sub-budgets-export').click()]);
+    const exported = new ExcelJS.Workbook();
+    await exported.xlsx.readFile(await download.path());
+    const sheet = exported.worksheets[0];
+    const table: string[][] = [];
+    sheet?.eachRow((row) => table.push((row.values as unknown[]).slice(1).map((value) => String(value ?? ''))));
+    expect(table[0]).toEqual(['id', 'name', 'tegevusala', 'allikas', 'preselection:tegevusala', 'preselection:allikas']);
+    expect(table.slice(1).map((row) => row.slice(1))).toEqual([
+      ['Haridus', '01', '', '', ''],
+      ['Kultuur', '03', 'B', '03', 'A, B'],
+      ['Sotsiaal riik', '02', 'A', '', ''],
+      ['Sport', '04', '', '', ''],
+    ]);
+
+    // Show selected only, then delete the selected ones together.
+    for (const name of ['Kultuur', 'Sotsiaal riik']) await subBudgetRow(page, name).locator('.ag-checkbox-input').check();
+    await page.getByTestId('sub-budgets-selected-only').check();
+    await expect.poll(() => gridRows(page, 'sub-budgets-grid').count()).toBe(2);
+    await page.getByTestId('sub-budgets-delete-selected').click();
+    await page.getByTestId('sub-budget-delete-dialog').getByTestId('confirm-ok').click();
+    await page.getByTestId('sub-budget-delete-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('sub-budgets-selected-only').uncheck();
+    await expect.poll(() => gridRows(page, 'sub-budgets-grid').count()).toBe(2);
+
+    // Preselections only: the row finds its sub-budget by the classifier values; an unknown one is an error.
+    await page.getByTestId('sub-budgets-import').click();
+    await page.getByTestId('sub-budgets-import-PRESELECTIONS_ONLY').click();
+    const presetHeader = ['tegevusala', 'preselection:allikas'];
+    await page.getByTestId('sub-budgets-import-file').setInputFiles(await xlsxFile('puudub.xlsx', [presetHeader, ['01', 'A'], ['03', 'B']]));
+    await page.getByTestId('sub-budgets-import-has-errors').waitFor();
+    await page.getByTestId('sub-budgets-import-file').setInputFiles(await xlsxFile('eelvalikud.xlsx', [presetHeader, ['01', 'A, B']]));
+    await expect.poll(() => page.getByTestId('sub-budgets-import-submit').isDisabled()).toBe(false);
+    await page.getByTestId('sub-budgets-import-submit').click();
+    await page.getByTestId('sub-budgets-import-modal').waitFor({ state: 'detached' });
+
+    // Editing: save is enabled only once the row changed; a scheme with sub-budgets keeps its classifiers.
+    await schemeRow.getByTestId('scheme-edit').click();
+    await page.getByTestId('scheme-description-input').waitFor();
+    expect(await page.getByTestId('scheme-save').isDisabled()).toBe(true);
+    expect(await page.getByTestId('scheme-main-input').isDisabled()).toBe(true);
+    await page.getByTestId('scheme-description-input').fill('Linna kulud');
+    await page.getByTestId('scheme-save').click();
+    await schemeRow.getByTestId('scheme-description').getByText('Linna kulud').waitFor();
+    expect(await page.getByTestId('scheme-fieldName').first().textContent()).toBe('kulud_2027');
+
+    // The last scheme of a document cannot be deleted: the server's code is shown translated.
+    await schemeRow.getByTestId('scheme-delete').click();
+    await page.getByTestId('scheme-delete-dialog').getByTestId('confirm-ok').click();
+    const deleteError = page.getByTestId('scheme-delete-error');
+    await deleteError.waitFor();
+    expect(await deleteError.locator('[data-error-code]').getAttribute('data-error-code')).toBe('LAST_SCHEME');
+    expect(await deleteError.textContent()).toContain(et['error.LAST_SCHEME']);
+    await page.getByTestId('scheme-delete-dialog').getByTestId('confirm-cancel').click();
+
+    // The budget's sub-budgets tab: no scheme in the route redirects to the first one; pin a sub-budget.
+    await page.goto(`/document/${documentId}/budget/${budgetId}/sub-budgets`);
+    await page.getByTestId('budget-sub-budgets-grid').waitFor();
+    await expect.poll(() => currentPath(page)).toMatch(new RegExp(`/budget/${budgetId}/sub-budgets/[0-9a-f-]{36}$`));
+    const schemeId = currentPath(page).split('/').pop() ?? '';
+    const budgetRows = gridRows(page, 'budget-sub-budgets-grid');
+    await expect.poll(() => budgetRows.count()).toBe(2);
+    expect(await budgetRows.first().getByTestId('budget-sub-budget-name').textContent()).toBe('Haridus');
+    const pin = budgetRows.filter({ hasText: 'Sport' }).getByTestId('budget-sub-budget-pin');
+    await pin.click();
+    await expect.poll(() => pin.getAttribute('aria-pressed')).toBe('true');
+    const listed = await call<Array<{ id: string; name: string; pinned: boolean }>>(admin, 'GET', `/api/budget/${budgetId}/schema/${schemeId}/sub-budgets`);
+    expect(listed.filter((row) => row.pinned).map((row) => row.name)).toEqual(['Sport']);
+    await page.screenshot({ path: '/tmp/budget-sub-budgets.png', fullPage: true });
+    const preselections = await call<{ preselections: Record<string, string[]> }>(
+      admin,
+      'GET',
+      `/api/sub-budget/${listed.find((row) => row.name === 'Haridus')?.id ?? ''}/classifier-preselections`,
+    );
+    expect(preselections.preselections).toEqual({ [sourceId]: ['A', 'B'] });
+
+    // Display order: a second scheme moved above the first with the order column.
+    await call(admin, 'POST', `/api/document/${documentId}/schema`, { name: 'Tulud', classifierList: [{ classifierId: kindId, type: 'MAIN' }] });
+    await page.goto(`/document/${documentId}/schemes`);
+    const schemeRows = gridRows(page, 'schemes-grid');
+    await expect.poll(() => schemeRows.count()).toBe(2);
+    await schemeRows.filter({ hasText: 'Kulud 2027' }).getByTestId('scheme-down').click();
+    const order = async () =>
+      (await call<Array<{ name: string; displayOrder: number }>>(admin, 'GET', `/api/document/${documentId}/schemas`))
+        .sort((a, b) => a.displayOrder - b.displayOrder)
+        .map((scheme) => scheme.name);
+    await expect.poll(order).toEqual(['Tulud', 'Kulud 2027']);
+  }, 120_000);
+
+  it('shows the schemes read-only with SCHEMA_VIEW', async () => {
+    const me = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
+    const viewer = await accountsFixture(suite.server.app, admin).member(me.organizationId, ['SCHEMA_VIEW']);
+    const page = await suite.openPage();
+    await signIn(page, { email: viewer.email, password: PASSWORD });
+    await page.goto(`/document/${documentId}/schemes`);
+    await page.getByTestId('schemes-read-only').waitFor();
+    await gridRows(page, 'schemes-grid').first().waitFor();
+    expect(await page.getByTestId('schemes-add').count()).toBe(0);
+    expect(await page.getByTestId('scheme-edit').count()).toBe(0);
+    await page.getByTestId('scheme-name').getByText('Kulud 2027', { exact: true }).click();
+    await gridRows(page, 'sub-budgets-grid').first().waitFor();
+    expect(await page.getByTestId('sub-budgets-add').count()).toBe(0);
+    expect(await page.getByTestId('sub-budget-delete').count()).toBe(0);
+  }, 60_000);
+});

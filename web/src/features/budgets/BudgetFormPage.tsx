@@ -1,0 +1,402 @@
+import { BUDGET_LIMITS, BUDGET_TYPE_VALUES, type BudgetInput, type BudgetTypeValue, budgetCreateSchema, budgetInputSchema, LIMITS } from '@eelarve/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { FieldError } from '../../components/FieldError';
+import { FormField } from '../../components/FormField';
+import { Spinner } from '../../components/Spinner';
+import { useToasts } from '../../components/Toasts';
+import { useCurrentUser } from '../auth/hooks';
+import { canCopyPermissions, isPlatformAdmin } from '../documents/access';
+import { documentKeys, fetchDocuments } from '../documents/api';
+import { useDocument } from '../documents/DocumentLayout';
+import { type FormErrors, issuesToErrors } from '../users/form';
+import {
+  type BudgetView,
+  budgetKeys,
+  budgetLink,
+  createBudget,
+  fetchApiKey,
+  fetchBudget,
+  fetchOrganizationBudgets,
+  fetchCopySchemes,
+  fetchHierarchy,
+  isAdminView,
+  setBudgetSync,
+  updateBudget,
+} from './api';
+import { BudgetTypeIcon } from './BudgetsTab';
+import '../documents/documents.css';
+
+/** /document/{documentId}/budgets/create. */
+export function BudgetCreatePage() {
+  const document = useDocument();
+  if (!document.permissions.update || document.masterClassifierId === null) return <Navigate to={`/document/${document.id}/budgets`} replace />;
+  return <BudgetForm budget={null} />;
+}
+
+/** /document/{documentId}/budget/{budgetId}/edit. */
+export function BudgetEditPage() {
+  const { budgetId = '' } = useParams();
+  const budget = useQuery({ queryKey: budgetKeys.one(budgetId), queryFn: () => fetchBudget(budgetId) });
+  if (budget.isPending) return <Spinner />;
+  if (budget.isError) return <ErrorAlert error={budget.error} title={<FormattedMessage id="budgets.loadFailed" />} testId="budget-load-error" />;
+  return <BudgetForm key={budget.data.id} budget={budget.data} />;
+}
+
+interface CopySchemeChoice {
+  schemeId: string;
+  copyPinnedPreselections: boolean;
+  copySubBudgetPermissions: boolean;
+  copyComments: boolean;
+}
+
+function BudgetForm({ budget }: { budget: BudgetView | null }) {
+  const intl = useIntl();
+  const me = useCurrentUser();
+  const document = useDocument();
+  const documentId = document.id;
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const { showError } = useToasts();
+  const formId = useId();
+  const admin = isPlatformAdmin(me);
+  const [type, setType] = useState<BudgetTypeValue>(budget?.type ?? 'COMMON');
+  const [name, setName] = useState(budget?.name ?? '');
+  const [description, setDescription] = useState(budget?.description ?? '');
+  const [components, setComponents] = useState<string[]>(budget?.sumBudgetComponentIds ?? []);
+  const adminView = budget && isAdminView(budget) ? budget : null;
+  const [gwUrl, setGwUrl] = useState(adminView?.gwUrl ?? '');
+  const [erpUrl, setErpUrl] = useState(adminView?.erpUrl ?? '');
+  const [syncEnabled, setSyncEnabled] = useState(adminView?.syncEnabled ?? false);
+  const [apiKey, setApiKey] = useState<string | null>(null);
+  const [copying, setCopying] = useState(false);
+  const [sourceBudgetId, setSourceBudgetId] = useState('');
+  const [copyPermissions, setCopyPermissions] = useState(false);
+  const [schemeChoices, setSchemeChoices] = useState<Record<string, CopySchemeChoice>>({});
+  const [errors, setErrors] = useState<FormErrors>({});
+  const initial = searchParams.get('initial') === 'true';
+
+  const hierarchy = useQuery({ queryKey: budgetKeys.hierarchy(documentId), queryFn: () => fetchHierarchy(documentId), enabled: type === 'SUM_BUDGET' });
+  const organizationId = me.organizationId ?? document.organizationId;
+  const sources = useQuery({ queryKey: budgetKeys.organization(organizationId), queryFn: () => fetchOrganizationBudgets(organizationId), enabled: copying });
+  const sourceDocuments = useQuery({ queryKey: documentKeys.list(organizationId), queryFn: () => fetchDocuments(organizationId), enabled: copying });
+  // The source budget is chosen from the organisation's documents (same type family: common or monitoring).
+  const sourceGroups = (sourceDocuments.data ?? [])
+    .map((source) => ({
+      document: source,
+      budgets: (sources.data ?? []).filter((candidate) => candidate.documentId === source.id && (candidate.type === 'COMMON' || candidate.type === 'MONITORING')),
+    }))
+    .filter((group) => group.budgets.length > 0);
+  const copySchemes = useQuery({
+    queryKey: budgetKeys.copySchemes(sourceBudgetId, documentId),
+    queryFn: () => fetchCopySchemes(sourceBudgetId, documentId),
+    enabled: copying && sourceBudgetId !== '',
+  });
+
+  const selectedDescendants = new Set(
+    (hierarchy.data ?? []).filter((node) => components.includes(node.id)).flatMap((node) => node.descendantIds),
+  );
+  const componentOptions = (hierarchy.data ?? []).filter((node) => node.id !== budget?.id);
+  const copyAllowed = budget === null && (type === 'COMMON' || type === 'MONITORING');
+  const monitoring = type === 'MONITORING';
+
+  const save = useMutation({
+    mutationFn: async (payload: BudgetInput) => {
+      if (!budget) return createBudget(documentId, payload);
+      const result = await updateBudget(budget.id, payload);
+      if (admin && adminView && monitoring && syncEnabled !== adminView.syncEnabled) await setBudgetSync(budget.id, syncEnabled);
+      return result;
+    },
+    onSuccess: async (result) => {
+      await queryClient.invalidateQueries({ queryKey: budgetKeys.all });
+      if (budget) {
+        navigate(`/document/${documentId}/budgets`);
+      } else if (type === 'MONITORING') {
+        navigate(`/document/${documentId}/budget/${result.id}/edit?initial=true`);
+      } else {
+        navigate(budgetLink(documentId, { id: result.id, type }));
+      }
+    },
+    onError: (error) => showError(error),
+  });
+
+  const revealKey = useMutation({
+    mutationFn: () => fetchApiKey(budget?.id ?? ''),
+    onSuccess: (result) => setApiKey(result.apiKey),
+    onError: (error) => showError(error),
+  });
+
+  const chooseType = (next: BudgetTypeValue) => {
+    setType(next);
+    // Changing the type resets the copy choice (spec 2, section 4).
+    setCopying(false);
+    setSourceBudgetId('');
+    setSchemeChoices({});
+  };
+
+  const copyOptions = () => {
+    const schemes = (copySchemes.data ?? []).map((scheme) => schemeChoices[scheme.schemeId] ?? { schemeId: scheme.schemeId, copyPinnedPreselections: false, copySubBudgetPermissions: false, copyComments: false });
+    return { sourceBudgetId, copyPermissions, schemes: schemes.filter((scheme) => scheme.copyComments || scheme.copyPinnedPreselections || scheme.copySubBudgetPermissions) };
+  };
+  const copyEmpty = copying && !copyPermissions && copyOptions().schemes.length === 0;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const values: Record<string, unknown> = { name, description };
+    if (!budget) values.type = type;
+    if (type === 'SUM_BUDGET') values.sumBudgetComponentIds = components;
+    if (admin && monitoring && budget) {
+      values.gwUrl = gwUrl;
+      values.erpUrl = erpUrl;
+    }
+    if (copying) values.copy = copyOptions();
+    const parsed = (budget ? budgetInputSchema : budgetCreateSchema).safeParse(values);
+    const found: FormErrors = parsed.success ? {} : issuesToErrors(parsed.error.issues);
+    if (type === 'SUM_BUDGET' && components.length === 0) found.sumBudgetComponentIds = 'validation.required';
+    if (copying && sourceBudgetId === '') found.copy = 'validation.required';
+    setErrors(found);
+    if (parsed.success && Object.keys(found).length === 0) save.mutate(values as BudgetInput);
+  };
+
+  const busy = save.isPending;
+  const field = (key: string) => `${formId}-${key}`;
+  const toggleComponent = (id: string, checked: boolean) => setComponents((current) => (checked ? [...current, id] : current.filter((other) => other !== id)));
+  const setSchemeChoice = (schemeId: string, change: Partial<CopySchemeChoice>) =>
+    setSchemeChoices((current) => ({
+      ...current,
+      [schemeId]: { ...(current[schemeId] ?? { schemeId, copyPinnedPreselections: false, copySubBudgetPermissions: false, copyComments: false }), ...change },
+    }));
+
+  return (
+    <form id={formId} className="form budget-form card" onSubmit={onSubmit} noValidate data-testid="budget-form">
+      <h2 className="section-title">
+        <FormattedMessage id={budget ? 'budgets.form.editTitle' : 'budgets.form.createTitle'} />
+      </h2>
+      <fieldset className="fieldset">
+        <legend>
+          <FormattedMessage id="budgets.field.type" />
+        </legend>
+        <div className="budget-type-choices" role="radiogroup">
+          {BUDGET_TYPE_VALUES.map((value) => (
+            <label key={value} className={type === value ? 'budget-type-choice selected' : 'budget-type-choice'}>
+              <input
+                type="radio"
+                name={field('type')}
+                value={value}
+                checked={type === value}
+                disabled={budget !== null}
+                onChange={() => chooseType(value)}
+                data-testid={`budget-type-${value}`}
+              />
+              <BudgetTypeIcon type={value} />
+              <span>
+                <FormattedMessage id={`budgets.type.${value}`} />
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <FormField htmlFor={field('name')} labelId="budgets.field.name">
+        <input
+          id={field('name')}
+          type="text"
+          value={name}
+          maxLength={BUDGET_LIMITS.nameMax}
+          onChange={(event) => setName(event.target.value)}
+          aria-invalid={errors.name ? true : undefined}
+          data-testid="budget-name-input"
+        />
+        <FieldError message={errors.name} values={{ max: BUDGET_LIMITS.nameMax }} />
+      </FormField>
+      <FormField htmlFor={field('description')} labelId="budgets.field.description">
+        <textarea
+          id={field('description')}
+          value={description}
+          rows={3}
+          maxLength={LIMITS.textArea}
+          onChange={(event) => setDescription(event.target.value)}
+          data-testid="budget-description"
+        />
+        <FieldError message={errors.description} values={{ max: LIMITS.textArea }} />
+      </FormField>
+
+      {type === 'SUM_BUDGET' ? (
+        <fieldset className="fieldset" data-testid="budget-components">
+          <legend>
+            <FormattedMessage id="budgets.field.components" />
+          </legend>
+          {hierarchy.isPending ? <Spinner /> : null}
+          {hierarchy.isSuccess && componentOptions.length === 0 ? (
+            <p className="muted">
+              <FormattedMessage id="budgets.field.componentsEmpty" />
+            </p>
+          ) : null}
+          <div className="component-list">
+            {componentOptions.map((node) => {
+              const checked = components.includes(node.id);
+              const disabled = !node.permissions.read || (!checked && selectedDescendants.has(node.id));
+              return (
+                <label key={node.id} className="component-option">
+                  <input
+                    type="checkbox"
+                    checked={checked}
+                    disabled={disabled}
+                    onChange={(event) => toggleComponent(node.id, event.target.checked)}
+                    data-testid="budget-component"
+                    data-budget-name={node.name}
+                  />
+                  <BudgetTypeIcon type={node.type} />
+                  <span className="component-name">{node.name}</span>
+                  {node.childrenIds.length > 0 ? (
+                    <span className="muted component-children">
+                      {node.childrenIds.map((id) => hierarchy.data?.find((other) => other.id === id)?.name ?? '').join('; ')}
+                    </span>
+                  ) : null}
+                </label>
+              );
+            })}
+          </div>
+          <FieldError message={errors.sumBudgetComponentIds} />
+        </fieldset>
+      ) : null}
+
+      {monitoring && budget ? (
+        <fieldset className="fieldset" data-testid="budget-monitoring">
+          <legend>
+            <FormattedMessage id="budgets.monitoring.title" />
+          </legend>
+          <FormField htmlFor={field('apiUrl')} labelId="budgets.monitoring.apiUrl">
+            <input id={field('apiUrl')} type="text" value={budget.apiUrl ?? ''} readOnly data-testid="budget-api-url" />
+          </FormField>
+          {admin ? (
+            <>
+              <div className="field">
+                <span className="field-label">
+                  <FormattedMessage id="budgets.monitoring.apiKey" />
+                </span>
+                {apiKey ? (
+                  <code className="api-key" data-testid="budget-api-key">
+                    {apiKey}
+                  </code>
+                ) : (
+                  <button type="button" className="button" onClick={() => revealKey.mutate()} disabled={revealKey.isPending} data-testid="budget-api-key-reveal">
+                    <FormattedMessage id="budgets.monitoring.revealKey" />
+                  </button>
+                )}
+              </div>
+              <FormField htmlFor={field('gwUrl')} labelId="budgets.monitoring.gwUrl">
+                <input id={field('gwUrl')} type="text"
+                  inputMode="url" value={gwUrl} maxLength={BUDGET_LIMITS.urlMax} onChange={(event) => setGwUrl(event.target.value)} data-testid="budget-gw-url" />
+                <FieldError message={errors.gwUrl} values={{ max: BUDGET_LIMITS.urlMax }} />
+              </FormField>
+              <FormField htmlFor={field('erpUrl')} labelId="budgets.monitoring.erpUrl">
+                <input id={field('erpUrl')} type="text"
+                  inputMode="url" value={erpUrl} maxLength={BUDGET_LIMITS.urlMax} onChange={(event) => setErpUrl(event.target.value)} data-testid="budget-erp-url" />
+                <FieldError message={errors.erpUrl} values={{ max: BUDGET_LIMITS.urlMax }} />
+              </FormField>
+              <label className="checkbox">
+                <input type="checkbox" checked={syncEnabled} onChange={(event) => setSyncEnabled(event.target.checked)} data-testid="budget-sync" />
+                <FormattedMessage id="budgets.monitoring.sync" />
+              </label>
+            </>
+          ) : null}
+        </fieldset>
+      ) : null}
+
+      {copyAllowed ? (
+        <fieldset className="fieldset" data-testid="budget-copy">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={copying}
+              onChange={(event) => {
+                setCopying(event.target.checked);
+                setSourceBudgetId('');
+                setSchemeChoices({});
+              }}
+              data-testid="budget-copy-enabled"
+            />
+            <FormattedMessage id="budgets.copy.enabled" />
+          </label>
+          {copying ? (
+            <>
+              <FormField htmlFor={field('source')} labelId="budgets.copy.source">
+                <select id={field('source')} value={sourceBudgetId} onChange={(event) => setSourceBudgetId(event.target.value)} data-testid="budget-copy-source">
+                  <option value="">{intl.formatMessage({ id: 'common.select' })}</option>
+                  {sourceGroups.map((group) => (
+                    <optgroup key={group.document.id} label={group.document.name}>
+                      {group.budgets.map((source) => (
+                        <option key={source.id} value={source.id}>
+                          {source.name}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ))}
+                </select>
+                <FieldError message={errors.copy} />
+              </FormField>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={copyPermissions}
+                  disabled={!canCopyPermissions(me)}
+                  onChange={(event) => setCopyPermissions(event.target.checked)}
+                  data-testid="budget-copy-permissions"
+                />
+                <FormattedMessage id="budgets.copy.permissions" />
+              </label>
+              {(copySchemes.data ?? []).map((scheme) => {
+                const choice = schemeChoices[scheme.schemeId];
+                return (
+                  <div key={scheme.schemeId} className="copy-scheme" data-testid="budget-copy-scheme">
+                    <div className="copy-scheme-name">{scheme.name}</div>
+                    <label className="checkbox">
+                      <input
+                        type="checkbox"
+                        checked={choice?.copyPinnedPreselections ?? false}
+                        disabled={monitoring}
+                        onChange={(event) => setSchemeChoice(scheme.schemeId, { copyPinnedPreselections: event.target.checked })}
+                      />
+                      <FormattedMessage id="budgets.copy.pinned" values={{ count: scheme.pinnedCount }} />
+                    </label>
+                    <label className="checkbox">
+                      <input
+                        type="checkbox"
+                        checked={choice?.copySubBudgetPermissions ?? false}
+                        disabled={!canCopyPermissions(me)}
+                        onChange={(event) => setSchemeChoice(scheme.schemeId, { copySubBudgetPermissions: event.target.checked })}
+                      />
+                      <FormattedMessage id="budgets.copy.subBudgetPermissions" />
+                    </label>
+                    <label className="checkbox">
+                      <input
+                        type="checkbox"
+                        checked={choice?.copyComments ?? false}
+                        disabled={monitoring}
+                        onChange={(event) => setSchemeChoice(scheme.schemeId, { copyComments: event.target.checked })}
+                      />
+                      <FormattedMessage id="budgets.copy.comments" />
+                    </label>
+                  </div>
+                );
+              })}
+            </>
+          ) : null}
+        </fieldset>
+      ) : null}
+
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => navigate(`/document/${documentId}/budgets`)} disabled={busy} data-testid="budget-cancel">
+          <FormattedMessage id={initial ? 'common.close' : 'common.cancel'} />
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy || copyEmpty} data-testid="budget-save">
+          <FormattedMessage id="common.save" />
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,344 @@
+import { BUDGET_LIMITS, type BudgetTypeValue } from '@eelarve/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColDef, GridApi, RowDragEndEvent } from 'ag-grid-community';
+import type { CustomCellRendererProps } from 'ag-grid-react';
+import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useNavigate } from 'react-router';
+import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
+import { PlusIcon } from '../../components/icons';
+import { useToasts } from '../../components/Toasts';
+import { actionsColumn } from '../../grid/columns';
+import { QueryGrid } from '../../grid/QueryGrid';
+import { useGridSearch } from '../../grid/search';
+import { GridToolbar } from '../../grid/GridToolbar';
+import { useDocument } from '../documents/DocumentLayout';
+import { CommonBudgetIcon, MonitoringBudgetIcon, SumBudgetIcon } from '../documents/icons';
+import { IconAction } from '../roles/IconAction';
+import { EditIcon, TrashIcon } from '../roles/icons';
+import { type BudgetView, budgetKeys, budgetLink, deleteBudget, fetchBudgets, reorderBudgets, updateBudgetTags } from './api';
+
+interface BudgetsGridContext {
+  documentId: string;
+  canWrite: boolean;
+  deletingId: string | null;
+  onEdit: (budget: BudgetView) => void;
+  onDelete: (budget: BudgetView) => void;
+  onTags: (budget: BudgetView, tags: string[]) => void;
+}
+
+export function BudgetTypeIcon({ type }: { type: BudgetTypeValue }) {
+  const intl = useIntl();
+  return (
+    <span className={`budget-type budget-type-${type.toLowerCase()}`} title={intl.formatMessage({ id: `budgets.type.${type}` })} data-testid="budget-type" data-type={type}>
+      {type === 'COMMON' ? <CommonBudgetIcon /> : type === 'SUM_BUDGET' ? <SumBudgetIcon /> : <MonitoringBudgetIcon />}
+    </span>
+  );
+}
+
+/** /document/{documentId}/budgets (spec 2, Budget list table). */
+export function BudgetsTab() {
+  const intl = useIntl();
+  const document = useDocument();
+  const documentId = document.id;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showError } = useToasts();
+  const [editOrder, setEditOrder] = useState(false);
+  const budgets = useQuery({ queryKey: budgetKeys.list(documentId), queryFn: () => fetchBudgets(documentId) });
+  const { search, setSearch, rows: found } = useGridSearch(budgets.data, (budget) => [budget.name, ...budget.tags, budget.info ?? '']);
+  const [tagFilter, setTagFilter] = useState<string[]>([]);
+  const allTags = useMemo(() => [...new Set((budgets.data ?? []).flatMap((budget) => budget.tags))].sort(), [budgets.data]);
+  // Tag filter: any of the chosen tags (spec 2, Budget list table).
+  const rows = tagFilter.length === 0 ? found : found.filter((budget) => budget.tags.some((tag) => tagFilter.includes(tag)));
+  const canWrite = document.permissions.update;
+  const noMaster = document.masterClassifierId === null;
+
+  const remove = useConfirmAction({
+    run: (budget: BudgetView) => deleteBudget(budget.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: budgetKeys.all }),
+  });
+  const [gridApi, setGridApi] = useState<GridApi<BudgetView> | null>(null);
+  const confirmingId = remove.target?.id ?? null;
+  // The row asked about stays highlighted while the confirmation is open.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redraws whenever the confirmed row changes
+  useEffect(() => {
+    if (gridApi && !gridApi.isDestroyed()) gridApi.redrawRows();
+  }, [gridApi, confirmingId]);
+
+  const tags = useMutation({
+    mutationFn: ({ budget, tags: next }: { budget: BudgetView; tags: string[] }) => updateBudgetTags(budget.id, next),
+    onMutate: async ({ budget, tags: next }) => {
+      await queryClient.cancelQueries({ queryKey: budgetKeys.list(documentId) });
+      const previous = queryClient.getQueryData<BudgetView[]>(budgetKeys.list(documentId));
+      queryClient.setQueryData<BudgetView[]>(budgetKeys.list(documentId), (list) =>
+        list?.map((row) => (row.id === budget.id ? { ...row, tags: next } : row)),
+      );
+      return { previous };
+    },
+    onError: (error, _variables, context) => {
+      if (context?.previous) queryClient.setQueryData(budgetKeys.list(documentId), context.previous);
+      showError(error);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: budgetKeys.list(documentId) }),
+  });
+
+  const reorder = useMutation({
+    mutationFn: (ids: string[]) => reorderBudgets(documentId, ids),
+    onError: (error) => showError(error),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: budgetKeys.list(documentId) }),
+  });
+
+  const onRowDragEnd = (event: RowDragEndEvent<BudgetView>) => {
+    const ids: string[] = [];
+    event.api.forEachNode((node) => {
+      if (node.data) ids.push(node.data.id);
+    });
+    const before = (budgets.data ?? []).map((budget) => budget.id);
+    if (ids.join() === before.join()) return;
+    queryClient.setQueryData<BudgetView[]>(budgetKeys.list(documentId), (list) => ids.map((id) => list?.find((row) => row.id === id)).filter((row): row is BudgetView => row !== undefined));
+    reorder.mutate(ids);
+  };
+
+  const columns = useMemo<ColDef<BudgetView>[]>(() => {
+    const definitions: ColDef<BudgetView>[] = [
+      {
+        colId: 'type',
+        field: 'type',
+        headerName: intl.formatMessage({ id: 'budgets.column.type' }),
+        width: editOrder ? 96 : 72,
+        rowDrag: editOrder,
+        sortable: false,
+        cellRenderer: ({ data }: CustomCellRendererProps<BudgetView>) => (data ? <BudgetTypeIcon type={data.type} /> : null),
+      },
+      {
+        colId: 'name',
+        field: 'name',
+        headerName: intl.formatMessage({ id: 'budgets.column.name' }),
+        // Dragging needs the rows in their stored order.
+        sortable: !editOrder,
+        flex: 1.4,
+        minWidth: 200,
+        cellRenderer: BudgetNameCell,
+      },
+      {
+        colId: 'tags',
+        headerName: intl.formatMessage({ id: 'budgets.column.tags' }),
+        flex: 1.2,
+        minWidth: 220,
+        sortable: false,
+        valueGetter: ({ data }) => data?.tags.join(', ') ?? '',
+        cellRenderer: TagsCell,
+      },
+      {
+        colId: 'info',
+        field: 'info',
+        headerName: intl.formatMessage({ id: 'budgets.column.info' }),
+        flex: 1.2,
+        minWidth: 200,
+        sortable: false,
+        tooltipField: 'info',
+      },
+    ];
+    if (canWrite && !editOrder) definitions.push(actionsColumn(intl.formatMessage({ id: 'common.actions' }), 104, BudgetActionsCell));
+    return definitions;
+  }, [intl, canWrite, editOrder]);
+
+  const context = useMemo<BudgetsGridContext>(
+    () => ({
+      documentId,
+      canWrite,
+      deletingId: remove.target?.id ?? null,
+      onEdit: (budget) => navigate(`/document/${documentId}/budget/${budget.id}/edit`),
+      onDelete: remove.ask,
+      onTags: (budget, next) => tags.mutate({ budget, tags: next }),
+    }),
+    [documentId, canWrite, remove.target, remove.ask, navigate, tags.mutate],
+  );
+
+  const addDisabledReason = noMaster ? 'budgets.add.noMaster' : !canWrite ? 'budgets.add.noPermission' : null;
+
+  return (
+    <section className="budgets-tab" data-testid="budgets-tab">
+      <div className="budgets-heading">
+        <h2 className="section-title">
+          <FormattedMessage id="budgets.title" />
+        </h2>
+        <div className="budgets-heading-actions">
+          {canWrite ? (
+            <button
+              type="button"
+              className={editOrder ? 'button button-primary' : 'button'}
+              onClick={() => {
+                setSearch('');
+                setTagFilter([]);
+                setEditOrder((value) => !value);
+              }}
+              data-testid="budgets-edit-order"
+              aria-pressed={editOrder}
+            >
+              <FormattedMessage id={editOrder ? 'budgets.order.done' : 'budgets.order.edit'} />
+            </button>
+          ) : null}
+          <span title={addDisabledReason ? intl.formatMessage({ id: addDisabledReason }) : undefined} data-testid="budgets-add-tooltip">
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={addDisabledReason !== null}
+              onClick={() => navigate(`/document/${documentId}/budgets/create`)}
+              data-testid="budgets-add"
+            >
+              <PlusIcon />
+              <FormattedMessage id="budgets.add" />
+            </button>
+          </span>
+        </div>
+      </div>
+      {editOrder ? null : (
+        <div className="budgets-filters">
+          <GridToolbar searchLabel="budgets.search" search={search} onSearch={setSearch} searchTestId="budgets-search" />
+          {allTags.length > 0 ? (
+            <fieldset className="tag-filter" data-testid="budgets-tag-filter">
+              <legend className="visually-hidden">
+                <FormattedMessage id="budgets.tags.filter" />
+              </legend>
+              <span className="muted tag-filter-label" aria-hidden="true">
+                <FormattedMessage id="budgets.tags.filter" />
+              </span>
+              {allTags.map((tag) => {
+                const active = tagFilter.includes(tag);
+                return (
+                  <button
+                    key={tag}
+                    type="button"
+                    className={active ? 'tag tag-toggle active' : 'tag tag-toggle'}
+                    aria-pressed={active}
+                    onClick={() => setTagFilter((current) => (active ? current.filter((other) => other !== tag) : [...current, tag]))}
+                    data-testid="budgets-tag-filter-option"
+                  >
+                    {tag}
+                  </button>
+                );
+              })}
+            </fieldset>
+          ) : null}
+        </div>
+      )}
+      {editOrder ? (
+        <p className="muted" data-testid="budgets-order-hint">
+          <FormattedMessage id="budgets.order.hint" />
+        </p>
+      ) : null}
+      <QueryGrid<BudgetView>
+        query={budgets}
+        rows={editOrder ? (budgets.data ?? []) : rows}
+        loadFailed="budgets.loadFailed"
+        testId="budgets-grid"
+        height="60vh"
+        columnDefs={columns}
+        context={context}
+        rowDragManaged={editOrder}
+        onRowDragEnd={onRowDragEnd}
+        onGridReady={(event) => setGridApi(event.api)}
+        rowClassRules={{ 'row-confirming': ({ data, context: ctx }) => data?.id === (ctx as BudgetsGridContext).deletingId }}
+        tooltipShowDelay={400}
+      />
+      <ConfirmActionDialog
+        action={remove}
+        testId="budget-delete-dialog"
+        title={<FormattedMessage id="budgets.delete.title" />}
+        message={(budget) => <FormattedMessage id="budgets.delete.question" values={{ name: budget.name }} />}
+        confirmLabel={<FormattedMessage id="common.delete" />}
+        failedTitle={<FormattedMessage id="budgets.delete.failed" />}
+        errorTestId="budget-delete-error"
+      />
+    </section>
+  );
+}
+
+function BudgetNameCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
+  if (!data) return null;
+  if (!data.permissions.read) return <span data-testid="budget-name">{data.name}</span>;
+  return (
+    <Link to={budgetLink(context.documentId, data)} className="grid-link" data-testid="budget-name">
+      {data.name}
+    </Link>
+  );
+}
+
+function TagsCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
+  const intl = useIntl();
+  const [draft, setDraft] = useState('');
+  if (!data) return null;
+  const editable = context.canWrite && data.permissions.update;
+  const full = data.tags.length >= BUDGET_LIMITS.tagsMax;
+  const add = () => {
+    const tag = draft.trim();
+    setDraft('');
+    if (!tag || data.tags.includes(tag) || full) return;
+    context.onTags(data, [...data.tags, tag]);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      add();
+    }
+  };
+  return (
+    <span className="tags-cell" data-testid="budget-tags">
+      {data.tags.map((tag) => (
+        <span key={tag} className="tag" data-testid="budget-tag">
+          <span data-testid="budget-tag-text">{tag}</span>
+          {editable ? (
+            <button
+              type="button"
+              className="tag-remove"
+              aria-label={intl.formatMessage({ id: 'budgets.tags.remove' }, { tag })}
+              onClick={() => context.onTags(data, data.tags.filter((other) => other !== tag))}
+              data-testid="budget-tag-remove"
+            >
+              ×
+            </button>
+          ) : null}
+        </span>
+      ))}
+      {editable && !full ? (
+        <input
+          className="tag-input"
+          value={draft}
+          maxLength={BUDGET_LIMITS.tagMaxLength}
+          placeholder={intl.formatMessage({ id: 'budgets.tags.add' })}
+          aria-label={intl.formatMessage({ id: 'budgets.tags.add' })}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+          onBlur={add}
+          data-testid="budget-tag-input"
+        />
+      ) : null}
+    </span>
+  );
+}
+
+function BudgetActionsCell({ data, context }: CustomCellRendererProps<BudgetView, unknown, BudgetsGridContext>) {
+  const intl = useIntl();
+  if (!data) return null;
+  const editable = data.permissions.update;
+  const reason = editable ? undefined : intl.formatMessage({ id: 'budgets.notEditable' });
+  return (
+    <span className="row-actions">
+      <IconAction label={intl.formatMessage({ id: 'common.edit' })} title={reason} disabled={!editable} onClick={() => context.onEdit(data)} testId="budget-edit">
+        <EditIcon />
+      </IconAction>
+      <IconAction
+        label={intl.formatMessage({ id: 'common.delete' })}
+        title={reason}
+        disabled={!editable}
+        danger
+        onClick={() => context.onDelete(data)}
+        testId="budget-delete"
+      >
+        <TrashIcon />
+      </IconAction>
+    </span>
+  );
+}

@@ -1,0 +1,227 @@
+import type { Classifier, ImportValidation } from '@eelarve/shared';
+import { useMutation } from '@tanstack/react-query';
+import type { ColDef, RowSelectionOptions, SelectionChangedEvent } from 'ag-grid-community';
+import type { CustomCellRendererProps } from 'ag-grid-react';
+import { useId, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { errorCodeOf } from '../../api';
+import { Alert } from '../../components/Alert';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { Modal } from '../../components/Modal';
+import { DataGrid } from '../../grid/DataGrid';
+import { validationValues } from '../../i18n/keys';
+import { importItems, templateUrl, validateImportFile } from './api';
+import { importErrorKey } from './form';
+
+type ImportRow = ImportValidation['rows'][number] & { id: string };
+
+/**
+ * Item import (spec 2, sections 2, 5 and 8): choose an .xlsx or .csv file (700 px step), the
+ * server checks every row, the rows are shown with their errors; import is enabled only when no
+ * row has errors, or in loose mode when at least one valid row is selected.
+ */
+export function ImportModal({
+  documentId,
+  classifier,
+  classifiers,
+  onClose,
+  onImported,
+  onFailed,
+}: {
+  documentId: string;
+  classifier: Classifier;
+  classifiers: Classifier[];
+  onClose: () => void;
+  onImported: (count: number) => Promise<unknown>;
+  onFailed: () => void;
+}) {
+  const intl = useIntl();
+  const fileId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<ImportValidation | null>(null);
+  const [loose, setLoose] = useState(false);
+  const [selected, setSelected] = useState<ImportRow[]>([]);
+
+  const validate = useMutation({ mutationFn: (chosen: File) => validateImportFile(classifier.id, chosen), onSuccess: (data) => setResult(data) });
+
+  const groupings = classifiers.filter((other) => classifier.groupedByIds.includes(other.id));
+  const rows = useMemo<ImportRow[]>(() => (result?.rows ?? []).map((row) => ({ ...row, id: String(row.row) })), [result]);
+  const errorRows = rows.filter((row) => row.errors.length > 0).length;
+
+  const toItem = (row: ImportRow): Record<string, unknown> => {
+    const { values } = row;
+    const groupedBy: Record<string, unknown> = {};
+    for (const grouping of groupings) {
+      const value = values[grouping.fieldName];
+      if (value !== undefined && value !== null && String(value).trim() !== '') groupedBy[grouping.id] = value;
+    }
+    return {
+      code: values.code,
+      name: values.name,
+      description: values.description,
+      unselectable: values.unselectable,
+      sign: values.sign,
+      classifierId: classifier.id,
+      groupedBy,
+    };
+  };
+
+  const importRows = useMutation({
+    mutationFn: () => {
+      const chosen = loose ? selected.filter((row) => row.errors.length === 0) : rows;
+      return importItems(classifier.id, documentId, chosen.map(toItem), loose);
+    },
+    onSuccess: async (data) => {
+      await onImported(data.imported);
+      onClose();
+    },
+    onError: (error) => {
+      if (errorCodeOf(error) === 'INTERNAL_ERROR' || (error as { status?: number }).status === 500) onFailed();
+    },
+  });
+
+  const canImport = result !== null && rows.length > 0 && (loose ? selected.some((row) => row.errors.length === 0) : errorRows === 0);
+
+  const columns = useMemo<ColDef<ImportRow>[]>(() => {
+    const valueColumns: ColDef<ImportRow>[] = (result?.columns ?? []).map((column) => ({
+      colId: `value-${column}`,
+      headerName: column,
+      valueGetter: ({ data }) => {
+        const value = data?.values[column];
+        return value === null || value === undefined ? '' : String(value);
+      },
+      width: column === 'name' || column === 'description' ? 180 : 110,
+    }));
+    return [
+      { colId: 'row', field: 'row', headerName: intl.formatMessage({ id: 'classifiers.import.column.row' }), width: 90 },
+      ...valueColumns,
+      {
+        colId: 'errors',
+        headerName: intl.formatMessage({ id: 'classifiers.import.column.errors' }),
+        flex: 1,
+        minWidth: 260,
+        autoHeight: true,
+        wrapText: true,
+        sortable: false,
+        valueGetter: ({ data }) => data?.errors.length ?? 0,
+        cellRenderer: ErrorsCell,
+      },
+    ];
+  }, [result, intl]);
+
+  const rowSelection = useMemo<RowSelectionOptions<ImportRow>>(
+    () => ({ mode: 'multiRow', isRowSelectable: (node) => (node.data?.errors.length ?? 1) === 0 }),
+    [],
+  );
+
+  const footer = result ? (
+    <>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          setResult(null);
+          setSelected([]);
+        }}
+        disabled={importRows.isPending}
+        data-testid="import-back"
+      >
+        <FormattedMessage id="classifiers.import.back" />
+      </button>
+      <button type="button" className="button button-primary" disabled={!canImport || importRows.isPending} onClick={() => importRows.mutate()} data-testid="import-submit">
+        <FormattedMessage id="classifiers.import.import" />
+      </button>
+    </>
+  ) : (
+    <>
+      <button type="button" className="button" onClick={onClose} disabled={validate.isPending} data-testid="import-cancel">
+        <FormattedMessage id="common.cancel" />
+      </button>
+      <button type="button" className="button button-primary" disabled={!file || validate.isPending} onClick={() => file && validate.mutate(file)} data-testid="import-upload">
+        <FormattedMessage id="classifiers.import.upload" />
+      </button>
+    </>
+  );
+
+  return (
+    <Modal title={<FormattedMessage id="classifiers.import.title" />} onClose={onClose} width={result ? 1100 : 700} busy={validate.isPending || importRows.isPending} testId="import-modal" footer={footer}>
+      {result === null ? (
+        <div data-testid="import-file-step">
+          <div className="field">
+            <label htmlFor={fileId}>
+              <FormattedMessage id="classifiers.import.file" />
+            </label>
+            <input
+              id={fileId}
+              type="file"
+              accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              data-testid="import-file-input"
+            />
+          </div>
+          <p className="import-templates">
+            <FormattedMessage id="classifiers.import.templates" />{' '}
+            <a href={templateUrl(classifier.id, 'xlsx')} download data-testid="import-template-xlsx">
+              <FormattedMessage id="classifiers.import.templateXlsx" />
+            </a>{' '}
+            <a href={templateUrl(classifier.id, 'csv')} download data-testid="import-template-csv">
+              <FormattedMessage id="classifiers.import.templateCsv" />
+            </a>
+          </p>
+          {validate.isError ? <ErrorAlert error={validate.error} title={<FormattedMessage id="classifiers.import.parseFailed" />} testId="import-parse-error" /> : null}
+        </div>
+      ) : (
+        <div data-testid="import-rows-step">
+          {importRows.isError ? <ErrorAlert error={importRows.error} title={<FormattedMessage id="classifiers.import.uploadFailed" />} testId="import-error" /> : null}
+          {rows.length === 0 ? (
+            <Alert kind="warning" testId="import-no-rows">
+              <FormattedMessage id="classifiers.import.noRows" />
+            </Alert>
+          ) : null}
+          <div className="import-summary">
+            <span data-testid="import-summary" data-rows={rows.length} data-errors={errorRows}>
+              <FormattedMessage id="classifiers.import.summary" values={{ rows: rows.length, errors: errorRows }} />
+            </span>
+            <label className="checkbox">
+              <input type="checkbox" checked={loose} onChange={(event) => setLoose(event.target.checked)} data-testid="import-loose" />
+              <FormattedMessage id="classifiers.import.loose" />
+            </label>
+          </div>
+          <DataGrid<ImportRow>
+            testId="import-grid"
+            height={360}
+            rowData={rows}
+            columnDefs={columns}
+            getRowId={({ data }) => data.id}
+            rowSelection={loose ? rowSelection : undefined}
+            onSelectionChanged={(event: SelectionChangedEvent<ImportRow>) => setSelected(event.api.getSelectedRows())}
+            rowClassRules={{ 'import-row-error': ({ data }) => (data?.errors.length ?? 0) > 0 }}
+          />
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+function ErrorsCell({ data }: CustomCellRendererProps<ImportRow>) {
+  const intl = useIntl();
+  if (!data) return null;
+  if (data.errors.length === 0)
+    return (
+      <span className="import-ok" data-testid="import-row-ok">
+        <FormattedMessage id="classifiers.import.rowOk" />
+      </span>
+    );
+  return (
+    <ul className="import-errors" data-testid="import-row-errors">
+      {data.errors.map((error) => (
+        <li key={`${error.field}-${error.message}`} data-testid="import-row-error" data-field={error.field} data-message={error.message}>
+          {intl.formatMessage(
+            { id: 'classifiers.import.error' },
+            { field: error.field, message: intl.formatMessage({ id: importErrorKey(error.message) }, validationValues()) },
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

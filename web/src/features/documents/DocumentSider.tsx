@@ -1,0 +1,236 @@
+import type { Document } from '@eelarve/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type DragEvent, useEffect, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Alert } from '../../components/Alert';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PlusIcon } from '../../components/icons';
+import { CloseIcon } from '../../components/Modal';
+import { Spinner } from '../../components/Spinner';
+import { useToasts } from '../../components/Toasts';
+import { useCurrentUser } from '../auth/hooks';
+import { canUpdateOrganization } from './access';
+import { documentKeys, fetchDocuments, fetchRememberedDocument, rememberDocument, reorderDocuments } from './api';
+import { dismissCopyTask, useCopyTask } from './copy-task';
+import { ChevronIcon, DocumentIcon, DragIcon } from './icons';
+import { periodLabel, periodStatus } from './period';
+import './documents.css';
+
+export const SIDER_COLLAPSED_KEY = 'eelarve.documentSider.collapsed';
+
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(SIDER_COLLAPSED_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** The organisation's documents on the left (spec 2, Document sider). */
+export function DocumentSider() {
+  const intl = useIntl();
+  const me = useCurrentUser();
+  const organizationId = me.organizationId ?? '';
+  const { documentId } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showError } = useToasts();
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const canReorder = canUpdateOrganization(me);
+  const documents = useQuery({ queryKey: documentKeys.list(organizationId), queryFn: () => fetchDocuments(organizationId), enabled: organizationId !== '' });
+  const [order, setOrder] = useState<Document[] | null>(null);
+  const dragged = useRef<string | null>(null);
+  const copyTask = useCopyTask();
+
+  const toggle = () => {
+    setCollapsed((value) => {
+      try {
+        localStorage.setItem(SIDER_COLLAPSED_KEY, String(!value));
+      } catch {
+        // Private mode: the state is not kept.
+      }
+      return !value;
+    });
+  };
+
+  // The selected document is remembered as a user setting whenever it differs.
+  const remembered = useQuery({ queryKey: ['user-settings', 'OCCUPATION_DOCUMENT'], queryFn: fetchRememberedDocument, staleTime: Number.POSITIVE_INFINITY });
+  const rememberedId = remembered.data?.settings.rememberedDocumentId;
+  useEffect(() => {
+    if (!documentId || !remembered.isSuccess || rememberedId === documentId) return;
+    rememberDocument(documentId)
+      .then(() => queryClient.setQueryData(['user-settings', 'OCCUPATION_DOCUMENT'], { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } }))
+      .catch(() => undefined);
+  }, [documentId, remembered.isSuccess, rememberedId, queryClient]);
+
+  const reorder = useMutation({
+    mutationFn: (ids: string[]) => reorderDocuments(organizationId, ids),
+    onError: (error) => {
+      setOrder(null);
+      showError(error);
+    },
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: documentKeys.list(organizationId) });
+      setOrder(null);
+    },
+  });
+
+  const list = order ?? documents.data ?? [];
+
+  const onDragStart = (id: string) => (event: DragEvent) => {
+    dragged.current = id;
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData('text/plain', id);
+  };
+  const onDragOver = (overId: string) => (event: DragEvent) => {
+    const from = dragged.current;
+    if (!from) return;
+    event.preventDefault();
+    if (from === overId) return;
+    const current = [...list];
+    const fromIndex = current.findIndex((document) => document.id === from);
+    const toIndex = current.findIndex((document) => document.id === overId);
+    if (fromIndex < 0 || toIndex < 0) return;
+    const [moved] = current.splice(fromIndex, 1);
+    if (moved) current.splice(toIndex, 0, moved);
+    setOrder(current);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    if (!dragged.current) return;
+    dragged.current = null;
+    const ids = list.map((document) => document.id);
+    const before = (documents.data ?? []).map((document) => document.id);
+    if (ids.join() !== before.join()) reorder.mutate(ids);
+    else setOrder(null);
+  };
+  const onDragEnd = () => {
+    if (dragged.current) {
+      dragged.current = null;
+      setOrder(null);
+    }
+  };
+
+  return (
+    <aside className={collapsed ? 'document-sider collapsed' : 'document-sider'} data-testid="document-sider" data-collapsed={collapsed}>
+      <div className="document-sider-header">
+        {collapsed ? null : (
+          <h2 className="document-sider-title">
+            <FormattedMessage id="documents.sider.title" />
+          </h2>
+        )}
+        <button
+          type="button"
+          className="icon-button"
+          onClick={toggle}
+          aria-expanded={!collapsed}
+          aria-label={intl.formatMessage({ id: collapsed ? 'documents.sider.expand' : 'documents.sider.collapse' })}
+          data-testid="document-sider-toggle"
+        >
+          <ChevronIcon left={!collapsed} />
+        </button>
+      </div>
+      {collapsed ? null : (
+        <>
+          <div className="document-sider-actions">
+            <span title={canReorder ? undefined : intl.formatMessage({ id: 'documents.sider.createDisabled' })}>
+              <button
+                type="button"
+                className="button button-primary button-block"
+                disabled={!canReorder}
+                onClick={() => navigate('/document/create')}
+                data-testid="document-create"
+              >
+                <PlusIcon />
+                <FormattedMessage id="documents.sider.create" />
+              </button>
+            </span>
+          </div>
+          {copyTask.status === 'running' ? (
+            <div className="document-sider-note" data-testid="document-copy-running">
+              <Spinner />
+              <FormattedMessage id="documents.copy.running" />
+            </div>
+          ) : null}
+          {copyTask.status === 'done' || copyTask.status === 'failed' ? (
+            <div className="document-sider-note-alert">
+              <Alert
+                kind={copyTask.status === 'done' && copyTask.task.status === 'SUCCESS' ? 'success' : 'error'}
+                testId="document-copy-result"
+              >
+                <span data-status={copyTask.status === 'done' ? copyTask.task.status : 'TIMEOUT'}>
+                  <FormattedMessage
+                    id={copyTask.status === 'done' && copyTask.task.status === 'SUCCESS' ? 'documents.copy.success' : 'documents.copy.failed'}
+                  />
+                </span>
+                <button
+                  type="button"
+                  className="icon-button"
+                  onClick={dismissCopyTask}
+                  aria-label={intl.formatMessage({ id: 'common.dismiss' })}
+                  data-testid="document-copy-dismiss"
+                >
+                  <CloseIcon />
+                </button>
+              </Alert>
+            </div>
+          ) : null}
+          {documents.isError ? (
+            <div className="document-sider-error" data-testid="document-sider-error">
+              <ErrorAlert error={documents.error} title={<FormattedMessage id="documents.sider.loadFailed" />} />
+              <button type="button" className="button" onClick={() => documents.refetch()} data-testid="document-sider-retry">
+                <FormattedMessage id="documents.retry" />
+              </button>
+            </div>
+          ) : null}
+          {documents.isPending ? <Spinner /> : null}
+          {documents.isSuccess && list.length === 0 ? (
+            <p className="muted document-sider-empty" data-testid="document-sider-empty">
+              <FormattedMessage id="documents.sider.empty" />
+            </p>
+          ) : null}
+          <ul className="document-list" data-testid="document-list" onDrop={onDrop}>
+            {list.map((document) => {
+              const status = periodStatus(document.period);
+              return (
+                <li
+                  key={document.id}
+                  className={document.id === documentId ? 'document-item active' : 'document-item'}
+                  draggable={canReorder && !reorder.isPending}
+                  onDragStart={onDragStart(document.id)}
+                  onDragOver={onDragOver(document.id)}
+                  onDragEnd={onDragEnd}
+                  data-testid="document-item"
+                  data-document-id={document.id}
+                >
+                  {canReorder ? (
+                    <span className="document-drag" aria-hidden="true">
+                      <DragIcon />
+                    </span>
+                  ) : null}
+                  <Link to={`/document/${document.id}/budgets`} className="document-link" draggable={false} data-testid="document-link">
+                    <span
+                      className={`document-status document-status-${status}`}
+                      title={intl.formatMessage({ id: `documents.status.${status}` })}
+                      data-testid="document-status"
+                      data-status={status}
+                    >
+                      <DocumentIcon />
+                    </span>
+                    <span className="document-text">
+                      <span className="document-name" data-testid="document-name">
+                        {document.name}
+                      </span>
+                      <span className="document-period muted">{periodLabel(document.period)}</span>
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,217 @@
+import type { SubBudget } from '@eelarve/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
+import { useMemo, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useNavigate, useParams } from 'react-router';
+import { errorCodeOf } from '../../api';
+import { Alert } from '../../components/Alert';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useToasts } from '../../components/Toasts';
+import { textComparator } from '../../grid/columns';
+import { DataGrid } from '../../grid/DataGrid';
+import { useLocale } from '../../i18n/I18nProvider';
+import { fetchBudget, fetchBudgetSubBudgets, fetchClassifierItems, fetchClassifiers, saveBudgetPins, schemeKeys } from './api';
+import { itemIndex, itemLabel, schemeColumns, classifierValue } from './model';
+import { useBudgetScheme } from './useBudgetScheme';
+import { downloadXlsx } from './xlsx';
+import './schemes.css';
+
+interface PinContext {
+  canPin: boolean;
+  busy: boolean;
+  recordsPath: (subBudgetId: string) => string;
+  onToggle: (row: SubBudget) => void;
+}
+
+/** The sub-budgets tab of a common budget: scheme selector, export, the scheme's sub-budgets with pin toggles. */
+export function BudgetSubBudgetsView() {
+  const { documentId = '', budgetId = '', schemeId: routeSchemeId } = useParams();
+  const intl = useIntl();
+  const { locale } = useLocale();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showError } = useToasts();
+  const { schemes, schemesQuery, schemeId, ready } = useBudgetScheme(documentId, budgetId, routeSchemeId);
+  const scheme = schemes.find((candidate) => candidate.id === schemeId);
+  const [confirmUnpin, setConfirmUnpin] = useState<SubBudget | null>(null);
+  const gridApi = useRef<GridApi<SubBudget> | null>(null);
+
+  const budget = useQuery({ queryKey: schemeKeys.budget(budgetId), queryFn: () => fetchBudget(budgetId), enabled: budgetId !== '' });
+  const subBudgets = useQuery({
+    queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? ''),
+    queryFn: () => fetchBudgetSubBudgets(budgetId, schemeId ?? ''),
+    enabled: schemeId !== null,
+  });
+  // Classifier names and item names make the table readable; without the privilege to read them the codes are shown.
+  const classifiers = useQuery({ queryKey: schemeKeys.classifiers(documentId), queryFn: () => fetchClassifiers(documentId), enabled: documentId !== '', retry: false });
+  const columns = useMemo(() => schemeColumns(scheme, classifiers.data ?? []), [scheme, classifiers.data]);
+  const classifierIds = useMemo(() => columns.map((column) => column.classifierId), [columns]);
+  const items = useQuery({ queryKey: schemeKeys.items(classifierIds), queryFn: () => fetchClassifierItems(classifierIds), enabled: classifierIds.length > 0, retry: false });
+  const itemsByKey = useMemo(() => itemIndex(items.data?.list ?? []), [items.data]);
+
+  const pin = useMutation({
+    mutationFn: ({ pinned, confirmed }: { pinned: string[]; confirmed: boolean }) => saveBudgetPins(budgetId, schemeId ?? '', pinned, confirmed),
+    onSuccess: async () => {
+      setConfirmUnpin(null);
+      await queryClient.invalidateQueries({ queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? '') });
+    },
+    onError: (error, { pinned, confirmed }) => {
+      setConfirmUnpin(null);
+      // Records appeared since the list was read: ask, as for a sub-budget known to have records.
+      const unpinned = (subBudgets.data ?? []).find((row) => row.pinned && !pinned.includes(row.id));
+      if (errorCodeOf(error) === 'SUB_BUDGET_HAS_RECORDS' && !confirmed && unpinned) setConfirmUnpin(unpinned);
+      else showError(error);
+    },
+  });
+
+  const pinnedIds = (subBudgets.data ?? []).filter((row) => row.pinned).map((row) => row.id);
+  const canPin = budget.data?.permissions.update ?? false;
+
+  const contextRef = useRef<PinContext | null>(null);
+  const handlers: PinContext = {
+    canPin,
+    busy: pin.isPending,
+    recordsPath: (subBudgetId) => `/document/${documentId}/budget/${budgetId}/records/${subBudgetId}`,
+    onToggle: (row) => {
+      if (!row.pinned) pin.mutate({ pinned: [...pinnedIds, row.id], confirmed: false });
+      else if (row.hasRecords) setConfirmUnpin(row);
+      else pin.mutate({ pinned: pinnedIds.filter((id) => id !== row.id), confirmed: false });
+    },
+  };
+  if (contextRef.current) Object.assign(contextRef.current, handlers);
+  else contextRef.current = handlers;
+
+  const columnDefs = useMemo<ColDef<SubBudget>[]>(() => {
+    const text = textComparator(locale);
+    return [
+      {
+        colId: 'pinned',
+        field: 'pinned',
+        headerName: intl.formatMessage({ id: 'subBudgets.column.pinned' }),
+        width: 120,
+        cellRenderer: PinCell,
+      },
+      { colId: 'name', field: 'name', headerName: intl.formatMessage({ id: 'subBudgets.column.name' }), flex: 1.4, minWidth: 220, sort: 'asc', comparator: text, cellRenderer: NameLinkCell },
+      ...columns.map<ColDef<SubBudget>>((column) => ({
+        colId: `classifier-${column.classifierId}`,
+        headerName: column.name,
+        flex: 1,
+        minWidth: 160,
+        comparator: text,
+        valueGetter: ({ data }) => (data ? itemLabel(itemsByKey, column.classifierId, classifierValue(data, column)) : ''),
+      })),
+      { colId: 'records', field: 'recordsCount', headerName: intl.formatMessage({ id: 'subBudgets.column.records' }), width: 120 },
+    ];
+  }, [intl, locale, columns, itemsByKey]);
+
+  const exportFile = useMutation({
+    mutationFn: async () => {
+      const shown: SubBudget[] = [];
+      gridApi.current?.forEachNodeAfterFilterAndSort((node) => node.data && shown.push(node.data));
+      const header = ['id', 'name', ...columns.map((column) => column.fieldName), 'pinned'];
+      const rows = shown.map((row) => [row.id, row.name, ...columns.map((column) => classifierValue(row, column)), row.pinned ? '1' : '0']);
+      await downloadXlsx(`${budget.data?.name ?? 'budget'} - ${scheme?.name ?? ''}.xlsx`, scheme?.name ?? 'sub-budgets', header, rows);
+    },
+    onError: showError,
+  });
+
+  if (budget.data && budget.data.type !== 'COMMON') {
+    return (
+      <Alert kind="info" testId="budget-sub-budgets-not-common">
+        <FormattedMessage id="budgetSubBudgets.notCommon" />
+      </Alert>
+    );
+  }
+
+  return (
+    <div className="budget-sub-budgets-tab" data-testid="budget-sub-budgets-tab">
+      {schemesQuery.isError ? <ErrorAlert error={schemesQuery.error} title={<FormattedMessage id="schemes.loadFailed" />} /> : null}
+      {ready && schemes.length === 0 ? (
+        <Alert kind="info" testId="budget-sub-budgets-no-schemes">
+          <FormattedMessage id="budgetSubBudgets.noSchemes" />
+        </Alert>
+      ) : null}
+      <div className="budget-sub-budgets-toolbar">
+        <label className="switch-label">
+          <FormattedMessage id="budgetSubBudgets.scheme" />
+          <select
+            value={schemeId ?? ''}
+            onChange={(event) => navigate(`/document/${documentId}/budget/${budgetId}/sub-budgets/${event.target.value}`)}
+            data-testid="budget-scheme-select"
+            disabled={schemes.length === 0}
+          >
+            {schemes.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="toolbar-spacer" />
+        <button type="button" className="button" onClick={() => exportFile.mutate()} disabled={!scheme || exportFile.isPending} data-testid="budget-sub-budgets-export">
+          <FormattedMessage id="subBudgets.export" />
+        </button>
+      </div>
+      {subBudgets.isError ? <ErrorAlert error={subBudgets.error} title={<FormattedMessage id="subBudgets.loadFailed" />} /> : null}
+      {scheme ? (
+        <DataGrid<SubBudget>
+          key={scheme.id}
+          testId="budget-sub-budgets-grid"
+          rowData={subBudgets.isPending ? null : (subBudgets.data ?? [])}
+          loading={subBudgets.isPending}
+          columnDefs={columnDefs}
+          context={contextRef.current}
+          getRowId={({ data }) => data.id}
+          onGridReady={(event) => {
+            gridApi.current = event.api;
+          }}
+        />
+      ) : null}
+      {confirmUnpin ? (
+        <ConfirmDialog
+          testId="budget-unpin-dialog"
+          title={<FormattedMessage id="budgetSubBudgets.unpin.title" />}
+          message={<FormattedMessage id="budgetSubBudgets.unpin.question" values={{ name: confirmUnpin.name }} />}
+          confirmLabel={<FormattedMessage id="budgetSubBudgets.unpin.confirm" />}
+          busy={pin.isPending}
+          danger
+          onCancel={() => setConfirmUnpin(null)}
+          onConfirm={() => pin.mutate({ pinned: pinnedIds.filter((id) => id !== confirmUnpin.id), confirmed: true })}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+type Params = ICellRendererParams<SubBudget, unknown, PinContext>;
+
+function NameLinkCell({ data, context }: Params) {
+  if (!data) return null;
+  return (
+    <Link to={context.recordsPath(data.id)} data-testid="budget-sub-budget-name">
+      {data.name}
+    </Link>
+  );
+}
+
+function PinCell({ data, context }: Params) {
+  const intl = useIntl();
+  if (!data) return null;
+  const label = intl.formatMessage({ id: data.pinned ? 'budgetSubBudgets.unpin' : 'budgetSubBudgets.pin' });
+  return (
+    <button
+      type="button"
+      className="icon-button pin-button"
+      aria-pressed={data.pinned}
+      aria-label={label}
+      title={label}
+      disabled={!context.canPin || context.busy}
+      onClick={() => context.onToggle(data)}
+      data-testid="budget-sub-budget-pin"
+    >
+      <span aria-hidden="true">{data.pinned ? '★' : '☆'}</span>
+    </button>
+  );
+}

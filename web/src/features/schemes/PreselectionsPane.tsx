@@ -1,0 +1,123 @@
+import type { Classifier, ClassifierItem, SubBudget } from '@eelarve/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fetchPreselections, savePreselections, schemeKeys } from './api';
+import { PRESELECTION_LIST_MAX_PX, PRESELECTION_ROW_PX } from './model';
+
+/**
+ * The resizable lower pane: which items of each classifier the sub-budget's records may use
+ * (spec 2, Schemes tab; checkbox lists at most 250 px high, 30 px a row).
+ */
+export function PreselectionsPane({
+  subBudget,
+  classifiers,
+  items,
+  canEdit,
+  onClose,
+}: {
+  subBudget: SubBudget;
+  classifiers: Classifier[];
+  items: ClassifierItem[];
+  canEdit: boolean;
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const current = useQuery({ queryKey: schemeKeys.preselections(subBudget.id), queryFn: () => fetchPreselections(subBudget.id) });
+  const [draft, setDraft] = useState<Record<string, string[]> | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (current.data && draft === null) setDraft(current.data.preselections);
+  }, [current.data, draft]);
+
+  const byClassifier = useMemo(() => {
+    const map = new Map<string, ClassifierItem[]>();
+    for (const item of items) {
+      if (item.unselectable) continue;
+      map.set(item.classifierId, [...(map.get(item.classifierId) ?? []), item]);
+    }
+    return map;
+  }, [items]);
+
+  const save = useMutation({
+    mutationFn: () => savePreselections(subBudget.id, Object.fromEntries(Object.entries(draft ?? {}).filter(([, codes]) => codes.length > 0))),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: schemeKeys.preselections(subBudget.id) });
+      setSaved(true);
+    },
+  });
+
+  const toggle = (classifierId: string, code: string, checked: boolean) => {
+    setSaved(false);
+    setDraft((value) => {
+      const codes = new Set(value?.[classifierId] ?? []);
+      if (checked) codes.add(code);
+      else codes.delete(code);
+      return { ...(value ?? {}), [classifierId]: [...codes].sort() };
+    });
+  };
+
+  return (
+    <section className="preselections-pane" data-testid="preselections-pane">
+      <header className="preselections-header">
+        <h4 className="section-title">
+          <FormattedMessage id="preselections.title" values={{ name: subBudget.name }} />
+        </h4>
+        <span className="toolbar-spacer" />
+        {canEdit ? (
+          <button type="button" className="button button-primary" disabled={draft === null || save.isPending} onClick={() => save.mutate()} data-testid="preselections-save">
+            <FormattedMessage id="preselections.save" />
+          </button>
+        ) : null}
+        <button type="button" className="button" onClick={onClose} data-testid="preselections-close">
+          <FormattedMessage id="preselections.close" />
+        </button>
+      </header>
+      {saved ? (
+        <p className="notice-success" role="status" data-testid="preselections-saved">
+          <FormattedMessage id="preselections.saved" />
+        </p>
+      ) : null}
+      {save.isError ? <ErrorAlert error={save.error} title={<FormattedMessage id="preselections.failed" />} /> : null}
+      {current.isError ? <ErrorAlert error={current.error} /> : null}
+      <div className="preselections-lists">
+        {classifiers
+          .filter((classifier) => classifier.groupingId === null)
+          .map((classifier) => {
+            const list = byClassifier.get(classifier.id) ?? [];
+            const chosen = new Set(draft?.[classifier.id] ?? []);
+            return (
+              <fieldset key={classifier.id} className="preselections-list" data-testid={`preselections-${classifier.fieldName}`}>
+                <legend>
+                  {classifier.name}{' '}
+                  <span className="muted">{intl.formatMessage({ id: 'preselections.count' }, { count: chosen.size })}</span>
+                </legend>
+                {list.length === 0 ? (
+                  <p className="muted">
+                    <FormattedMessage id="preselections.noItems" />
+                  </p>
+                ) : (
+                  <div className="preselections-options" style={{ maxHeight: PRESELECTION_LIST_MAX_PX }}>
+                    {list.map((item) => (
+                      <label key={item.id} className="checkbox preselection-option" style={{ height: PRESELECTION_ROW_PX }}>
+                        <input
+                          type="checkbox"
+                          checked={chosen.has(item.code)}
+                          disabled={!canEdit || draft === null}
+                          onChange={(event) => toggle(classifier.id, item.code, event.target.checked)}
+                          data-testid={`preselection-${classifier.fieldName}-${item.code}`}
+                        />
+                        {`${item.code} – ${item.name}`}
+                      </label>
+                    ))}
+                  </div>
+                )}
+              </fieldset>
+            );
+          })}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,384 @@
+import { hasAnyPrivilege, schemeInputSchema } from '@eelarve/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColDef, GetRowIdParams, PostSortRowsParams, RowClassRules, RowDragEndEvent } from 'ag-grid-community';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useParams } from 'react-router';
+import { errorCodeOf } from '../../api';
+import { Alert } from '../../components/Alert';
+import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PlusIcon } from '../../components/icons';
+import { useToasts } from '../../components/Toasts';
+import { actionsColumn } from '../../grid/columns';
+import { DataGrid } from '../../grid/DataGrid';
+import { errorMessageKey, validationMessageKey, validationValues } from '../../i18n/keys';
+import type { MessageKey } from '../../i18n/messages';
+import { useCurrentUser } from '../auth/hooks';
+import { createScheme, deleteScheme, fetchClassifiers, fetchSchemes, reorderSchemes, schemeKeys, updateScheme } from './api';
+import { HIGHLIGHT_MS } from './model';
+import {
+  SchemeActionsCell,
+  SchemeDescriptionCell,
+  SchemeFieldNameCell,
+  SchemeMainCell,
+  SchemeNameCell,
+  SchemeOrderCell,
+  SchemeSecondaryCell,
+  type SchemesGridContext,
+} from './SchemeCells';
+import {
+  draftOf,
+  EMPTY_SCHEME_DRAFT,
+  type EditMode,
+  type SchemeDraftField,
+  type SchemeEditSession,
+  SchemeEditStore,
+  type SchemeRow,
+  rowFromScheme,
+  schemePayload,
+  useSchemeEditSession,
+} from './scheme-edit';
+import { SubBudgetsPanel } from './SubBudgetsPanel';
+import './schemes.css';
+
+const FIELD_LABELS: Record<SchemeDraftField, MessageKey> = {
+  name: 'schemes.column.name',
+  fieldName: 'schemes.column.fieldName',
+  description: 'schemes.column.description',
+  main: 'schemes.column.main',
+  secondary: 'schemes.column.secondary',
+};
+const SERVER_FIELD_ERRORS: Record<string, SchemeDraftField> = { SCHEME_NAME_NOT_UNIQUE: 'name', SCHEME_FIELD_NAME_NOT_UNIQUE: 'fieldName' };
+
+/** /document/{documentId}/schemes: the schemes of a document and the selected scheme's sub-budgets (spec 2). */
+export function SchemesTab() {
+  const { documentId = '' } = useParams();
+  const intl = useIntl();
+  const me = useCurrentUser();
+  const canEdit = hasAnyPrivilege(me.privileges, 'SCHEMA_ADMIN');
+  const queryClient = useQueryClient();
+  const { showError } = useToasts();
+
+  const [store] = useState(() => new SchemeEditStore());
+  const session = useSchemeEditSession(store);
+  const [pending, setPending] = useState<SchemeRow | null>(null);
+  const [collapsed, setCollapsed] = useState(false);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
+  const [notice, setNotice] = useState<MessageKey | null>(null);
+  const timers = useRef(new Set<number>());
+  const newRows = useRef(0);
+
+  const schemes = useQuery({ queryKey: schemeKeys.list(documentId), queryFn: () => fetchSchemes(documentId), enabled: documentId !== '' });
+  const classifiers = useQuery({ queryKey: schemeKeys.classifiers(documentId), queryFn: () => fetchClassifiers(documentId), enabled: documentId !== '' });
+
+  useEffect(() => {
+    const pendingTimers = timers.current;
+    return () => {
+      for (const timer of pendingTimers) window.clearTimeout(timer);
+    };
+  }, []);
+
+  const highlight = useCallback((key: string) => {
+    setHighlighted((current) => new Set(current).add(key));
+    const timer = window.setTimeout(() => {
+      timers.current.delete(timer);
+      setHighlighted((current) => {
+        const next = new Set(current);
+        next.delete(key);
+        return next;
+      });
+    }, HIGHLIGHT_MS);
+    timers.current.add(timer);
+  }, []);
+
+  const saved = useMemo(
+    () => (schemes.data ?? []).map(rowFromScheme).sort((a, b) => a.displayOrder - b.displayOrder || a.name.localeCompare(b.name)),
+    [schemes.data],
+  );
+  const rows = useMemo(() => (pending ? [pending, ...saved] : saved), [saved, pending]);
+
+  // The first scheme is selected until the user picks one; a deleted selection falls back to it.
+  const selected = saved.find((row) => row.id === selectedId) ?? saved[0] ?? null;
+  const selectedScheme = schemes.data?.find((scheme) => scheme.id === selected?.id);
+
+  const finishEditing = useCallback(() => {
+    store.clear();
+    setPending(null);
+  }, [store]);
+
+  const startSession = useCallback(
+    (row: SchemeRow, mode: EditMode) => {
+      if (store.current) return;
+      store.start(row.key, mode, mode === 'new' ? EMPTY_SCHEME_DRAFT : draftOf(row));
+      if (mode !== 'editing') {
+        setPending(row);
+        highlight(row.key);
+      }
+    },
+    [store, highlight],
+  );
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) });
+
+  const save = useMutation({
+    mutationFn: ({ editing }: { editing: SchemeEditSession }) => {
+      const current = saved.find((row) => row.key === editing.key);
+      const payload = schemePayload(editing.draft, editing.mode === 'editing' ? current?.displayOrder : nextDisplayOrder(saved));
+      return editing.mode === 'editing' ? updateScheme(editing.key, payload) : createScheme(documentId, payload);
+    },
+    onSuccess: async (result, { editing }) => {
+      await refresh();
+      finishEditing();
+      setNotice(editing.mode === 'editing' ? 'schemes.editSuccessful' : 'schemes.addSuccessful');
+      if (editing.mode !== 'editing' && result?.id) {
+        highlight(result.id);
+        setSelectedId(result.id);
+      }
+    },
+    onError: (error) => {
+      const field = SERVER_FIELD_ERRORS[errorCodeOf(error)];
+      store.setInvalid(field ? { [field]: errorCodeOf(error) } : {});
+      showError(error);
+    },
+  });
+
+  const onSave = useCallback(() => {
+    const editing = store.current;
+    if (!editing || editing.saving || !editing.changed) return;
+    const parsed = schemeInputSchema.safeParse(schemePayload(editing.draft));
+    if (!parsed.success) {
+      const invalid: SchemeEditSession['invalid'] = {};
+      for (const issue of parsed.error.issues) {
+        const path = String(issue.path[0]);
+        const field: SchemeDraftField = path === 'classifierList' ? 'main' : (path as SchemeDraftField);
+        if (field in FIELD_LABELS && !invalid[field]) invalid[field] = issue.message;
+      }
+      store.setInvalid(invalid);
+      return;
+    }
+    store.setSaving(true);
+    save.mutate({ editing });
+  }, [store, save.mutate]);
+
+  const reorder = useMutation({
+    mutationFn: (list: Array<{ id: string; displayOrder: number }>) => reorderSchemes(documentId, list),
+    onSettled: refresh,
+    onError: showError,
+  });
+
+  const remove = useConfirmAction({
+    run: (row: SchemeRow) => deleteScheme(row.key),
+    onDone: async () => {
+      await refresh();
+      setNotice('schemes.deleteSuccessful');
+    },
+  });
+
+  const classifierOptions = useMemo(
+    () => (classifiers.data ?? []).filter((classifier) => classifier.groupingId === null).map((classifier) => ({ value: classifier.id, label: classifier.name })),
+    [classifiers.data],
+  );
+  const classifierNames = useMemo(() => new Map((classifiers.data ?? []).map((classifier) => [classifier.id, classifier.name])), [classifiers.data]);
+
+  const contextRef = useRef<SchemesGridContext | null>(null);
+  const handlers: SchemesGridContext = {
+    store,
+    canEdit,
+    classifierOptions,
+    classifierNames,
+    selectedId: selected?.id ?? null,
+    rowCount: saved.length,
+    onSelect: (row) => row.id && setSelectedId(row.id),
+    onEdit: (row) => startSession(row, 'editing'),
+    onDuplicate: (row) => {
+      newRows.current += 1;
+      startSession({ ...row, key: `new-${newRows.current}`, id: null, subBudgetsCount: 0 }, 'duplicating');
+    },
+    onDelete: remove.ask,
+    onMove: (row, direction) => {
+      const index = saved.findIndex((candidate) => candidate.key === row.key);
+      const target = index + direction;
+      if (index < 0 || target < 0 || target >= saved.length) return;
+      const order = [...saved];
+      const [moved] = order.splice(index, 1);
+      if (moved) order.splice(target, 0, moved);
+      reorder.mutate(order.map((candidate, position) => ({ id: candidate.key, displayOrder: position + 1 })));
+    },
+    onSave,
+    onCancel: finishEditing,
+  };
+  if (contextRef.current) Object.assign(contextRef.current, handlers);
+  else contextRef.current = handlers;
+  const context = contextRef.current;
+
+  const columns = useMemo<ColDef<SchemeRow>[]>(() => {
+    // The edited row's keys belong to its inputs (typing a space must not select or navigate).
+    const suppressKeyboardEvent = ({ data }: { data?: SchemeRow }) => data !== undefined && store.current?.key === data.key;
+    const definitions: ColDef<SchemeRow>[] = [];
+    if (canEdit) {
+      definitions.push({
+        colId: 'order',
+        headerName: intl.formatMessage({ id: 'schemes.column.order' }),
+        width: 120,
+        sortable: false,
+        // Saved rows can be dragged while no row is edited (or moved with the arrows).
+        rowDrag: ({ data }) => data !== undefined && data.id !== null && store.current === null,
+        cellRenderer: SchemeOrderCell,
+      });
+    }
+    definitions.push(
+      { colId: 'name', field: 'name', headerName: intl.formatMessage({ id: 'schemes.column.name' }), flex: 1.2, minWidth: 150, sortable: false, cellRenderer: SchemeNameCell, suppressKeyboardEvent },
+      { colId: 'fieldName', field: 'fieldName', headerName: intl.formatMessage({ id: 'schemes.column.fieldName' }), flex: 1, minWidth: 120, sortable: false, cellRenderer: SchemeFieldNameCell, suppressKeyboardEvent },
+      { colId: 'description', field: 'description', headerName: intl.formatMessage({ id: 'schemes.column.description' }), flex: 1, minWidth: 110, sortable: false, cellRenderer: SchemeDescriptionCell, suppressKeyboardEvent },
+      { colId: 'main', headerName: intl.formatMessage({ id: 'schemes.column.main' }), flex: 1.3, minWidth: 150, sortable: false, cellRenderer: SchemeMainCell, suppressKeyboardEvent },
+      { colId: 'secondary', headerName: intl.formatMessage({ id: 'schemes.column.secondary' }), flex: 1.3, minWidth: 150, sortable: false, cellRenderer: SchemeSecondaryCell, suppressKeyboardEvent },
+      { colId: 'subBudgets', field: 'subBudgetsCount', headerName: intl.formatMessage({ id: 'schemes.column.subBudgets' }), width: 110, sortable: false },
+    );
+    if (canEdit) {
+      definitions.push({
+        ...actionsColumn(intl.formatMessage({ id: 'schemes.column.actions' }), 130, SchemeActionsCell),
+        // Enter and Space press the focused button, not the grid's own keys.
+        suppressKeyboardEvent: ({ event }) => (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLButtonElement,
+      });
+    }
+    return definitions;
+  }, [intl, canEdit, store]);
+
+  const editingKey = session?.key ?? null;
+  const editingMode = session?.mode ?? null;
+  const selectedKey = selected?.key ?? null;
+  const rowClassRules = useMemo<RowClassRules<SchemeRow>>(
+    () => ({
+      'row-highlighted': ({ data }) => data !== undefined && highlighted.has(data.key),
+      'row-selected-scheme': ({ data }) => data !== undefined && data.key === selectedKey,
+      'row-state-editing': ({ data }) => data?.key === editingKey && editingMode === 'editing',
+      'row-state-new': ({ data }) => data?.key === editingKey && editingMode === 'new',
+      'row-state-duplicating': ({ data }) => data?.key === editingKey && editingMode === 'duplicating',
+    }),
+    [highlighted, editingKey, editingMode, selectedKey],
+  );
+
+  const onRowDragEnd = (event: RowDragEndEvent<SchemeRow>) => {
+    const order: string[] = [];
+    event.api.forEachNode((node) => {
+      if (node.data?.id) order.push(node.data.id);
+    });
+    if (order.join() === saved.map((row) => row.key).join()) return;
+    reorder.mutate(order.map((id, position) => ({ id, displayOrder: position + 1 })));
+  };
+
+  const onAdd = () => {
+    newRows.current += 1;
+    startSession({ key: `new-${newRows.current}`, id: null, ...EMPTY_SCHEME_DRAFT, displayOrder: 0, subBudgetsCount: 0 }, 'new');
+    setCollapsed(false);
+  };
+
+  const invalidEntries = Object.entries(session?.invalid ?? {}) as Array<[SchemeDraftField, string]>;
+
+  return (
+    <div className="schemes-tab" data-testid="schemes-tab">
+      <div className="schemes-header">
+        <div className="schemes-heading">
+          <button
+            type="button"
+            className="icon-button schemes-collapse"
+            aria-expanded={!collapsed}
+            aria-label={intl.formatMessage({ id: 'schemes.toggle' })}
+            onClick={() => setCollapsed((value) => !value)}
+            data-testid="schemes-toggle"
+          >
+            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
+          </button>
+          <h2 className="schemes-title">
+            <FormattedMessage id="schemes.title" />
+          </h2>
+        </div>
+        {canEdit ? (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={onAdd}
+            disabled={session !== null || schemes.isPending}
+            title={session ? intl.formatMessage({ id: 'schemes.action.busy' }) : undefined}
+            data-testid="schemes-add"
+          >
+            <PlusIcon />
+            <FormattedMessage id="schemes.add" />
+          </button>
+        ) : null}
+      </div>
+
+      {!canEdit ? (
+        <Alert kind="info" testId="schemes-read-only">
+          <FormattedMessage id="schemes.readOnly" />
+        </Alert>
+      ) : null}
+      {notice ? (
+        <Alert kind="success" testId="schemes-notice">
+          <FormattedMessage id={notice} />
+        </Alert>
+      ) : null}
+      {schemes.isError ? <ErrorAlert error={schemes.error} title={<FormattedMessage id="schemes.loadFailed" />} /> : null}
+      {invalidEntries.length > 0 ? (
+        <Alert kind="error" testId="scheme-validation-error">
+          {invalidEntries.map(([field, message]) => (
+            <div key={field} data-message={message}>
+              <FormattedMessage
+                id="schemes.field.invalid"
+                values={{
+                  field: intl.formatMessage({ id: FIELD_LABELS[field] }),
+                  problem: message.startsWith('validation.')
+                    ? intl.formatMessage({ id: validationMessageKey(message) }, validationValues())
+                    : intl.formatMessage({ id: errorMessageKey(message) }),
+                }}
+              />
+            </div>
+          ))}
+        </Alert>
+      ) : null}
+
+      {collapsed ? null : (
+        <DataGrid<SchemeRow>
+          testId="schemes-grid"
+          height={Math.min(420, 90 + Math.max(rows.length, 2) * 44)}
+          rowData={schemes.isPending ? null : rows}
+          loading={schemes.isPending}
+          columnDefs={columns}
+          context={context}
+          getRowId={getRowKey}
+          rowClassRules={rowClassRules}
+          postSortRows={moveUnsavedFirst}
+          rowDragManaged={canEdit}
+          onRowDragEnd={onRowDragEnd}
+        />
+      )}
+
+      <SubBudgetsPanel documentId={documentId} scheme={selectedScheme ?? null} classifiers={classifiers.data ?? []} canEdit={canEdit} />
+
+      <ConfirmActionDialog
+        action={remove}
+        testId="scheme-delete-dialog"
+        title={<FormattedMessage id="schemes.delete.title" />}
+        message={(row) => <FormattedMessage id="schemes.delete.question" values={{ name: row.name }} />}
+        confirmLabel={<FormattedMessage id="common.delete" />}
+        failedTitle={<FormattedMessage id="schemes.delete.failed" />}
+        errorTestId="scheme-delete-error"
+      />
+    </div>
+  );
+}
+
+const getRowKey = ({ data }: GetRowIdParams<SchemeRow>) => data.key;
+
+/** New schemes go last. */
+function nextDisplayOrder(rows: readonly SchemeRow[]): number {
+  return rows.reduce((max, row) => Math.max(max, row.displayOrder), 0) + 1;
+}
+
+/** The unsaved (new or duplicated) row stays on top. */
+function moveUnsavedFirst({ nodes }: PostSortRowsParams<SchemeRow>): void {
+  const index = nodes.findIndex((node) => node.data?.id === null);
+  if (index > 0) nodes.unshift(...nodes.splice(index, 1));
+}
