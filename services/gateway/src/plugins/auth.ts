@@ -1,7 +1,7 @@
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { privilegesOf, userOccupations } from '../features/auth/account-queries';
+import { occupationPrivileges } from '../features/auth/account-queries';
 import { findSession, SESSION_COOKIE } from '../features/auth/sessions';
 import type { AuthContext, RouteAccess } from '../types';
 import { isApiPath } from './errors';
@@ -29,10 +29,10 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   if (!session) return null;
   let privileges: string[] = [];
   if (session.occupationId) {
-    const occupation = (await userOccupations(app.db, session.userId)).find((candidate) => candidate.id === session.occupationId);
+    const held = await occupationPrivileges(app.db, session.userId, session.occupationId);
     // An occupation removed since sign-in leaves the session without one.
-    if (!occupation) return { session, userId: session.userId, occupationId: null, organizationId: null, privileges };
-    privileges = await privilegesOf(app.db, occupation.roleIds);
+    if (!held) return { session, userId: session.userId, occupationId: null, organizationId: null, privileges };
+    privileges = held;
   }
   return { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId, privileges };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AuthenticationType, Me } from '@eelarve/shared';
 import type { AppDatabase } from '../../infrastructure/database';
 import { readModels } from '../../infrastructure/database';
@@ -69,6 +70,20 @@ export async function privilegesOf(db: AppDatabase, roleIds: string[]): Promise<
   if (roleIds.length === 0) return [];
   const roles = await readModels(db).selectFrom('roles').select('privilege_ids').where('id', 'in', roleIds).execute();
   return [...new Set(roles.flatMap((role) => role.privilege_ids))].sort();
+}
+
+/**
+ * The privileges of the user's occupation in one query (every authenticated request asks), or
+ * null when the occupation is no longer the user's.
+ */
+export async function occupationPrivileges(db: AppDatabase, userId: string, occupationId: string): Promise<string[] | null> {
+  const { rows } = await sql<{ privileges: string[] }>`
+    select coalesce(array(
+      select distinct p from read.roles r, unnest(r.privilege_ids) as p where r.id = any(o.role_ids) order by p
+    ), '{}') as privileges
+    from read.occupations o
+    where o.id = ${occupationId} and o.user_id = ${userId}`.execute(db);
+  return rows[0]?.privileges ?? null;
 }
 
 export async function lastOccupationOf(db: AppDatabase, userId: string): Promise<string | null> {

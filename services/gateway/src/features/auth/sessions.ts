@@ -54,15 +54,21 @@ export async function createSession(
   return { token, session };
 }
 
+/** Activity is recorded at most once a minute, so an ordinary request only reads its session. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
 export async function findSession(db: Db, token: string): Promise<SessionRecord | null> {
+  const tokenHash = hashToken(token);
   const row = await db
-    .updateTable('operational.sessions')
-    .set({ last_seen_at: new Date() })
-    .where('token_hash', '=', hashToken(token))
+    .selectFrom('operational.sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', new Date())
-    .returningAll()
     .executeTakeFirst();
   if (!row) return null;
+  if (Date.now() - row.last_seen_at.getTime() > LAST_SEEN_RESOLUTION_MS) {
+    await db.updateTable('operational.sessions').set({ last_seen_at: new Date() }).where('token_hash', '=', tokenHash).execute();
+  }
   return {
     tokenHash: row.token_hash,
     userId: row.user_id,
