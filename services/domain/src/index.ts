@@ -11,6 +11,8 @@ export * from './budgets/events';
 export * from './budgets/decider';
 export * from './schemes/events';
 export * from './schemes/decider';
+export * from './schemes/copy';
 export * from './classifiers/events';
 export * from './classifiers/items';
 export * from './classifiers/decider';
+export * from './classifiers/copy';

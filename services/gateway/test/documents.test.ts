@@ -453,10 +453,11 @@ describe('documents: copy', () => {
 
   it('fails the task when a chosen part cannot be copied yet, or a step fails', async () => {
     const source = await createDocument();
-    const response = await create(payload({ copy: { sourceDocumentId: source, classifiers: true } }));
+    // Resource permissions arrive with their own issue: until then their copy step is missing.
+    const response = await create(payload({ copy: { sourceDocumentId: source, permissions: true } }));
     const task = await waitForTask(response.json().taskId);
     expect(task).toMatchObject({ status: 'ERROR', error: 'COPY_STEP_NOT_AVAILABLE' });
-    expect(task.steps[0]).toMatchObject({ name: 'classifiers', status: 'ERROR' });
+    expect(task.steps[0]).toMatchObject({ name: 'permissions', status: 'ERROR' });
     const off = registerDocumentCopyStep('permissions', async () => {
       throw new Error('boom');
     });
@@ -554,5 +555,150 @@ describe('resource access (features/permissions/authorize)', () => {
     } finally {
       off();
     }
+  });
+});
+
+describe('documents: copy of classifiers and schemes', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by value in the assertions.
+  const json = async (response: Promise<{ statusCode: number; body: string; json(): any }>, status = 200) => {
+    const answered = await response;
+    expect(answered.statusCode, answered.body).toBe(status);
+    return answered.json();
+  };
+  const post = (url: string, payload: object) => json(orgAdmin.request({ method: 'POST', url, payload }), 201).then((body) => body.id as string);
+  const get = (url: string) => json(orgAdmin.request({ method: 'GET', url }));
+  const classifier = (documentId: string, fieldName: string, changes: object = {}) =>
+    post(`/api/document/${documentId}/classifier`, {
+      name: `Klassifikaator ${fieldName}`,
+      itemName: fieldName,
+      fieldName,
+      required: true,
+      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false },
+      ...changes,
+    });
+  const item = (classifierId: string, code: string, changes: object = {}) => post(`/api/classifier/${classifierId}/item`, { code, name: `Nimetus ${code}`, ...changes });
+
+  /** A document with a master classifier grouped by a sign-changing grouping classifier, a second classifier, a scheme with sub-budgets and preselections. */
+  async function sourceDocument() {
+    const documentId = await createDocument(payload({ name: 'Allikas' }));
+    const expense = await classifier(documentId, 'kulu', { displayMode: 'CODE' });
+    await json(update(documentId, payload({ name: 'Allikas', masterClassifierId: expense })));
+    const group = await classifier(documentId, 'grupp', { groupingId: expense, itemCanChangeSign: true, required: false, codeSettings: { typeName: 'Number', minLength: 1, maxLength: 4, hierarchical: true } });
+    const plus = await item(group, '1', { sign: 1 });
+    const minus = await item(group, '2', { sign: -1, description: 'Tulu' });
+    await item(group, '3', { unselectable: true });
+    await item(expense, '100', { groupedBy: [{ classifierId: group, itemId: plus }] });
+    await item(expense, '200', { groupedBy: [{ classifierId: group, itemId: minus }] });
+    const unit = await classifier(documentId, 'asutus', { required: false });
+    await item(unit, 'A');
+    await item(unit, 'B');
+    const scheme = await post(`/api/document/${documentId}/schema`, {
+      name: 'Kulud asutuseti',
+      description: 'Skeem',
+      classifierList: [
+        { classifierId: expense, type: 'MAIN' },
+        { classifierId: unit, type: 'SECONDARY' },
+      ],
+    });
+    const first = await post(`/api/schema/${scheme}/sub-budget`, { name: 'Personal', classifiers: { [expense]: '100', [unit]: 'A' } });
+    await post(`/api/schema/${scheme}/sub-budget`, { name: 'Majandus', classifiers: { [expense]: '200' } });
+    await json(orgAdmin.request({ method: 'PUT', url: `/api/sub-budget/${first}/classifier-preselections`, payload: { preselections: { [unit]: ['A', 'B'] } } }));
+    return { documentId, expense, group, unit, scheme };
+  }
+
+  it('copies classifiers with their items, groupings, signs and master, and schemes with sub-budgets and preselections', async () => {
+    const source = await sourceDocument();
+    const response = await create(payload({ name: 'Koopia', copy: { sourceDocumentId: source.documentId, classifiers: true, schemes: true } }));
+    expect(response.statusCode, response.body).toBe(201);
+    const { id: copyId, taskId } = response.json();
+    const task = await waitForTask(taskId);
+    expect(task.status, JSON.stringify(task)).toBe('SUCCESS');
+    expect(task.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(['classifiers:SUCCESS', 'masterClassifier:SUCCESS', 'schemes:SUCCESS']);
+
+    const sourceClassifiers = await get(`/api/document/${source.documentId}/classifiers?includeMeta=true`);
+    const copied = await get(`/api/document/${copyId}/classifiers?includeMeta=true`);
+    const byField = (list: { fieldName: string }[]) => new Map(list.map((entry) => [entry.fieldName, entry]));
+    // biome-ignore lint/suspicious/noExplicitAny: compared field by field below.
+    const original = byField(sourceClassifiers) as Map<string, any>;
+    // biome-ignore lint/suspicious/noExplicitAny: compared field by field below.
+    const copies = byField(copied) as Map<string, any>;
+    expect([...copies.keys()].sort()).toEqual(['asutus', 'grupp', 'kulu']);
+    const expense = copies.get('kulu');
+    const group = copies.get('grupp');
+    const unit = copies.get('asutus');
+    for (const copy of [expense, group, unit]) expect(copy.id).not.toBe(original.get(copy.fieldName).id);
+    const { id: _a, documentId: _b, groupingId: _c, groupedByIds: _d, primaryGroupedById: _e, ...expenseRest } = original.get('kulu');
+    expect(expense).toMatchObject({ ...expenseRest, documentId: copyId, master: true, groupedByIds: [group.id], itemsCount: 2 });
+    expect(group).toMatchObject({ documentId: copyId, groupingId: expense.id, itemCanChangeSign: true, codeSettings: { typeName: 'Number', hierarchical: true } });
+    expect((await getDocument(copyId)).json().masterClassifierId).toBe(expense.id);
+
+    const groupItems = await get(`/api/classifier/${group.id}/items`);
+    expect(groupItems.map((entry: object) => ({ ...entry, id: undefined }))).toEqual([
+      expect.objectContaining({ code: '1', sign: 1, unselectable: false, classifierId: group.id }),
+      expect.objectContaining({ code: '2', sign: -1, unselectable: false, description: 'Tulu', classifierId: group.id }),
+      expect.objectContaining({ code: '3', sign: 1, unselectable: true, classifierId: group.id }),
+    ]);
+    const expenseItems = await get(`/api/classifier/${expense.id}/items`);
+    const groupItemId = (code: string) => groupItems.find((entry: { code: string }) => entry.code === code).id;
+    expect(expenseItems.map((entry: { code: string; groupedBy: object[] }) => [entry.code, entry.groupedBy])).toEqual([
+      ['100', [{ classifierId: group.id, id: groupItemId('1'), code: '1', sign: 1 }]],
+      ['200', [{ classifierId: group.id, id: groupItemId('2'), code: '2', sign: -1 }]],
+    ]);
+
+    const schemes = await get(`/api/document/${copyId}/schemas`);
+    expect(schemes).toHaveLength(1);
+    expect(schemes[0]).toMatchObject({
+      name: 'Kulud asutuseti',
+      description: 'Skeem',
+      documentId: copyId,
+      classifierList: [
+        { classifierId: expense.id, type: 'MAIN' },
+        { classifierId: unit.id, type: 'SECONDARY' },
+      ],
+    });
+    expect(schemes[0].id).not.toBe(source.scheme);
+    const subBudgets = await get(`/api/schema/${schemes[0].id}/sub-budgets`);
+    expect(subBudgets.map((entry: { name: string; classifiers: object }) => [entry.name, entry.classifiers]).sort()).toEqual([
+      ['Majandus', { [expense.id]: '200' }],
+      ['Personal', { [expense.id]: '100', [unit.id]: 'A' }],
+    ]);
+    const personal = subBudgets.find((entry: { name: string }) => entry.name === 'Personal');
+    expect(await get(`/api/sub-budget/${personal.id}/classifier-preselections`)).toMatchObject({ preselections: { [unit.id]: ['A', 'B'] } });
+
+    // The copy is a document of its own: its field names are claimed there, the source is untouched.
+    expectError(await orgAdmin.request({ method: 'POST', url: `/api/document/${copyId}/classifier`, payload: { name: 'Veel', itemName: 'x', fieldName: 'KULU', codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false } } }), 409, 'FIELD_NAME_NOT_UNIQUE');
+    expect(await get(`/api/document/${source.documentId}/classifiers`)).toHaveLength(3);
+    expect(await get(`/api/schema/${source.scheme}/sub-budgets`)).toHaveLength(2);
+    // The copy's rules hold on the copied state: combinations stay unique, a scheme with sub-budgets keeps its classifiers.
+    expectError(
+      await orgAdmin.request({ method: 'POST', url: `/api/schema/${schemes[0].id}/sub-budget`, payload: { name: 'Teine', classifiers: { [expense.id]: '100', [unit.id]: 'A' } } }),
+      409,
+      'SUB_BUDGET_NOT_UNIQUE',
+    );
+    expectError(
+      await orgAdmin.request({ method: 'PUT', url: `/api/schema/${schemes[0].id}`, payload: { name: 'Kulud', fieldName: schemes[0].fieldName, classifierList: [{ classifierId: expense.id, type: 'MAIN' }] } }),
+      422,
+      'SCHEME_HAS_SUB_BUDGETS',
+    );
+  });
+
+  it('tells the create form which parts a copy can take now', async () => {
+    expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes'] });
+    const off = registerDocumentCopyStep('permissions', async () => {});
+    try {
+      expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions'] });
+    } finally {
+      off();
+    }
+    expect((await server.app.inject({ method: 'GET', url: '/api/document-copy/parts' })).statusCode).toBe(401);
+  });
+
+  it('copies classifiers alone, leaving schemes out', async () => {
+    const source = await sourceDocument();
+    const response = await create(payload({ name: 'Ainult klassifikaatorid', copy: { sourceDocumentId: source.documentId, classifiers: true } }));
+    const task = await waitForTask(response.json().taskId);
+    expect(task.status).toBe('SUCCESS');
+    expect(await get(`/api/document/${response.json().id}/classifiers`)).toHaveLength(3);
+    expect(await get(`/api/document/${response.json().id}/schemas`)).toEqual([]);
   });
 });

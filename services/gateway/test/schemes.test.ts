@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemesFixture } from '../src/features/schemes/testing';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
-import { type Client, login } from './helpers';
+import type { schemesFixture } from '../src/features/schemes/testing';
+import type { TestServer } from '../src/testing';
+import type { Client } from './helpers';
+import { schemesWorld } from './schemes-world';
 
 let server: TestServer;
-let admin: Client;
 let fixture: ReturnType<typeof schemesFixture>;
-let accounts: ReturnType<typeof accountsFixture>;
 let organizationId: string;
 let documentId: string;
 let kind: string;
@@ -20,15 +18,7 @@ let schemaViewer: Client;
 let outsider: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: false });
-  admin = await login(server.app, server.admin.email, server.admin.password);
-  accounts = accountsFixture(server.app, admin);
-  fixture = schemesFixture(server.app);
-  organizationId = await accounts.organization('Tartu Linnavalitsus');
-  schemaAdmin = await login(server.app, (await accounts.member(organizationId, ['SCHEMA_ADMIN'])).email, PASSWORD);
-  schemaViewer = await login(server.app, (await accounts.member(organizationId, ['SCHEMA_VIEW'])).email, PASSWORD);
-  const otherOrganization = await accounts.organization('Narva Linnavalitsus');
-  outsider = await login(server.app, (await accounts.member(otherOrganization, ['SCHEMA_ADMIN'])).email, PASSWORD);
+  ({ server, fixture, organizationId, schemaAdmin, schemaViewer, outsider } = await schemesWorld('Tartu Linnavalitsus', 'Narva Linnavalitsus'));
   documentId = await fixture.document(organizationId);
   kind = await fixture.classifier(documentId, organizationId, 'tegevusala', { '01': false, '02': false });
   source = await fixture.classifier(documentId, organizationId, 'allikas', { A: false }, false);

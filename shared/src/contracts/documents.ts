@@ -121,3 +121,8 @@ export const taskSchema = z.object({
   updatedAt: z.string(),
 });
 export type Task = z.infer<typeof taskSchema>;
+
+/** The parts a document copy can take today: GET api/document-copy/parts (the others arrive with their features). */
+export const DOCUMENT_COPY_PARTS = ['classifiers', 'schemes', 'permissions', 'reportViews'] as const;
+export type DocumentCopyPart = (typeof DOCUMENT_COPY_PARTS)[number];
+export const documentCopyPartsSchema = z.object({ parts: z.array(z.enum(DOCUMENT_COPY_PARTS)) });

@@ -73,7 +73,17 @@ export type ClassifierCommand =
     }
   | { type: 'BulkEditClassifierItems'; classifierId: string; edit: ClassifierItemsBulkEdit; groupings: GroupingContext[] }
   | { type: 'DeleteClassifierItems'; classifierId: string; itemIds: string[]; inUse: string[] }
-  | { type: 'ImportClassifierItems'; classifierId: string; rows: RawRow[]; loose: boolean; newIds: string[]; groupings: GroupingContext[] };
+  | { type: 'ImportClassifierItems'; classifierId: string; rows: RawRow[]; loose: boolean; newIds: string[]; groupings: GroupingContext[] }
+  /** A classifier of another document, already valid there, with references translated (see copy.ts). */
+  | {
+      type: 'CopyClassifier';
+      classifierId: string;
+      documentId: string;
+      organizationId: string;
+      groupingId: string | null;
+      definition: ClassifierDefinition;
+      items: ClassifierItemData[];
+    };
 
 export const classifierStream = (classifierId: string) => `classifier-${classifierId}`;
 
@@ -217,6 +227,14 @@ function importItems(command: Extract<ClassifierCommand, { type: 'ImportClassifi
   return [{ type: 'ClassifierItemsAdded', data: { ...refOf(command.classifierId, state), items } }];
 }
 
+function copyClassifier(command: Extract<ClassifierCommand, { type: 'CopyClassifier' }>, state: ClassifierState): ClassifierEvent[] {
+  if (state.status !== 'none') throw new DomainError('CONCURRENT_MODIFICATION', 'classifier already exists');
+  const { classifierId, documentId, organizationId, groupingId, definition, items } = command;
+  const created: ClassifierEvent = { type: 'ClassifierCreated', data: { classifierId, documentId, organizationId, groupingId, ...definition } };
+  if (items.length === 0) return [created];
+  return [created, { type: 'ClassifierItemsAdded', data: { classifierId, documentId, organizationId, items } }];
+}
+
 function evolveItems(state: ActiveClassifier, upsert: ClassifierItemData[], removed: string[] = []): ActiveClassifier {
   const items = new Map(state.items);
   const codes = new Map(state.codes);
@@ -310,6 +328,8 @@ export const classifierDecider: Decider<ClassifierCommand, ClassifierEvent, Clas
       }
       case 'ImportClassifierItems':
         return importItems(command, active(state));
+      case 'CopyClassifier':
+        return copyClassifier(command, state);
     }
   },
 };

@@ -53,7 +53,9 @@ export type SchemeCommand =
       /** One new id per row (used for rows that create a sub-budget). */
       newIds: string[];
       catalogue: ClassifierCatalogue;
-    };
+    }
+  /** Schemes of another document with their sub-budgets, classifier ids already translated (see copy.ts). */
+  | { type: 'CopySchemes'; documentId: string; organizationId: string; schemes: (SchemeDefinition & { schemeId: string; subBudgets: NewSubBudget[] })[] };
 
 export const documentSchemesStream = (documentId: string) => `document-schemes-${documentId}`;
 
@@ -188,6 +190,18 @@ function createScheme(command: Cmd<'CreateScheme'>, state: DocumentSchemesState)
   const displayOrder = command.displayOrder ?? Math.max(0, ...[...state.schemes.values()].map((scheme) => scheme.displayOrder)) + 1;
   const { documentId, organizationId, schemeId, name, fieldName, description, classifierList } = command;
   return [{ type: 'SchemeCreated', data: { documentId, organizationId, schemeId, name, fieldName, description, displayOrder, classifierList } }];
+}
+
+function copySchemes(command: Cmd<'CopySchemes'>, state: DocumentSchemesState): SchemeEvent[] {
+  const { documentId, organizationId } = command;
+  const events: SchemeEvent[] = [];
+  for (const { subBudgets, schemeId, ...definition } of command.schemes) {
+    if (state.schemes.has(schemeId)) throw new DomainError('CONCURRENT_MODIFICATION', 'scheme already exists');
+    assertUniqueNames(state, schemeId, definition.name, definition.fieldName);
+    events.push({ type: 'SchemeCreated', data: { documentId, organizationId, schemeId, ...definition } });
+    if (subBudgets.length > 0) events.push({ type: 'SubBudgetsAdded', data: { documentId, organizationId, schemeId, subBudgets } });
+  }
+  return events;
 }
 
 function updateScheme(command: Cmd<'UpdateScheme'>, state: DocumentSchemesState): SchemeEvent[] {
@@ -429,6 +443,8 @@ export const schemeDecider: Decider<SchemeCommand, SchemeEvent, DocumentSchemesS
         return pin(command, state);
       case 'ImportSubBudgets':
         return importSubBudgets(command, state);
+      case 'CopySchemes':
+        return copySchemes(command, state);
     }
   },
 };

@@ -1,4 +1,4 @@
-import { DOCUMENT_LIMITS, type Document, type DocumentInput, documentInputSchema, LIMITS } from '@eelarve/shared';
+import { DOCUMENT_LIMITS, type Document, type DocumentCopyPart, type DocumentInput, documentInputSchema, LIMITS } from '@eelarve/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -11,7 +11,16 @@ import { useToasts } from '../../components/Toasts';
 import { useCurrentUser } from '../auth/hooks';
 import { type FormErrors, issuesToErrors } from '../users/form';
 import { canCopyClassifiers, canCopyPermissions, canCopySchemes, canUpdateOrganization, isPlatformAdmin } from './access';
-import { createDocument, deleteDocument, documentKeys, fetchDocumentClassifiers, fetchDocuments, refreshDocuments, updateDocument } from './api';
+import {
+  createDocument,
+  deleteDocument,
+  documentKeys,
+  fetchCopyParts,
+  fetchDocumentClassifiers,
+  fetchDocuments,
+  refreshDocuments,
+  updateDocument,
+} from './api';
 import { watchCopyTask } from './copy-task';
 import { useDocument } from './DocumentLayout';
 
@@ -68,6 +77,8 @@ function DocumentForm({ document }: { document: Document | null }) {
   const [masterClassifierId, setMasterClassifierId] = useState(document?.masterClassifierId ?? '');
   const [allowCommenting, setAllowCommenting] = useState(document?.allowCommentingWithReadPermissions ?? false);
   const [copy, setCopy] = useState<CopyState>(NO_COPY);
+  const copyParts = useQuery({ queryKey: documentKeys.copyParts(), queryFn: fetchCopyParts, enabled: copy.enabled });
+  const unavailable = (part: DocumentCopyPart) => !(copyParts.data?.parts ?? []).includes(part);
   const [errors, setErrors] = useState<FormErrors>({});
   const [confirmDelete, setConfirmDelete] = useState(false);
   const platformAdmin = isPlatformAdmin(me);
@@ -273,6 +284,7 @@ function DocumentForm({ document }: { document: Document | null }) {
                   testId="document-copy-permissions"
                   checked={copy.permissions}
                   disabled={!canCopyPermissions(me)}
+                  unavailable={unavailable('permissions')}
                   onChange={(checked) => setCopy({ ...copy, permissions: checked })}
                 />
                 <CopyOption
@@ -280,6 +292,7 @@ function DocumentForm({ document }: { document: Document | null }) {
                   testId="document-copy-classifiers"
                   checked={copy.classifiers}
                   disabled={!canCopyClassifiers(me)}
+                  unavailable={unavailable('classifiers')}
                   onChange={(checked) => setCopy({ ...copy, classifiers: checked, schemes: checked && copy.schemes, reportViews: checked && copy.reportViews })}
                 />
                 <CopyOption
@@ -287,6 +300,7 @@ function DocumentForm({ document }: { document: Document | null }) {
                   testId="document-copy-schemes"
                   checked={copy.schemes}
                   disabled={!canCopySchemes(me) || !copy.classifiers}
+                  unavailable={unavailable('schemes')}
                   onChange={(checked) => setCopy({ ...copy, schemes: checked, reportViews: checked && copy.reportViews })}
                 />
                 <CopyOption
@@ -294,6 +308,7 @@ function DocumentForm({ document }: { document: Document | null }) {
                   testId="document-copy-report-views"
                   checked={copy.reportViews}
                   disabled={!copy.schemes}
+                  unavailable={unavailable('reportViews')}
                   onChange={(checked) => setCopy({ ...copy, reportViews: checked })}
                 />
               </div>
@@ -337,22 +352,26 @@ function flatPath(path: ReadonlyArray<PropertyKey>): PropertyKey[] {
   return [...path];
 }
 
+/** One copy option; a part the server cannot copy yet is greyed out with the reason as its hint. */
 function CopyOption({
   messageId,
   testId,
   checked,
   disabled,
+  unavailable,
   onChange,
 }: {
   messageId: 'documents.copy.permissions' | 'documents.copy.classifiers' | 'documents.copy.schemes' | 'documents.copy.reportViews';
   testId: string;
   checked: boolean;
   disabled: boolean;
+  unavailable: boolean;
   onChange: (checked: boolean) => void;
 }) {
+  const intl = useIntl();
   return (
-    <label className="checkbox">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} data-testid={testId} />
+    <label className="checkbox" title={unavailable ? intl.formatMessage({ id: 'documents.copy.partUnavailable' }) : undefined}>
+      <input type="checkbox" checked={checked && !unavailable} disabled={disabled || unavailable} onChange={(event) => onChange(event.target.checked)} data-testid={testId} />
       <FormattedMessage id={messageId} />
     </label>
   );

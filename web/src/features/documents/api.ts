@@ -1,4 +1,4 @@
-import type { CommandResult, Document, DocumentCreatedResult, DocumentInput, Task } from '@eelarve/shared';
+import type { CommandResult, Document, DocumentCopyPart, DocumentCreatedResult, DocumentInput, Task } from '@eelarve/shared';
 import { FINAL_TASK_STATUSES } from '@eelarve/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
@@ -19,9 +19,12 @@ export const documentKeys = {
   list: (organizationId: string) => [...documentKeys.all, 'list', organizationId] as const,
   one: (documentId: string) => [...documentKeys.all, 'one', documentId] as const,
   classifiers: (documentId: string) => ['classifiers', documentId, 'document-form'] as const,
+  copyParts: () => [...documentKeys.all, 'copy-parts'] as const,
 };
 
 export const fetchDocuments = (organizationId: string) => api.get<Document[]>(`/api/organization/${enc(organizationId)}/documents`);
+/** The copy options the server can carry out now. */
+export const fetchCopyParts = () => api.get<{ parts: DocumentCopyPart[] }>('/api/document-copy/parts');
 export const fetchDocument = (documentId: string) => api.get<Document>(`/api/document/${enc(documentId)}`);
 export const createDocument = (organizationId: string, body: DocumentInput) =>
   api.post<DocumentCreatedResult>(`/api/organization/${enc(organizationId)}/document`, body);

@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   type ClassifierCommand,
   type ClassifierFields,
-  type ClassifierState,
   classifierDecider,
   classifierOrderDecider,
-  classifierStream,
-  foldEvents,
   type RawRow,
-  type ClassifierEvent,
   importColumns,
   validateImportRows,
 } from '@eelarve/domain';
@@ -36,13 +32,14 @@ import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { assertResourceAccess, documentResource, findDocumentOrganization } from '../permissions/authorize';
-import { release, reservationStream, reserve } from '../users/reservations';
+import { registerDocumentCopyStep } from '../documents/copy';
+import { copyClassifiers } from './copy';
+import { classifierState, releaseFieldName, withFieldName } from './field-names';
 import { formatOf, itemsCsv, itemsWorkbook, parseImportFile } from './files';
 import {
   type ClassifierRow,
   classifierContext,
   classifierUsedInScheme,
-  fieldNameTaken,
   findClassifier,
   findItemsInUse,
   groupingContexts,
@@ -83,43 +80,6 @@ async function classifierInPath(app: FastifyInstance, request: FastifyRequest, c
   return classifier;
 }
 
-async function classifierState(app: FastifyInstance, classifierId: string): Promise<ClassifierState> {
-  return foldEvents(classifierDecider, (await app.store.readStream(classifierStream(classifierId))) as unknown as ClassifierEvent[]);
-}
-
-// ---- field names: unique among the document's classifiers, also under concurrent requests ----
-
-const fieldNameStream = (documentId: string, fieldName: string) => reservationStream('classifierfield', `${documentId}:${fieldName.toLowerCase()}`);
-
-async function reserveFieldName(app: FastifyInstance, request: FastifyRequest, documentId: string, fieldName: string, classifierId: string): Promise<void> {
-  if (await fieldNameTaken(app.db, documentId, fieldName, classifierId)) throw new DomainError('FIELD_NAME_NOT_UNIQUE');
-  await reserve(app.store, {
-    stream: fieldNameStream(documentId, fieldName),
-    ownerId: classifierId,
-    actor: actorOf(request),
-    conflict: 'FIELD_NAME_NOT_UNIQUE',
-    holds: async (ownerId) => {
-      const state = await classifierState(app, ownerId);
-      return state.status === 'active' && state.fieldName.toLowerCase() === fieldName.toLowerCase();
-    },
-  });
-}
-
-const releaseFieldName = (app: FastifyInstance, request: FastifyRequest, documentId: string, fieldName: string, classifierId: string) =>
-  release(app.store, { stream: fieldNameStream(documentId, fieldName), ownerId: classifierId, actor: actorOf(request) });
-
-/** Runs `work` with the field name claimed; gives the claim back if the work fails. */
-async function withFieldName<T>(app: FastifyInstance, request: FastifyRequest, claim: { documentId: string; fieldName: string; classifierId: string; keep: boolean }, work: () => Promise<T>) {
-  if (claim.keep) return work();
-  await reserveFieldName(app, request, claim.documentId, claim.fieldName, claim.classifierId);
-  try {
-    return await work();
-  } catch (error) {
-    await releaseFieldName(app, request, claim.documentId, claim.fieldName, claim.classifierId);
-    throw error;
-  }
-}
-
 /** Import rows: the API sends objects; the file parser keyed them by column already. */
 function importRowsOf(items: z.infer<typeof classifierImportSchema>['items']): RawRow[] {
   return items.map((item) => ({ ...item }));
@@ -128,6 +88,7 @@ function importRowsOf(items: z.infer<typeof classifierImportSchema>['items']): R
 export async function classifierRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const execute = (request: FastifyRequest, command: ClassifierCommand) => runCommand(app, classifierDecider, command, actorOf(request), READ_MODELS);
+  registerDocumentCopyStep('classifiers', copyClassifiers);
 
   // ---- classifiers -------------------------------------------------------------------------
 
@@ -157,7 +118,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
       const command: ClassifierCommand = { type: 'CreateClassifier', classifierId, documentId, organizationId: resource.organizationId, ...body, displayOrder, context };
       // Rule errors come before the field name is claimed.
       classifierDecider.decide(command, { status: 'none' });
-      const outcome = await withFieldName(app, request, { documentId, fieldName: body.fieldName, classifierId, keep: false }, () => execute(request, command));
+      const outcome = await withFieldName(app, actorOf(request), { documentId, fieldName: body.fieldName, classifierId, keep: false }, () => execute(request, command));
       return reply.status(201).send({ id: classifierId, position: positionOf(outcome.position) });
     },
   );
@@ -171,10 +132,10 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
       const command: ClassifierCommand = { type: 'UpdateClassifier', classifierId: classifier.id, ...(request.body as ClassifierFields), context };
       classifierDecider.decide(command, await classifierState(app, classifier.id));
       const sameName = classifier.field_name.toLowerCase() === request.body.fieldName.toLowerCase();
-      const outcome = await withFieldName(app, request, { documentId: classifier.document_id, fieldName: request.body.fieldName, classifierId: classifier.id, keep: sameName }, () =>
+      const outcome = await withFieldName(app, actorOf(request), { documentId: classifier.document_id, fieldName: request.body.fieldName, classifierId: classifier.id, keep: sameName }, () =>
         execute(request, command),
       );
-      if (!sameName) await releaseFieldName(app, request, classifier.document_id, classifier.field_name, classifier.id);
+      if (!sameName) await releaseFieldName(app, actorOf(request), classifier.document_id, classifier.field_name, classifier.id);
       return { id: classifier.id, position: positionOf(outcome.position) };
     },
   );
@@ -192,7 +153,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
         isMaster: context.isMaster,
         groupedByIds: context.groupedByIds,
       });
-      await releaseFieldName(app, request, classifier.document_id, classifier.field_name, classifier.id);
+      await releaseFieldName(app, actorOf(request), classifier.document_id, classifier.field_name, classifier.id);
       return { id: classifier.id, position: positionOf(outcome.position) };
     },
   );

@@ -1,4 +1,4 @@
-import type { DocumentCopyOptions } from '@eelarve/shared';
+import { DOCUMENT_COPY_PARTS, type DocumentCopyOptions } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { CommandActor } from '../../infrastructure/commands';
 
@@ -6,7 +6,8 @@ import type { CommandActor } from '../../infrastructure/commands';
  * Document copy (spec 2, sections 3-5): the new document is created by the request itself; the
  * rest runs as a background task of named steps (GET api/task/{taskId}).
  *
- * Other features plug their part in with `registerDocumentCopyStep(name, fn)`:
+ * Other features plug their part in with `registerDocumentCopyStep(name, fn)` (classifiers/copy.ts
+ * and schemes/copy.ts are registered by their routes):
  * - 'classifiers'  (option `classifiers`): classifiers and their items; put every source id
  *                  -> new id into `context.ids` (classifiers and items) so later steps translate;
  * - 'schemes'      (option `schemes`, needs classifiers): schemes with sub-budgets and preselections;
@@ -19,7 +20,7 @@ import type { CommandActor } from '../../infrastructure/commands';
  * A step must be idempotent per target document where it can: a task is not retried
  * automatically, but a failed copy can be deleted and made again.
  */
-export const DOCUMENT_COPY_STEPS = ['classifiers', 'schemes', 'permissions', 'reportViews'] as const;
+export const DOCUMENT_COPY_STEPS = DOCUMENT_COPY_PARTS;
 export type DocumentCopyStepName = (typeof DOCUMENT_COPY_STEPS)[number];
 
 export interface DocumentCopyContext {
@@ -38,16 +39,27 @@ export type DocumentCopyStep = (context: DocumentCopyContext) => Promise<void>;
 
 const registry = new Map<DocumentCopyStepName, DocumentCopyStep>();
 
-/** Registers (or replaces) the step that copies one part of a document; returns an unregister function. */
+/**
+ * Registers (or replaces) the step that copies one part of a document; returns a function that
+ * takes it back out and restores the step it replaced (tests swap steps in and out).
+ */
 export function registerDocumentCopyStep(name: DocumentCopyStepName, step: DocumentCopyStep): () => void {
+  const replaced = registry.get(name);
   registry.set(name, step);
   return () => {
-    if (registry.get(name) === step) registry.delete(name);
+    if (registry.get(name) !== step) return;
+    if (replaced) registry.set(name, replaced);
+    else registry.delete(name);
   };
 }
 
 export function documentCopyStep(name: DocumentCopyStepName): DocumentCopyStep | undefined {
   return registry.get(name);
+}
+
+/** The parts that have a registered step, i.e. that a copy can take now. */
+export function availableCopySteps(): DocumentCopyStepName[] {
+  return DOCUMENT_COPY_STEPS.filter((name) => registry.has(name));
 }
 
 /** The chosen parts, in the order they run. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext } from '../../types';
-import { canAccess } from '../permissions/authorize';
+import { canAccess, canAccessEach } from '../permissions/authorize';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -50,6 +50,8 @@ export async function listDocuments(app: FastifyInstance, auth: AuthContext, org
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .execute();
-  const documents = await Promise.all(rows.map((row) => documentWithPermissions(app, auth, row)));
+  const resources = rows.map((row) => ({ organizationId: row.organization_id, documentId: row.id }));
+  const [read, update] = await Promise.all([canAccessEach(app, auth, resources, 'read'), canAccessEach(app, auth, resources, 'update')]);
+  const documents = rows.map((row, index) => toDocument(row, { read: read[index] ?? false, update: update[index] ?? false }));
   return readableOnly ? documents.filter((document) => document.permissions.read) : documents;
 }

@@ -5,6 +5,7 @@ import {
   commandResultSchema,
   type DocumentCopyOptions,
   DomainError,
+  documentCopyPartsSchema,
   documentCreatedSchema,
   documentInputSchema,
   documentSchema,
@@ -23,7 +24,7 @@ import type { AuthContext } from '../../types';
 import { documentResource, organizationResource } from '../permissions/authorize';
 import { startTask, type TaskStep } from '../tasks/runner';
 import { isPlatformAdmin } from '../users/access';
-import { chosenCopySteps, type DocumentCopyContext, documentCopyStep } from './copy';
+import { availableCopySteps, chosenCopySteps, type DocumentCopyContext, documentCopyStep } from './copy';
 import { checkMasterClassifier } from './master-classifier';
 import { documentWithPermissions, findDocument, listDocuments } from './queries';
 
@@ -124,6 +125,12 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     const auth = requireAuth(request);
     await organizationResource(app, auth, request.params.id, 'read');
     return listDocuments(app, auth, request.params.id, false);
+  });
+
+  // Which copy options the create form can offer (not in the spec's list: the web greys out parts whose feature is not there yet).
+  api.get('/api/document-copy/parts', { schema: { tags, response: { 200: documentCopyPartsSchema } } }, async (request) => {
+    requireAuth(request);
+    return { parts: availableCopySteps() };
   });
 
   api.get('/api/document/:id', { schema: { tags, params: idParamsSchema, response: { 200: documentSchema } } }, async (request) => {

@@ -6,6 +6,9 @@ import { readModels } from '../../infrastructure/database';
 import type { AuthContext } from '../../types';
 import { type AccessOptions, assertResourceAccess, type ResourceAction, type ResourceRef } from '../permissions/authorize';
 
+/** The schemes tab and the sub-budgets tab read the schemes projector. */
+export const SCHEME_READ_MODELS = ['schemes'] as const;
+
 /** Read side of schemes and sub-budgets (read.schemes, read.sub_budgets, read.sub_budget_pins). */
 
 export interface SchemeRow {

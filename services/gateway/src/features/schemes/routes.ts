@@ -17,11 +17,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
+import { registerDocumentCopyStep } from '../documents/copy';
 import { documentResource, organizationResource } from '../permissions/authorize';
-import { documentClassifierIds, listDocumentSchemes, listOrganizationSchemes, schemeInPath } from './queries';
+import { copySchemes } from './copy';
+import { documentClassifierIds, listDocumentSchemes, listOrganizationSchemes, SCHEME_READ_MODELS, schemeInPath } from './queries';
 
-/** The schemes tab and the sub-budgets tab read the schemes projector. */
-export const SCHEME_READ_MODELS = ['schemes'] as const;
+export { SCHEME_READ_MODELS };
+
 const tags = ['schemes'];
 /** Reading the list of a document's schemes: the budget's sub-budgets tab needs it too, so any occupation with read access. */
 const readers = 'occupation' as const;
@@ -49,6 +51,7 @@ function fieldNameOf(name: string, fieldName: string | undefined): string {
 export async function schemeRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const execute = (request: FastifyRequest, command: SchemeCommand) => runCommand(app, schemeDecider, command, actorOf(request), SCHEME_READ_MODELS);
+  registerDocumentCopyStep('schemes', copySchemes);
 
   api.get('/api/document/:id/schemas', { config: { access: readers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } }, async (request) => {
     await documentResource(app, requireAuth(request), request.params.id, 'read');
