@@ -114,7 +114,12 @@ describe('web: documents and budgets (browser)', () => {
     // A budget of each type, each going where the spec says.
     await addBudget(page, 'COMMON', 'Põhitegevus');
     await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/sub-budgets$/);
+    // A common budget has all three budget tabs.
+    expect(await page.getByTestId('budget-tab-sub-budgets').getAttribute('class')).toContain('active');
+    expect(await page.getByTestId('budget-tab-report').getAttribute('aria-disabled')).toBeNull();
     await page.getByTestId('document-tab-budgets').click();
+    // The new budget's row is highlighted for a while when the list shows it.
+    await expect.poll(() => budgetRow(page, 'Põhitegevus').getAttribute('class'), { timeout: 5_000 }).toContain('row-highlighted');
     await addBudget(page, 'MONITORING', 'Seire');
     await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/edit\?initial=true$/);
     await page.getByTestId('budget-monitoring').waitFor();
@@ -135,6 +140,30 @@ describe('web: documents and budgets (browser)', () => {
     await page.locator('[data-testid="budget-component"][data-budget-name="Seire"]').check();
     await page.getByTestId('budget-save').click();
     await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/report$/);
+    // The report tab gives the budget's overview: type, name, and the summed budgets as links.
+    await page.getByTestId('budget-overview').waitFor();
+    expect(await page.getByTestId('budget-overview-name').textContent()).toBe('Kokku');
+    expect(await page.getByTestId('budget-overview-type').textContent()).toBe(et['budgets.type.SUM_BUDGET']);
+    expect(await page.getByTestId('breadcrumb-budget').textContent()).toBe('Kokku');
+    await expect.poll(() => page.getByTestId('budget-overview-component-link').allTextContents()).toEqual(['Põhitegevus', 'Seire']);
+    expect(await page.getByTestId('budget-tab-sub-budgets').getAttribute('aria-disabled')).toBe('true');
+    await shot(page, 'budget-report-sum');
+    // A component leads to its own page: the monitoring budget's overview shows its import address.
+    await page.getByTestId('budget-overview-component-link').filter({ hasText: 'Seire' }).click();
+    await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/report$/);
+    await expect.poll(() => page.getByTestId('budget-overview-name').textContent()).toBe('Seire');
+    expect(await page.getByTestId('budget-overview-api-url').textContent()).toMatch(/\/budgets\/[0-9a-f-]{36}\/import$/);
+    expect(await page.getByTestId('budget-overview-last-execution').textContent()).toBe(et['budgets.overview.neverExecuted']);
+    const monitoringReport = currentPath(page);
+    // Back on the list, the sum budget created a moment ago is highlighted.
+    await page.getByTestId('document-tab-budgets').click();
+    await expect.poll(() => budgetRow(page, 'Kokku').getAttribute('class'), { timeout: 5_000 }).toContain('row-highlighted');
+    expect(await budgetRow(page, 'Seire').getAttribute('class')).not.toContain('row-highlighted');
+    await shot(page, 'budgets-list-highlighted');
+    // A budget that is not common has no sub-budgets: the tab's address goes to the report instead.
+    await page.goto(monitoringReport.replace(/\/report$/, '/sub-budgets'));
+    await page.waitForURL((url) => url.pathname === monitoringReport);
+    await page.getByTestId('budget-overview').waitFor();
     await page.goto(`/document/${documentId}/budgets`);
     await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
     const before = await budgetNames(page);
@@ -175,16 +204,37 @@ describe('web: documents and budgets (browser)', () => {
       .poll(async () => ((await (await page.request.get('/api/user-settings?type=OCCUPATION_DOCUMENT')).json()) as { settings: { rememberedDocumentId?: string } }).settings.rememberedDocumentId)
       .toBe(documentId);
 
-    // Copy-from-existing offers the document's budgets, grouped by document.
+    // Copy-from-existing offers the common and monitoring budgets in a tree of documents, the
+    // current document open; changing the type to a sum budget drops the copy choice.
     await page.getByTestId('budgets-add').click();
     await page.getByTestId('budget-copy-enabled').check();
-    await expect.poll(() => page.locator(`[data-testid="budget-copy-source"] optgroup[label="${first}"] option`).allTextContents()).toEqual(
-      expect.arrayContaining(['Põhitegevus', 'Seire']),
-    );
+    const sourceDocument = page.locator(`[data-testid="budget-copy-source-document"][data-document-id="${documentId}"]`);
+    expect(await sourceDocument.getAttribute('aria-expanded')).toBe('true');
+    const sourceOptions = sourceDocument.getByTestId('budget-copy-source-option');
+    await expect.poll(async () => (await sourceOptions.evaluateAll((options) => options.map((option) => option.getAttribute('data-budget-name')))).sort()).toEqual(['Põhitegevus', 'Seire']);
     await page.getByTestId('budget-type-SUM_BUDGET').check();
     expect(await page.getByTestId('budget-copy').count()).toBe(0);
-    await page.getByTestId('budget-cancel').click();
-    await page.waitForURL(/\/budgets$/);
+    // A common budget copied from another: the source is found by search and chosen with the keyboard.
+    await page.getByTestId('budget-type-COMMON').check();
+    await page.getByTestId('budget-name-input').fill('Põhitegevus koopia');
+    await page.getByTestId('budget-copy-enabled').check();
+    await page.getByTestId('budget-copy-source-search').fill('põhi');
+    await expect.poll(() => sourceOptions.evaluateAll((options) => options.map((option) => option.getAttribute('data-budget-name')))).toEqual(['Põhitegevus']);
+    await page.getByTestId('budget-copy-source-search').press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const source = sourceOptions.filter({ hasText: 'Põhitegevus' });
+    expect(await source.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('budget-copy-source-selected').textContent()).toContain('Põhitegevus');
+    await page.getByTestId('budget-copy-permissions').check();
+    await shot(page, 'budget-create-copy');
+    await page.getByTestId('budget-save').click();
+    await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/sub-budgets$/);
+    await expect
+      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).map((budget) => budget.name))
+      .toContain('Põhitegevus koopia');
+    await page.getByTestId('document-tab-budgets').click();
+    await expect.poll(() => budgetRow(page, 'Põhitegevus koopia').getAttribute('class'), { timeout: 5_000 }).toContain('row-highlighted');
 
     // A second document, then drag it below the first in the sider.
     await createDocumentThroughUi(page, second);
@@ -223,7 +273,7 @@ describe('web: documents and budgets (browser)', () => {
     await page.getByTestId('budget-delete-dialog').waitFor();
     await expect.poll(() => budgetRow(page, 'Kokku').getAttribute('class')).toContain('row-confirming');
     await page.getByTestId('confirm-ok').click();
-    await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(2);
+    await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
 
     // The collapsed sider is remembered.
     await page.getByTestId('document-sider-toggle').click();

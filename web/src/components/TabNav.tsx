@@ -8,6 +8,8 @@ export interface Tab {
   testId: string;
   /** Active only on exactly `to` (not below it). */
   end?: boolean;
+  /** Shown, but not a link (`aria-disabled`). */
+  disabled?: boolean;
 }
 
 /** The tabs of an area: links that replace the history entry; `labelId` names the navigation. */
@@ -15,18 +17,24 @@ export function TabNav({ labelId, tabs }: { labelId: MessageKey; tabs: readonly 
   const intl = useIntl();
   return (
     <nav className="tabs" aria-label={intl.formatMessage({ id: labelId })}>
-      {tabs.map((tab) => (
-        <NavLink
-          key={tab.to}
-          to={tab.to}
-          end={tab.end}
-          replace
-          className={({ isActive }) => (isActive ? 'tab active' : 'tab')}
-          data-testid={tab.testId}
-        >
-          <FormattedMessage id={tab.label} />
-        </NavLink>
-      ))}
+      {tabs.map((tab) =>
+        tab.disabled ? (
+          <span key={tab.to} className="tab tab-disabled" aria-disabled="true" data-testid={tab.testId}>
+            <FormattedMessage id={tab.label} />
+          </span>
+        ) : (
+          <NavLink
+            key={tab.to}
+            to={tab.to}
+            end={tab.end}
+            replace
+            className={({ isActive }) => (isActive ? 'tab active' : 'tab')}
+            data-testid={tab.testId}
+          >
+            <FormattedMessage id={tab.label} />
+          </NavLink>
+        ),
+      )}
     </nav>
   );
 }

@@ -1,7 +1,7 @@
 import { BUDGET_LIMITS, BUDGET_TYPE_VALUES, type BudgetInput, type BudgetTypeValue, budgetCreateSchema, budgetInputSchema, LIMITS } from '@eelarve/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FieldError } from '../../components/FieldError';
@@ -27,7 +27,9 @@ import {
   setBudgetSync,
   updateBudget,
 } from './api';
+import { BudgetSourceTree } from './BudgetSourceTree';
 import { BudgetTypeIcon } from './BudgetsTab';
+import { rememberCreatedBudget } from './recently-created';
 import '../documents/documents.css';
 
 /** /document/{documentId}/budgets/create. */
@@ -54,7 +56,6 @@ interface CopySchemeChoice {
 }
 
 function BudgetForm({ budget }: { budget: BudgetView | null }) {
-  const intl = useIntl();
   const me = useCurrentUser();
   const document = useDocument();
   const documentId = document.id;
@@ -84,13 +85,11 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
   const organizationId = me.organizationId ?? document.organizationId;
   const sources = useQuery({ queryKey: budgetKeys.organization(organizationId), queryFn: () => fetchOrganizationBudgets(organizationId), enabled: copying });
   const sourceDocuments = useQuery({ queryKey: documentKeys.list(organizationId), queryFn: () => fetchDocuments(organizationId), enabled: copying });
-  // The source budget is chosen from the organisation's documents (same type family: common or monitoring).
-  const sourceGroups = (sourceDocuments.data ?? [])
-    .map((source) => ({
-      document: source,
-      budgets: (sources.data ?? []).filter((candidate) => candidate.documentId === source.id && (candidate.type === 'COMMON' || candidate.type === 'MONITORING')),
-    }))
-    .filter((group) => group.budgets.length > 0);
+  // The source budget is chosen from a tree of the organisation's documents (same type family: common or monitoring).
+  const sourceCandidates = useMemo(
+    () => (sources.data ?? []).filter((candidate) => candidate.type === 'COMMON' || candidate.type === 'MONITORING'),
+    [sources.data],
+  );
   const copySchemes = useQuery({
     queryKey: budgetKeys.copySchemes(sourceBudgetId, documentId),
     queryFn: () => fetchCopySchemes(sourceBudgetId, documentId),
@@ -112,6 +111,8 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
       return result;
     },
     onSuccess: async (result) => {
+      // The new budget's row is highlighted when the budget list next shows it.
+      if (!budget) rememberCreatedBudget(result.id);
       await queryClient.invalidateQueries({ queryKey: budgetKeys.all });
       if (budget) {
         navigate(`/document/${documentId}/budgets`);
@@ -324,21 +325,27 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
           </label>
           {copying ? (
             <>
-              <FormField htmlFor={field('source')} labelId="budgets.copy.source">
-                <select id={field('source')} value={sourceBudgetId} onChange={(event) => setSourceBudgetId(event.target.value)} data-testid="budget-copy-source">
-                  <option value="">{intl.formatMessage({ id: 'common.select' })}</option>
-                  {sourceGroups.map((group) => (
-                    <optgroup key={group.document.id} label={group.document.name}>
-                      {group.budgets.map((source) => (
-                        <option key={source.id} value={source.id}>
-                          {source.name}
-                        </option>
-                      ))}
-                    </optgroup>
-                  ))}
-                </select>
-                <FieldError message={errors.copy} />
-              </FormField>
+              <div className="field">
+                <span className="field-label" id={field('source-label')}>
+                  <FormattedMessage id="budgets.copy.source" />
+                </span>
+                {sources.isPending || sourceDocuments.isPending ? <Spinner /> : null}
+                {sources.isError || sourceDocuments.isError ? (
+                  <ErrorAlert error={sources.error ?? sourceDocuments.error} title={<FormattedMessage id="budgets.loadFailed" />} testId="budget-copy-source-error" />
+                ) : null}
+                {sources.isSuccess && sourceDocuments.isSuccess ? (
+                  <BudgetSourceTree
+                    documents={sourceDocuments.data}
+                    budgets={sourceCandidates}
+                    currentDocumentId={documentId}
+                    value={sourceBudgetId}
+                    onChange={setSourceBudgetId}
+                    labelledBy={field('source-label')}
+                    errorId={errors.copy ? field('source-error') : undefined}
+                  />
+                ) : null}
+                <FieldError message={errors.copy} id={field('source-error')} />
+              </div>
               <label className="checkbox">
                 <input
                   type="checkbox"

@@ -15,13 +15,17 @@ import { GridToolbar } from '../../grid/GridToolbar';
 import { useDocument } from '../documents/DocumentLayout';
 import { CommonBudgetIcon, MonitoringBudgetIcon, SumBudgetIcon } from '../documents/icons';
 import { IconAction } from '../roles/IconAction';
+import { HIGHLIGHT_MS } from '../roles/edit-state';
 import { EditIcon, TrashIcon } from '../roles/icons';
 import { type BudgetView, budgetKeys, budgetLink, deleteBudget, fetchBudgets, reorderBudgets, updateBudgetTags } from './api';
+import { takeCreatedBudgets } from './recently-created';
 
 interface BudgetsGridContext {
   documentId: string;
   canWrite: boolean;
   deletingId: string | null;
+  /** Rows of budgets just created, highlighted for a few seconds. */
+  highlighted: ReadonlyMap<string, number>;
   onEdit: (budget: BudgetView) => void;
   onDelete: (budget: BudgetView) => void;
   onTags: (budget: BudgetView, tags: string[]) => void;
@@ -60,11 +64,30 @@ export function BudgetsTab() {
   });
   const [gridApi, setGridApi] = useState<GridApi<BudgetView> | null>(null);
   const confirmingId = remove.target?.id ?? null;
-  // The row asked about stays highlighted while the confirmation is open.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: redraws whenever the confirmed row changes
+
+  // A budget created since the list was last shown: its row is highlighted for a while (spec 2,
+  // Budget list table). Each highlighted row maps to the time its highlight ends.
+  const [highlighted, setHighlighted] = useState<ReadonlyMap<string, number>>(() => new Map());
+  useEffect(() => {
+    const fresh = takeCreatedBudgets((budgets.data ?? []).map((budget) => budget.id));
+    if (fresh.length === 0) return;
+    const until = Date.now() + HIGHLIGHT_MS;
+    setHighlighted((current) => new Map([...current, ...fresh.map((id) => [id, until] as const)]));
+  }, [budgets.data]);
+  useEffect(() => {
+    if (highlighted.size === 0) return;
+    const timer = window.setTimeout(
+      () => setHighlighted((current) => new Map([...current].filter(([, until]) => until > Date.now()))),
+      Math.max(0, Math.min(...highlighted.values()) - Date.now()),
+    );
+    return () => window.clearTimeout(timer);
+  }, [highlighted]);
+
+  // The row asked about stays highlighted while the confirmation is open; new rows while highlighted.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redraws whenever the confirmed or the highlighted rows change
   useEffect(() => {
     if (gridApi && !gridApi.isDestroyed()) gridApi.redrawRows();
-  }, [gridApi, confirmingId]);
+  }, [gridApi, confirmingId, highlighted]);
 
   const tags = useMutation({
     mutationFn: ({ budget, tags: next }: { budget: BudgetView; tags: string[] }) => updateBudgetTags(budget.id, next),
@@ -149,11 +172,12 @@ export function BudgetsTab() {
       documentId,
       canWrite,
       deletingId: remove.target?.id ?? null,
+      highlighted,
       onEdit: (budget) => navigate(`/document/${documentId}/budget/${budget.id}/edit`),
       onDelete: remove.ask,
       onTags: (budget, next) => tags.mutate({ budget, tags: next }),
     }),
-    [documentId, canWrite, remove.target, remove.ask, navigate, tags.mutate],
+    [documentId, canWrite, remove.target, remove.ask, navigate, tags.mutate, highlighted],
   );
 
   const addDisabledReason = noMaster ? 'budgets.add.noMaster' : !canWrite ? 'budgets.add.noPermission' : null;
@@ -240,7 +264,10 @@ export function BudgetsTab() {
         rowDragManaged={editOrder}
         onRowDragEnd={onRowDragEnd}
         onGridReady={(event) => setGridApi(event.api)}
-        rowClassRules={{ 'row-confirming': ({ data, context: ctx }) => data?.id === (ctx as BudgetsGridContext).deletingId }}
+        rowClassRules={{
+          'row-confirming': ({ data, context: ctx }) => data?.id === (ctx as BudgetsGridContext).deletingId,
+          'row-highlighted': ({ data, context: ctx }) => data !== undefined && (ctx as BudgetsGridContext).highlighted.has(data.id),
+        }}
         tooltipShowDelay={400}
       />
       <ConfirmActionDialog

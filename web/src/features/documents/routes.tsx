@@ -1,5 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { BudgetCreatePage, BudgetEditPage } from '../budgets/BudgetFormPage';
+import { BudgetLayout, RequireCommonBudget } from '../budgets/BudgetLayout';
+import { BudgetReportPage } from '../budgets/BudgetReportPage';
 import { BudgetSubBudgetsTab } from '../budgets/BudgetSubBudgetsTab';
 import { BudgetsTab } from '../budgets/BudgetsTab';
 import { ClassifiersTab } from '../classifiers/ClassifiersTab';
@@ -20,8 +22,25 @@ export const documentRoutes: RouteObject[] = [
       { index: true, element: <Navigate to="budgets" replace /> },
       { path: 'budgets', element: <BudgetsTab /> },
       { path: 'budgets/create', element: <BudgetCreatePage /> },
-      { path: 'budget/:budgetId/edit', element: <BudgetEditPage /> },
-      { path: 'budget/:budgetId/sub-budgets/:schemeId?', element: <BudgetSubBudgetsTab /> },
+      {
+        // Spec 2, Budget tabs: report, sub-budgets (common budgets only) and settings (the edit form).
+        path: 'budget/:budgetId',
+        element: <BudgetLayout />,
+        children: [
+          { index: true, element: <Navigate to="report" replace /> },
+          { path: 'report', element: <BudgetReportPage /> },
+          {
+            path: 'sub-budgets/:schemeId?',
+            element: (
+              <RequireCommonBudget>
+                <BudgetSubBudgetsTab />
+              </RequireCommonBudget>
+            ),
+          },
+          { path: 'edit', element: <BudgetEditPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
       {
         path: 'classifiers/:classifierId?',
         element: (

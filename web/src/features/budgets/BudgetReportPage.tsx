@@ -1,0 +1,168 @@
+import { useQuery } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'react-router';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { Spinner } from '../../components/Spinner';
+import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
+import { useCurrentUser } from '../auth/hooks';
+import { useDocument } from '../documents/DocumentLayout';
+import { type BudgetView, budgetKeys, budgetLink, fetchBudgets } from './api';
+import { useBudget } from './BudgetLayout';
+import { BudgetTypeIcon } from './BudgetsTab';
+
+/**
+ * /document/{documentId}/budget/{budgetId}/report: what the budget is (spec 2, Budget tabs).
+ * The records report itself (spec 3) is built on this page; until then it shows the budget's
+ * overview: type, description, tags, and per type its components, its import address or its
+ * sub-budgets.
+ */
+export function BudgetReportPage() {
+  const document = useDocument();
+  const budget = useBudget();
+  const base = `/document/${document.id}/budget/${budget.id}`;
+
+  return (
+    <section className="budget-overview card" data-testid="budget-overview" data-budget-type={budget.type}>
+      <header className="budget-overview-header">
+        <BudgetTypeIcon type={budget.type} />
+        <div className="budget-overview-heading">
+          <h2 className="section-title" data-testid="budget-overview-name">
+            {budget.name}
+          </h2>
+          <span className="muted" data-testid="budget-overview-type">
+            <FormattedMessage id={`budgets.type.${budget.type}`} />
+          </span>
+        </div>
+        {budget.permissions.update ? (
+          <Link to={`${base}/edit`} className="button" data-testid="budget-overview-edit">
+            <FormattedMessage id="budgets.overview.edit" />
+          </Link>
+        ) : null}
+      </header>
+      <dl className="budget-facts">
+        <dt>
+          <FormattedMessage id="budgets.overview.description" />
+        </dt>
+        <dd data-testid="budget-overview-description">
+          {budget.description ? (
+            <span className="budget-description">{budget.description}</span>
+          ) : (
+            <span className="muted">
+              <FormattedMessage id="budgets.overview.noDescription" />
+            </span>
+          )}
+        </dd>
+        <dt>
+          <FormattedMessage id="budgets.overview.tags" />
+        </dt>
+        <dd data-testid="budget-overview-tags">
+          {budget.tags.length > 0 ? (
+            <span className="budget-overview-tags">
+              {budget.tags.map((tag) => (
+                <span key={tag} className="tag" data-testid="budget-overview-tag">
+                  {tag}
+                </span>
+              ))}
+            </span>
+          ) : (
+            <span className="muted">
+              <FormattedMessage id="budgets.overview.noTags" />
+            </span>
+          )}
+        </dd>
+        {budget.type === 'SUM_BUDGET' ? <SumBudgetFacts budget={budget} /> : null}
+        {budget.type === 'MONITORING' ? <MonitoringFacts budget={budget} /> : null}
+        {budget.type === 'COMMON' ? (
+          <>
+            <dt>
+              <FormattedMessage id="budgets.overview.subBudgets" />
+            </dt>
+            <dd>
+              <Link to={`${base}/sub-budgets`} className="grid-link" data-testid="budget-overview-sub-budgets">
+                <FormattedMessage id="budgets.overview.openSubBudgets" />
+              </Link>
+              <div className="muted">
+                <FormattedMessage id="budgets.overview.subBudgetsHint" />
+              </div>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** A sum budget's components, each a link to its own page (or plain text when it may not be read). */
+function SumBudgetFacts({ budget }: { budget: BudgetView }) {
+  const document = useDocument();
+  const budgets = useQuery({ queryKey: budgetKeys.list(document.id), queryFn: () => fetchBudgets(document.id) });
+  const byId = new Map((budgets.data ?? []).map((candidate) => [candidate.id, candidate]));
+  return (
+    <>
+      <dt>
+        <FormattedMessage id="budgets.overview.components" />
+      </dt>
+      <dd>
+        {budgets.isPending ? <Spinner /> : null}
+        {budgets.isError ? <ErrorAlert error={budgets.error} title={<FormattedMessage id="budgets.loadFailed" />} testId="budget-overview-components-error" /> : null}
+        {budgets.isSuccess ? (
+          <ul className="budget-component-links" data-testid="budget-overview-components">
+            {budget.sumBudgetComponentIds.map((id) => {
+              const component = byId.get(id);
+              return (
+                <li key={id} data-testid="budget-overview-component" data-budget-id={id}>
+                  {component ? <BudgetTypeIcon type={component.type} /> : null}
+                  {component?.permissions.read ? (
+                    <Link to={budgetLink(document.id, component)} className="grid-link" data-testid="budget-overview-component-link">
+                      {component.name}
+                    </Link>
+                  ) : component ? (
+                    <span>{component.name}</span>
+                  ) : (
+                    <span className="muted">
+                      <FormattedMessage id="budgets.overview.componentUnavailable" />
+                    </span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
+      </dd>
+    </>
+  );
+}
+
+/** A monitoring budget's import address and when the import last ran. */
+function MonitoringFacts({ budget }: { budget: BudgetView }) {
+  const me = useCurrentUser();
+  const dateTimeFormat = `${me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT} HH:mm`;
+  const lastExecution = budget.result.lastExecutionTime;
+  return (
+    <>
+      <dt>
+        <FormattedMessage id="budgets.overview.apiUrl" />
+      </dt>
+      <dd>
+        <code className="api-key" data-testid="budget-overview-api-url">
+          {budget.apiUrl ?? ''}
+        </code>
+        <div className="muted">
+          <FormattedMessage id="budgets.overview.apiUrlHint" />
+        </div>
+      </dd>
+      <dt>
+        <FormattedMessage id="budgets.overview.lastExecution" />
+      </dt>
+      <dd data-testid="budget-overview-last-execution">
+        {lastExecution ? (
+          <time dateTime={lastExecution}>{formatDate(lastExecution, dateTimeFormat)}</time>
+        ) : (
+          <span className="muted">
+            <FormattedMessage id="budgets.overview.neverExecuted" />
+          </span>
+        )}
+      </dd>
+    </>
+  );
+}
