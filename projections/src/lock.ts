@@ -12,6 +12,8 @@ const KEY = `hashtextextended('${LOCK_PREFIX}' || $1, 0)`;
 export class LockSession {
   private lost = false;
   private readonly held = new Set<string>();
+  /** The tail of this connection's queries: pg allows one query at a time per client. */
+  private tail: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly client: pg.PoolClient,
@@ -27,7 +29,7 @@ export class LockSession {
       if (message.channel === CONTROL_CHANNEL) onNotification(message.payload ?? '');
     });
     try {
-      await client.query(`listen ${CONTROL_CHANNEL}`);
+      await session.query(`listen ${CONTROL_CHANNEL}`);
     } catch (error) {
       session.fail(error);
       throw error;
@@ -67,7 +69,18 @@ export class LockSession {
     this.client.release(true);
   }
 
-  private async query<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<Row>> {
+  /**
+   * Queries run one after another: callers (upkeep, releases run in parallel) may overlap, and
+   * node-postgres deprecates queueing a query while the client is busy (an error in pg 9).
+   */
+  private query<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<Row>> {
+    const result = this.tail.then(() => this.run<Row>(text, values));
+    this.tail = result.catch(() => {});
+    return result;
+  }
+
+  private async run<Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+    if (this.lost) throw new Error('lock connection lost');
     try {
       return await this.client.query<Row>(text, values);
     } catch (error) {

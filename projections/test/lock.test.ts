@@ -66,3 +66,25 @@ it('hands over safely when the owner loses its lock connection', async () => {
   await appendDeposits(harness.store, 10, 5, 300);
   await expectAppliedOnce(310);
 });
+
+it('never overlaps queries on the lock connection, even when releasing several projectors at once', async () => {
+  // node-postgres warns once per process when a client is given a query while busy (an error in pg 9).
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.message);
+  process.on('warning', onWarning);
+  try {
+    const engine = await startProjections({
+      pool: harness.pool,
+      store: harness.store,
+      projectors: ['one', 'two', 'three'].map((name) => ledgerProjector({ name })),
+      pollIntervalMs: 100,
+      onError: () => {},
+    });
+    await waitFor(() => ['one', 'two', 'three'].every((name) => engine.runs(name)), 'all three projectors to run');
+    await engine.stop(); // releases the three locks together
+    await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+  } finally {
+    process.off('warning', onWarning);
+  }
+  expect(warnings.filter((message) => message.includes('already executing'))).toEqual([]);
+});

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   PERMISSIONS_CHAIN_INVALID: 422,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  // a background task whose process stopped before it finished (never an HTTP answer; task.error)
+  TASK_INTERRUPTED: 500,
   // authentication
   INVALID_USERNAME_OR_PASSWORD: 401,
   INVALID_CURRENT_PASSWORD: 422,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { documentDecider, schemeDecider } from '@eelarve/domain';
+import { type BudgetEvent, budgetDecider, documentDecider, foldEvents, schemeDecider } from '@eelarve/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../src/infrastructure/commands';
 import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
@@ -210,6 +210,56 @@ describe('sum budgets', () => {
     const node = response.json().find((entry: { id: string }) => entry.id === outer);
     expect(node).toMatchObject({ name: 'Outer 2', type: 'SUM_BUDGET', childrenIds: [sum], permissions: { read: true, update: false } });
     expect(node.descendantIds.sort()).toEqual([sum, a].sort());
+  });
+});
+
+describe('sum budgets under concurrency', () => {
+  let document: string;
+  beforeAll(async () => {
+    document = await documentFixture(organizationId, randomUUID());
+  });
+
+  /** A budget's components as stored in its stream (not as projected). */
+  async function storedComponents(id: string): Promise<string[] | null> {
+    const state = foldEvents(budgetDecider, (await server.app.store.readStream(`budget-${id}`)) as unknown as BudgetEvent[]);
+    return state.status === 'active' ? state.sumBudgetComponentIds : null;
+  }
+  const outcomeOf = (response: { statusCode: number; json(): { code: string } }) => (response.statusCode === 200 ? 'OK' : response.json().code);
+
+  it('never lets two concurrent edits form a cycle (A adds B while B adds A)', async () => {
+    for (let round = 0; round < 10; round++) {
+      const x = await createBudget({ type: 'COMMON', name: `X${round}` }, writer, document);
+      const y = await createBudget({ type: 'COMMON', name: `Y${round}` }, writer, document);
+      const a = await createBudget({ type: 'SUM_BUDGET', name: `A${round}`, sumBudgetComponentIds: [x] }, writer, document);
+      const b = await createBudget({ type: 'SUM_BUDGET', name: `B${round}`, sumBudgetComponentIds: [y] }, writer, document);
+      const outcomes = (
+        await Promise.all([update(a, { name: `A${round}`, sumBudgetComponentIds: [x, b] }), update(b, { name: `B${round}`, sumBudgetComponentIds: [y, a] })])
+      ).map(outcomeOf);
+      expect(outcomes, `round ${round}`).toContain('OK');
+      expect(outcomes.filter((outcome) => outcome !== 'OK'), `round ${round}`).toHaveLength(1);
+      expect(['SUM_BUDGET_CYCLE', 'CONCURRENT_MODIFICATION']).toContain(outcomes.find((outcome) => outcome !== 'OK'));
+      const [ofA, ofB] = [await storedComponents(a), await storedComponents(b)];
+      expect(ofA?.includes(b) && ofB?.includes(a), `round ${round}: a cycle was stored`).toBe(false);
+      const listed = await list(writer, document);
+      const listedOf = (id: string) => (listed.find((budget) => budget.id === id)?.sumBudgetComponentIds ?? []) as string[];
+      expect(listedOf(a).includes(b) && listedOf(b).includes(a)).toBe(false);
+    }
+  });
+
+  it('never deletes a budget that a concurrent edit adds as a component', async () => {
+    for (let round = 0; round < 5; round++) {
+      const x = await createBudget({ type: 'COMMON', name: `Kept${round}` }, writer, document);
+      const c = await createBudget({ type: 'COMMON', name: `Doomed${round}` }, writer, document);
+      const sum = await createBudget({ type: 'SUM_BUDGET', name: `Sum${round}`, sumBudgetComponentIds: [x] }, writer, document);
+      const outcomes = (
+        await Promise.all([update(sum, { name: `Sum${round}`, sumBudgetComponentIds: [x, c] }), writer.request({ method: 'DELETE', url: `/api/budget/${c}` })])
+      ).map(outcomeOf);
+      expect([
+        ['OK', 'BUDGET_USED_AS_SUM_COMPONENT'],
+        ['SUM_BUDGET_COMPONENT_NOT_FOUND', 'OK'],
+      ]).toContainEqual(outcomes);
+      if ((await storedComponents(c)) === null) expect(await storedComponents(sum)).toEqual([x]);
+    }
   });
 });
 

@@ -95,6 +95,17 @@ describe('budget decider', () => {
     expect(checkSumComponents(budgetId, [a], graph)).toEqual([a]);
   });
 
+  it('refuses an unreadable component, but still sees cycles through unreadable sum budgets', () => {
+    const t = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
+    const graph = [
+      { id: a, sumBudgetComponentIds: [] },
+      { id: t, sumBudgetComponentIds: [budgetId], readable: false },
+      { id: s, sumBudgetComponentIds: [t] },
+    ];
+    expectCode(() => checkSumComponents(budgetId, [t], graph), 'SUM_BUDGET_COMPONENT_NOT_FOUND');
+    expectCode(() => checkSumComponents(budgetId, [s], graph), 'SUM_BUDGET_CYCLE');
+  });
+
   it('keeps the type fixed', () => {
     expectCode(given([created]).when({ type: 'UpdateBudget', budgetId, budgetType: 'MONITORING', name: 'X', description: '', resourceStatusId: null, sumBudgetComponentIds: [] }), 'BUDGET_TYPE_IMMUTABLE');
   });

@@ -18,11 +18,14 @@ export type BudgetState = { status: 'none' } | ActiveBudget | { status: 'deleted
 /**
  * What the gateway knows about a budget of the same document that may be summed: its own
  * components (for descendants) and whether its resource status disables reading. Budgets the
- * caller cannot read are left out, so they count as unknown.
+ * caller cannot read are marked `readable: false` (or left out): they cannot be chosen, but their
+ * components still count when looking for cycles.
  */
 export interface SumComponentFact {
   id: string;
   sumBudgetComponentIds: readonly string[];
+  /** False: the caller cannot read it, so it cannot be a component (default true). */
+  readable?: boolean;
   /** The budget's resource status disables reading (resource statuses come later: always false for now). */
   readDisabledByStatus?: boolean;
 }
@@ -101,7 +104,7 @@ export function checkSumComponents(budgetId: string, componentIds: readonly stri
   // The budget's own (old) components must not count when looking for cycles.
   for (const id of ids) {
     const fact = facts.get(id);
-    if (!fact) throw new DomainError('SUM_BUDGET_COMPONENT_NOT_FOUND', 'a component is not a readable budget of the document', { componentId: id });
+    if (!fact || fact.readable === false) throw new DomainError('SUM_BUDGET_COMPONENT_NOT_FOUND', 'a component is not a readable budget of the document', { componentId: id });
     if (fact.readDisabledByStatus) throw new DomainError('COMPONENT_READ_DISABLED_BY_STATUS', undefined, { componentId: id });
   }
   const descendants = new Map(ids.map((id) => [id, descendantsOf(id, facts)]));

@@ -173,6 +173,7 @@ export const en: Messages = {
   'error.PERMISSIONS_CHAIN_INVALID': 'The permission chain is invalid.',
   'error.INTERNAL_ERROR': 'A server error occurred. Please try again later.',
   'error.SERVICE_UNAVAILABLE': 'The service is temporarily unavailable. Please try again later.',
+  'error.TASK_INTERRUPTED': 'The task was interrupted because the server stopped. Please start it again.',
   'error.INVALID_USERNAME_OR_PASSWORD': 'Invalid e-mail or password.',
   'error.INVALID_CURRENT_PASSWORD': 'The current password is incorrect.',
   'error.ENTER_MFA_CODE': 'Enter your multi-factor authentication code.',

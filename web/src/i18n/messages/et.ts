@@ -175,6 +175,7 @@ export const et = {
   'error.PERMISSIONS_CHAIN_INVALID': 'Õiguste ahel on vigane.',
   'error.INTERNAL_ERROR': 'Serveris tekkis viga. Proovi hiljem uuesti.',
   'error.SERVICE_UNAVAILABLE': 'Teenus ei ole praegu kättesaadav. Proovi hiljem uuesti.',
+  'error.TASK_INTERRUPTED': 'Toiming katkes, sest server peatus. Palun alusta seda uuesti.',
   'error.INVALID_USERNAME_OR_PASSWORD': 'Vale e-posti aadress või parool.',
   'error.INVALID_CURRENT_PASSWORD': 'Praegune parool on vale.',
   'error.ENTER_MFA_CODE': 'Sisesta mitmikautentimise kood.',

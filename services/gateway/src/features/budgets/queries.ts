@@ -70,8 +70,9 @@ export async function permissionsOf(app: FastifyInstance, auth: AuthContext, row
 /** What a sum budget's checks need to know about the document's budgets the caller can read. */
 export async function componentFacts(app: FastifyInstance, auth: AuthContext, rows: readonly BudgetRow[]): Promise<SumComponentFact[]> {
   const readable = await Promise.all(rows.map((row) => canAccess(app, auth, budgetRef(row), 'read')));
+  // Unreadable budgets stay in, marked: a cycle through one of them is still a cycle.
   // Resource statuses (read disabled) come later: the hook is readDisabledByStatus.
-  return rows.filter((_, index) => readable[index]).map((row) => ({ id: row.id, sumBudgetComponentIds: row.sum_budget_component_ids, readDisabledByStatus: false }));
+  return rows.map((row, index) => ({ id: row.id, sumBudgetComponentIds: row.sum_budget_component_ids, readable: readable[index], readDisabledByStatus: false }));
 }
 
 const importAddress = (app: FastifyInstance, row: BudgetRow) => (row.api_url ? `${app.config.publicUrl.replace(/\/+$/, '')}${row.api_url}` : null);

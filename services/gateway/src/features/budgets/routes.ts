@@ -31,6 +31,7 @@ import type { AuthContext } from '../../types';
 import { canAccess, documentResource, organizationResource } from '../permissions/authorize';
 import { isPlatformAdmin } from '../users/access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
+import { runComponentChange } from './components';
 import { assertCopySchemes, copyPins, matchingSchemes, transferrableSubBudgets } from './copy';
 import {
   budgetResource,
@@ -67,6 +68,12 @@ const copiesPermissions = (copy: { copyPermissions: boolean; schemes: { copySubB
 export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const execute = (request: FastifyRequest, command: BudgetCommand) => runCommand(app, budgetDecider, command, actorOf(request), READ_MODELS);
+  /** A change that may break the sum-budget rules: decided under the document's lock (components.ts). */
+  const executeComponentChange = async (request: FastifyRequest, documentId: string, command: () => Promise<BudgetCommand>) => {
+    const outcome = await runComponentChange(app, documentId, actorOf(request), command);
+    if (outcome.position) await app.projections.waitForPosition(READ_MODELS, outcome.position, app.config.readYourWritesTimeoutMs);
+    return outcome;
+  };
 
   api.get(
     '/api/document/:id/budgets',
@@ -134,7 +141,6 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body;
       assertAdminFields(auth, body);
       const budgetId = randomUUID();
-      const rows = await documentBudgets(app, documentId);
       let source = null;
       if (body.copy) {
         source = await budgetResource(app, auth, body.copy.sourceBudgetId, 'read');
@@ -143,7 +149,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
         }
         assertCopySchemes(body.copy.schemes, await matchingSchemes(app, source, documentId));
       }
-      const command: BudgetCommand = {
+      const command = async (): Promise<BudgetCommand> => ({
         type: 'CreateBudget',
         budgetId,
         documentId,
@@ -156,12 +162,13 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
         sumBudgetComponentIds: body.sumBudgetComponentIds,
         gwUrl: body.gwUrl,
         erpUrl: body.erpUrl,
-        componentFacts: body.type === 'SUM_BUDGET' ? await componentFacts(app, auth, rows) : [],
+        componentFacts: body.type === 'SUM_BUDGET' ? await componentFacts(app, auth, await documentBudgets(app, documentId)) : [],
         documentHasMasterClassifier: Boolean(document?.master_classifier_id),
         copiedFrom: body.copy ?? null,
         now: new Date(),
-      };
-      const outcome = await execute(request, command);
+      });
+      // Only a sum budget has components; other new budgets cannot break the sum-budget rules.
+      const outcome = body.type === 'SUM_BUDGET' ? await executeComponentChange(request, documentId, command) : await execute(request, await command());
       if (body.type === 'MONITORING') {
         await issueApiKey(app.db, budgetId);
         await execute(request, { type: 'IssueBudgetApiKey', budgetId, now: new Date() });
@@ -179,8 +186,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     const row = await budgetResource(app, auth, request.params.id, 'update');
     const body = request.body;
     assertAdminFields(auth, body);
-    const facts = row.type === 'SUM_BUDGET' ? await componentFacts(app, auth, await documentBudgets(app, row.document_id)) : [];
-    const outcome = await execute(request, {
+    const command = async (): Promise<BudgetCommand> => ({
       type: 'UpdateBudget',
       budgetId: row.id,
       budgetType: body.type,
@@ -190,8 +196,9 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
       sumBudgetComponentIds: body.sumBudgetComponentIds,
       gwUrl: body.gwUrl,
       erpUrl: body.erpUrl,
-      componentFacts: facts,
+      componentFacts: row.type === 'SUM_BUDGET' ? await componentFacts(app, auth, await documentBudgets(app, row.document_id)) : [],
     });
+    const outcome = row.type === 'SUM_BUDGET' ? await executeComponentChange(request, row.document_id, command) : await execute(request, await command());
     return { id: row.id, position: positionOf(outcome.position) };
   });
 
@@ -205,7 +212,12 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   api.delete('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, async (request) => {
     const auth = requireAuth(request);
     const row = await budgetResource(app, auth, request.params.id, 'update');
-    const outcome = await execute(request, { type: 'DeleteBudget', budgetId: row.id, usedAsComponentBy: await sumBudgetsUsing(app, row.id) });
+    // Any budget may be a component: its deletion must not race a sum budget adding it.
+    const outcome = await executeComponentChange(request, row.document_id, async () => ({
+      type: 'DeleteBudget',
+      budgetId: row.id,
+      usedAsComponentBy: await sumBudgetsUsing(app, row.id),
+    }));
     await deleteApiKey(app.db, row.id);
     return { id: row.id, position: positionOf(outcome.position) };
   });

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Background tasks (document copy, later imports): operational state the client polls through
@@ -25,6 +25,14 @@ export const tasksMigrations: Record<string, Migration> = {
       await sql`create index tasks_organization on operational.tasks (organization_id, created_at)`.execute(db);
     },
   },
+  // The runner refreshes heartbeat_at while a task runs; an unfinished task whose heartbeat is
+  // stale lost its process (crash, kill) and is marked ERROR by any gateway (see runner.ts).
+  '2026-11-21-tasks-002-heartbeat': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table operational.tasks add column heartbeat_at timestamptz not null default now()`.execute(db);
+      await sql`create index tasks_unfinished on operational.tasks (heartbeat_at) where status in ('UNPROCESSED', 'PROCESSING')`.execute(db);
+    },
+  },
 };
 
 export interface TaskStepRecord {
@@ -47,5 +55,6 @@ export interface TasksTables {
     error: string | null;
     created_at: Date | string;
     updated_at: Date | string;
+    heartbeat_at: Generated<Date>;
   };
 }

@@ -3,14 +3,22 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../plugins/auth';
 import { inOrganization } from '../permissions/authorize';
-import { drainTasks, findTask } from './runner';
+import { drainTasks, findTask, startTaskUpkeep } from './runner';
 
 const tags = ['tasks'];
 
 /** GET api/task/{taskId}: the status of a background task; a task of another organisation is not found. */
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  app.addHook('onClose', async () => drainTasks(app));
+  let upkeep: Awaited<ReturnType<typeof startTaskUpkeep>> | undefined;
+  app.addHook('onReady', async () => {
+    upkeep = await startTaskUpkeep(app);
+  });
+  // Heartbeats go on while the running tasks finish, so no other gateway fails them meanwhile.
+  app.addHook('onClose', async () => {
+    await drainTasks(app);
+    await upkeep?.stop();
+  });
 
   api.get('/api/task/:id', { schema: { tags, params: idParamsSchema, response: { 200: taskSchema } } }, async (request) => {
     const auth = requireAuth(request);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Task } from '@eelarve/shared';
+import type { ErrorCode, Task } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { TaskStepRecord } from './migrations';
 
 /**
@@ -8,6 +9,13 @@ import type { TaskStepRecord } from './migrations';
  * with the task id at once and the client polls GET api/task/{taskId}. Each task is a list of
  * named steps run in order; the first failing step fails the task (status ERROR) and the rest
  * stay UNPROCESSED. A process that stops waits for its running tasks (see `drainTasks`).
+ *
+ * A process that dies cannot finish its tasks, and nothing would ever finish them for it. So the
+ * runner refreshes each running task's `heartbeat_at` (database time) every few seconds, and
+ * every gateway, on start and then periodically, marks unfinished tasks with a stale heartbeat
+ * ERROR `TASK_INTERRUPTED` (`recoverInterruptedTasks`). A heartbeat rather than "fail everything
+ * unfinished on start": several gateways may share the database, and a starting one must not
+ * fail the tasks another one is running.
  */
 export interface TaskStep {
   name: string;
@@ -23,30 +31,49 @@ export interface NewTask {
   params: Record<string, unknown>;
 }
 
-const running = new WeakMap<FastifyInstance, Set<Promise<void>>>();
+/** How often a running task's heartbeat is refreshed (and stale tasks are looked for). */
+export const TASK_HEARTBEAT_MS = 5_000;
+/** A heartbeat this old means the task's process is gone; well under the web's 60 s poll limit. */
+export const TASK_STALE_AFTER_MS = 30_000;
+export const TASK_INTERRUPTED: ErrorCode = 'TASK_INTERRUPTED';
 
-function runningOf(app: FastifyInstance): Set<Promise<void>> {
-  let set = running.get(app);
-  if (!set) {
-    set = new Set();
-    running.set(app, set);
+const UNFINISHED: TaskStepRecord['status'][] = ['UNPROCESSED', 'PROCESSING'];
+
+/**
+ * The tasks an app runs, by id. Keyed by `app.server`, which every encapsulated plugin context of
+ * one app shares (the instance itself differs between the documents and the tasks plugins).
+ */
+const running = new WeakMap<object, Map<string, Promise<void>>>();
+
+function runningOf(app: FastifyInstance): Map<string, Promise<void>> {
+  let tasks = running.get(app.server);
+  if (!tasks) {
+    tasks = new Map();
+    running.set(app.server, tasks);
   }
-  return set;
+  return tasks;
 }
 
 const now = () => new Date().toISOString();
 
-async function save(app: FastifyInstance, taskId: string, changes: { status?: TaskStepRecord['status']; steps?: TaskStepRecord[]; error?: string | null }): Promise<void> {
-  await app.db
+/**
+ * Updates a task that is not final yet; false when it is (then another gateway declared it
+ * interrupted, and a final status is never overwritten).
+ */
+async function save(app: FastifyInstance, taskId: string, changes: { status?: TaskStepRecord['status']; steps?: TaskStepRecord[]; error?: string | null }): Promise<boolean> {
+  const result = await app.db
     .updateTable('operational.tasks')
     .set({
       ...(changes.status ? { status: changes.status } : {}),
       ...(changes.steps ? { steps: JSON.stringify(changes.steps) } : {}),
       ...(changes.error !== undefined ? { error: changes.error } : {}),
       updated_at: now(),
+      heartbeat_at: sql<Date>`now()`,
     })
     .where('id', '=', taskId)
-    .execute();
+    .where('status', 'in', UNFINISHED)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 function messageOf(error: unknown): string {
@@ -56,10 +83,11 @@ function messageOf(error: unknown): string {
 
 async function execute(app: FastifyInstance, taskId: string, steps: TaskStep[]): Promise<void> {
   const records: TaskStepRecord[] = steps.map((step) => ({ name: step.name, status: 'UNPROCESSED', error: null }));
-  await save(app, taskId, { status: 'PROCESSING' });
+  if (!(await save(app, taskId, { status: 'PROCESSING' }))) return;
   for (const [index, step] of steps.entries()) {
     records[index] = { ...records[index]!, status: 'PROCESSING' };
-    await save(app, taskId, { steps: records });
+    // Declared interrupted meanwhile (this process stalled past the stale limit): stop here.
+    if (!(await save(app, taskId, { steps: records }))) return;
     try {
       await step.run();
       records[index] = { ...records[index]!, status: 'SUCCESS' };
@@ -94,22 +122,94 @@ export async function startTask(app: FastifyInstance, task: NewTask, steps: Task
       updated_at: now(),
     })
     .execute();
-  const set = runningOf(app);
+  const tasks = runningOf(app);
   const promise: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => execute(app, id, steps))
-    .catch((error) => {
+    .catch(async (error) => {
       app.log.error({ err: error, taskId: id }, 'task failed');
-      return save(app, id, { status: 'ERROR', error: messageOf(error) }).catch(() => {});
+      await save(app, id, { status: 'ERROR', error: messageOf(error) }).catch(() => {});
     })
-    .finally(() => set.delete(promise));
-  set.add(promise);
+    .finally(() => tasks.delete(id));
+  tasks.set(id, promise);
   return id;
 }
 
 /** Waits for the tasks this process is running (on close, and in tests). */
 export async function drainTasks(app: FastifyInstance): Promise<void> {
-  const set = running.get(app);
-  while (set && set.size > 0) await Promise.allSettled([...set]);
+  const tasks = running.get(app.server);
+  while (tasks && tasks.size > 0) await Promise.allSettled([...tasks.values()]);
+}
+
+/** Refreshes the heartbeat of every task this process runs (database time, so clocks may differ). */
+async function beat(app: FastifyInstance): Promise<void> {
+  const ids = [...runningOf(app).keys()];
+  if (ids.length === 0) return;
+  await app.db
+    .updateTable('operational.tasks')
+    .set({ heartbeat_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .where('status', 'in', UNFINISHED)
+    .execute();
+}
+
+/**
+ * Marks ERROR (`TASK_INTERRUPTED`) every unfinished task whose heartbeat is older than
+ * `staleAfterMs` and that this process does not run: its process died. The step that was running
+ * gets the same error. Returns the ids marked.
+ */
+export async function recoverInterruptedTasks(app: FastifyInstance, staleAfterMs = TASK_STALE_AFTER_MS): Promise<string[]> {
+  const own = [...runningOf(app).keys()];
+  const { rows } = await sql<{ id: string }>`
+    update operational.tasks
+       set status = 'ERROR',
+           error = ${TASK_INTERRUPTED},
+           steps = coalesce((
+             select jsonb_agg(case when step->>'status' = 'PROCESSING'
+                                   then step || jsonb_build_object('status', 'ERROR', 'error', ${TASK_INTERRUPTED}::text)
+                                   else step end order by position)
+               from jsonb_array_elements(steps) with ordinality as listed(step, position)), steps),
+           updated_at = now()
+     where status in ('UNPROCESSED', 'PROCESSING')
+       and heartbeat_at < now() - make_interval(secs => ${staleAfterMs / 1000})
+       and not (id = any(${own}::uuid[]))
+     returning id`.execute(app.db);
+  if (rows.length > 0) app.log.warn({ taskIds: rows.map((row) => row.id) }, 'marked interrupted tasks ERROR');
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Keeps this process's task heartbeats fresh and recovers tasks interrupted elsewhere: one round
+ * now (so a restart fails its predecessor's stale tasks before serving), then one every
+ * `TASK_HEARTBEAT_MS` until `stop`.
+ */
+export async function startTaskUpkeep(app: FastifyInstance): Promise<{ stop(): Promise<void> }> {
+  let stopped = false;
+  let current: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const round = async () => {
+    try {
+      await beat(app);
+      await recoverInterruptedTasks(app);
+    } catch (error) {
+      app.log.warn({ err: error }, 'task upkeep failed');
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      current = round().then(schedule);
+    }, TASK_HEARTBEAT_MS);
+    timer.unref();
+  };
+  await round();
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
 }
 
 export async function findTask(app: FastifyInstance, taskId: string): Promise<Task | null> {
