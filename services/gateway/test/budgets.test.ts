@@ -106,6 +106,9 @@ describe('creating budgets', () => {
       tags: ['ops', 'city'],
       resourceStatusId: null,
       sumBudgetComponentIds: [],
+      childrenIds: [],
+      pinnedSubBudgetIds: [],
+      schemaIds: [],
       apiUrl: null,
       result: { lastExecutionTime: null },
       permissions: { read: true, update: true },
@@ -158,7 +161,7 @@ describe('sum budgets', () => {
   });
 
   it('lists the components names joined by "; " as info', async () => {
-    expect(await find(sum)).toMatchObject({ type: 'SUM_BUDGET', sumBudgetComponentIds: [a, b], info: 'Schools; Roads' });
+    expect(await find(sum)).toMatchObject({ type: 'SUM_BUDGET', sumBudgetComponentIds: [a, b], childrenIds: [a, b], schemaIds: [], info: 'Schools; Roads' });
   });
 
   it('needs at least one component', async () => {

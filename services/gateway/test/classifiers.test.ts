@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsWorkbook } from '../src/features/classifiers/files';
+import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
 import { schemesFixture } from '../src/features/schemes/testing';
 import { accountsFixture, PASSWORD } from '../src/features/users/testing';
 import { startTestServer, type TestServer } from '../src/testing';
@@ -141,6 +142,22 @@ describe('classifiers: create, read, update, access', () => {
     expectError(await outsider.request({ method: 'GET', url: `/api/classifier/${id}/items` }), 404, 'CLASSIFIER_NOT_FOUND');
     expectError(await createClassifier(classifierPayload(), outsider), 404, 'OBJECT_NOT_FOUND');
     expectError(await deleteClassifier(id, outsider), 404, 'CLASSIFIER_NOT_FOUND');
+  });
+
+  it('lists the classifiers to whoever may update the document, for choosing its master classifier', async () => {
+    const { id } = await newClassifier();
+    const clerkSession = await clerk.request({ method: 'GET', url: '/initial/auth/me' });
+    const clerkUserId = clerkSession.json().id as string;
+    // Document update granted to the clerk (as the resource-permissions feature will), without any classifier privilege.
+    const off = registerResourceGrantProvider(({ auth, resource, action }) => (auth.userId === clerkUserId && resource.documentId === documentId && action === 'update' ? true : undefined));
+    try {
+      const listed = ok(await clerk.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` }));
+      expect(listed.some((row: { id: string }) => row.id === id)).toBe(true);
+      // Listing is all it gives: the classifiers themselves stay closed.
+      expectError(await clerk.request({ method: 'GET', url: `/api/classifier/${id}/items` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    } finally {
+      off();
+    }
   });
 
   it('requires name, item name and a valid field name', async () => {

@@ -292,6 +292,8 @@ describe('budgets: sub-budgets and pinning', () => {
       ['Üks', true, budgetId],
     ]);
     expect((await schemaAdmin.request({ method: 'GET', url: `/api/schema/${schemeId}/sub-budget-counts` })).json()).toEqual({ total: 2, pinnedByBudget: { [budgetId]: 1 } });
+    // The budget itself names its pinned sub-budgets and its schemes.
+    expect((await admin.request({ method: 'GET', url: `/api/budget/${budgetId}` })).json()).toMatchObject({ pinnedSubBudgetIds: [first], schemaIds: [schemeId], childrenIds: [] });
     expectError(await pin([crypto.randomUUID()]), 404, 'SUB_BUDGET_NOT_FOUND');
     // Writing to the budget is needed: a schema administrator without budget write may not pin.
     expectError(await pin([first], schemaAdmin), 403, 'INSUFFICIENT_PERMISSIONS');

@@ -107,6 +107,12 @@ export const budgetSchema = z.object({
   resourceStatusId: z.string().nullable(),
   order: z.number(),
   sumBudgetComponentIds: z.array(z.string()),
+  /** The direct components of a sum budget (the same list as sumBudgetComponentIds); empty otherwise. */
+  childrenIds: z.array(z.string()),
+  /** The sub-budgets pinned on this budget, over all schemes. */
+  pinnedSubBudgetIds: z.array(z.string()),
+  /** A common budget's schemes (the document's, in display order); empty for other types. */
+  schemaIds: z.array(z.string()),
   /** Monitoring budgets: the import API address {publicUrl}/budgets/{budgetId}/import; null otherwise. */
   apiUrl: z.string().nullable(),
   result: z.object({ lastExecutionTime: z.string().nullable() }),

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Selectable, sql } from 'kysely';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext } from '../../types';
-import { type AccessOptions, assertResourceAccess, canAccess, inOrganization, type ResourceAction, type ResourceRef } from '../permissions/authorize';
+import { type AccessOptions, assertResourceAccess, canAccessEach, inOrganization, type ResourceAction, type ResourceRef } from '../permissions/authorize';
 import { isPlatformAdmin } from '../users/access';
 
 export type BudgetRow = Selectable<BudgetsTable>;
@@ -62,14 +62,43 @@ export async function sumBudgetsUsing(app: FastifyInstance, budgetId: string): P
 }
 
 export async function permissionsOf(app: FastifyInstance, auth: AuthContext, row: BudgetRow): Promise<{ read: boolean; update: boolean }> {
-  const resource = budgetRef(row);
-  const [read, update] = await Promise.all([canAccess(app, auth, resource, 'read'), canAccess(app, auth, resource, 'update')]);
-  return { read, update };
+  return (await permissionsOfEach(app, auth, [row]))[0] ?? { read: false, update: false };
+}
+
+/** Read and update permission of each budget of a list, the baseline decided once per organisation. */
+export async function permissionsOfEach(app: FastifyInstance, auth: AuthContext, rows: readonly BudgetRow[]): Promise<{ read: boolean; update: boolean }[]> {
+  const resources = rows.map(budgetRef);
+  const [read, update] = await Promise.all([canAccessEach(app, auth, resources, 'read'), canAccessEach(app, auth, resources, 'update')]);
+  return rows.map((_, index) => ({ read: read[index] ?? false, update: update[index] ?? false }));
+}
+
+/** What a budget holds of the schemes (spec 2, section 3): its pinned sub-budgets, and for a common budget the document's schemes. */
+export interface BudgetStructure {
+  pinnedSubBudgetIds: string[];
+  schemaIds: string[];
+}
+
+export async function budgetStructures(app: FastifyInstance, rows: readonly BudgetRow[]): Promise<Map<string, BudgetStructure>> {
+  const structures = new Map<string, BudgetStructure>(rows.map((row) => [row.id, { pinnedSubBudgetIds: [], schemaIds: [] }]));
+  if (rows.length === 0) return structures;
+  const db = readModels(app.db);
+  const commonDocuments = [...new Set(rows.filter((row) => row.type === 'COMMON').map((row) => row.document_id))];
+  const [pins, schemes] = await Promise.all([
+    db.selectFrom('sub_budget_pins').select(['budget_id', 'sub_budget_id']).where('budget_id', 'in', [...structures.keys()]).orderBy('sub_budget_id').execute(),
+    commonDocuments.length > 0
+      ? db.selectFrom('schemes').select(['id', 'document_id']).where('document_id', 'in', commonDocuments).orderBy('display_order').orderBy('name').execute()
+      : Promise.resolve([]),
+  ]);
+  for (const pin of pins) structures.get(pin.budget_id)?.pinnedSubBudgetIds.push(pin.sub_budget_id);
+  for (const row of rows) {
+    if (row.type === 'COMMON') (structures.get(row.id) as BudgetStructure).schemaIds = schemes.filter((scheme) => scheme.document_id === row.document_id).map((scheme) => scheme.id);
+  }
+  return structures;
 }
 
 /** What a sum budget's checks need to know about the document's budgets the caller can read. */
 export async function componentFacts(app: FastifyInstance, auth: AuthContext, rows: readonly BudgetRow[]): Promise<SumComponentFact[]> {
-  const readable = await Promise.all(rows.map((row) => canAccess(app, auth, budgetRef(row), 'read')));
+  const readable = await canAccessEach(app, auth, rows.map(budgetRef), 'read');
   // Unreadable budgets stay in, marked: a cycle through one of them is still a cycle.
   // Resource statuses (read disabled) come later: the hook is readDisabledByStatus.
   return rows.map((row, index) => ({ id: row.id, sumBudgetComponentIds: row.sum_budget_component_ids, readable: readable[index], readDisabledByStatus: false }));
@@ -87,6 +116,7 @@ export function toBudget(
   auth: AuthContext,
   row: BudgetRow,
   permissions: { read: boolean; update: boolean },
+  structure: BudgetStructure,
   info?: string | null,
 ): Budget | BudgetAdminView {
   const budget: Budget = {
@@ -100,6 +130,9 @@ export function toBudget(
     resourceStatusId: row.resource_status_id,
     order: row.sort_order,
     sumBudgetComponentIds: row.sum_budget_component_ids,
+    childrenIds: row.sum_budget_component_ids,
+    pinnedSubBudgetIds: structure.pinnedSubBudgetIds,
+    schemaIds: structure.schemaIds,
     apiUrl: importAddress(app, row),
     result: { lastExecutionTime: iso(row.last_execution_time) },
     permissions,
@@ -119,8 +152,14 @@ export function infoOf(row: BudgetRow, names: ReadonlyMap<string, string>): stri
 /** The budgets' list with permissions (only those the caller may read). */
 export async function listBudgets(app: FastifyInstance, auth: AuthContext, rows: readonly BudgetRow[], includeMeta: boolean): Promise<(Budget | BudgetAdminView)[]> {
   const names = new Map(rows.map((row) => [row.id, row.name]));
-  const withPermissions = await Promise.all(rows.map(async (row) => ({ row, permissions: await permissionsOf(app, auth, row) })));
-  return withPermissions.filter(({ permissions }) => permissions.read).map(({ row, permissions }) => toBudget(app, auth, row, permissions, includeMeta ? infoOf(row, names) : undefined));
+  const permissions = await permissionsOfEach(app, auth, rows);
+  const readable = rows.filter((_, index) => permissions[index]?.read);
+  const structures = await budgetStructures(app, readable);
+  return rows.flatMap((row, index) => {
+    const granted = permissions[index];
+    if (!granted?.read) return [];
+    return [toBudget(app, auth, row, granted, structures.get(row.id) as BudgetStructure, includeMeta ? infoOf(row, names) : undefined)];
+  });
 }
 
 export async function hierarchy(app: FastifyInstance, auth: AuthContext, rows: readonly BudgetRow[]): Promise<BudgetHierarchyNode[]> {
@@ -136,18 +175,12 @@ export async function hierarchy(app: FastifyInstance, auth: AuthContext, rows: r
     }
     return [...seen];
   };
-  const nodes = await Promise.all(
-    rows.map(async (row) => ({
-      id: row.id,
-      name: row.name,
-      type: row.type,
-      order: row.sort_order,
-      childrenIds: row.sum_budget_component_ids,
-      descendantIds: descendants(row.id),
-      permissions: await permissionsOf(app, auth, row),
-    })),
-  );
-  return nodes.filter((node) => node.permissions.read);
+  const permissions = await permissionsOfEach(app, auth, rows);
+  return rows.flatMap((row, index) => {
+    const granted = permissions[index];
+    if (!granted?.read) return [];
+    return [{ id: row.id, name: row.name, type: row.type, order: row.sort_order, childrenIds: row.sum_budget_component_ids, descendantIds: descendants(row.id), permissions: granted }];
+  });
 }
 
 /** The live document (organisation and master classifier), or null. */

@@ -28,7 +28,7 @@ import { readModels } from '../../infrastructure/database';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
-import { canAccess, documentResource, organizationResource } from '../permissions/authorize';
+import { canAccessEach, documentResource, organizationResource } from '../permissions/authorize';
 import { isPlatformAdmin } from '../users/access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
 import { runComponentChange } from './components';
@@ -39,6 +39,8 @@ import {
   documentBudgets,
   findDocumentRow,
   hierarchy,
+  type BudgetStructure,
+  budgetStructures,
   listBudgets,
   organizationBudgets,
   permissionsOf,
@@ -112,10 +114,13 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     await organizationResource(app, auth, request.params.id, 'read');
     const rows = await organizationBudgets(app, request.params.id);
     const documentIds = [...new Set(rows.map((row) => row.document_id))];
-    const readable = new Set<string>();
-    for (const documentId of documentIds) {
-      if (await canAccess(app, auth, { organizationId: request.params.id, documentId }, 'read')) readable.add(documentId);
-    }
+    const access = await canAccessEach(
+      app,
+      auth,
+      documentIds.map((documentId) => ({ organizationId: request.params.id, documentId })),
+      'read',
+    );
+    const readable = new Set(documentIds.filter((_, index) => access[index]));
     return listBudgets(
       app,
       auth,
@@ -127,7 +132,8 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   api.get('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: budgetResponseSchema } } }, async (request) => {
     const auth = requireAuth(request);
     const row = await budgetResource(app, auth, request.params.id, 'read');
-    return toBudget(app, auth, row, await permissionsOf(app, auth, row));
+    const structure = (await budgetStructures(app, [row])).get(row.id) as BudgetStructure;
+    return toBudget(app, auth, row, await permissionsOf(app, auth, row), structure);
   });
 
   api.post(

@@ -94,9 +94,12 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/api/document/:id/classifiers',
-    { config: { access: viewers }, schema: { tags, params: idParamsSchema, querystring: includeMetaQuery, response: { 200: z.array(classifierSchema) } } },
+    // The classifier privileges, or update of the document: its settings choose the master classifier from this list.
+    { schema: { tags, params: idParamsSchema, querystring: includeMetaQuery, response: { 200: z.array(classifierSchema) } } },
     async (request) => {
-      await documentResource(app, requireAuth(request), request.params.id, 'read');
+      const auth = requireAuth(request);
+      const viewer = viewers.privileges.some((privilege) => auth.privileges.includes(privilege));
+      await documentResource(app, auth, request.params.id, viewer ? 'read' : 'update');
       return listClassifiers(app.db, { documentId: request.params.id }, request.query.includeMeta === 'true');
     },
   );
