@@ -1,14 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
-import { FormField } from '../../components/FormField';
 import { useToasts } from '../../components/Toasts';
 import { changeEmail } from '../auth/api';
-import { FieldMessage, fieldIssueMessage } from '../auth/FieldMessage';
+import { fieldIssueMessage } from '../auth/FieldMessage';
 import { validateEmail } from '../auth/form';
 import { useCurrentUser } from '../auth/hooks';
+import { TextInputField } from '../auth/TextInputField';
 import { useTemporaryFlag } from '../auth/useTemporaryFlag';
 import { AccountSection } from './AccountSection';
 import { useRefreshMe } from './useMe';
@@ -22,7 +22,6 @@ export function EmailSection() {
   const me = useCurrentUser();
   const refreshMe = useRefreshMe();
   const { showError } = useToasts();
-  const id = useId();
   const [email, setEmail] = useState(me.email);
   const [problem, setProblem] = useState<string | undefined>();
   const [saved, showSaved, hideSaved] = useTemporaryFlag(SAVED_MESSAGE_MS);
@@ -62,21 +61,18 @@ export function EmailSection() {
             <FormattedMessage id="account.email.saved" />
           </Alert>
         ) : null}
-        <FormField htmlFor={id} labelId="account.email.field">
-          <input
-            id={id}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              setProblem(undefined);
-            }}
-            aria-invalid={problem ? true : undefined}
-            data-testid="account-email-input"
-          />
-          <FieldMessage message={problem} />
-        </FormField>
+        <TextInputField
+          labelId="account.email.field"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(value) => {
+            setEmail(value);
+            setProblem(undefined);
+          }}
+          message={problem}
+          testId="account-email-input"
+        />
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={mutation.isPending || unchanged} data-testid="account-email-save">
             <FormattedMessage id="account.email.save" />

@@ -1,15 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
-import { FormField } from '../../components/FormField';
 import { useToasts } from '../../components/Toasts';
 import { changePassword } from '../auth/api';
-import { FieldMessage } from '../auth/FieldMessage';
 import { hasErrors, validatePasswordPair } from '../auth/form';
 import { useCurrentUser } from '../auth/hooks';
+import { NewPasswordFields, TextInputField } from '../auth/TextInputField';
 import { useTemporaryFlag } from '../auth/useTemporaryFlag';
 import { AccountSection, StatusBadge } from './AccountSection';
 import { SAVED_MESSAGE_MS } from './EmailSection';
@@ -27,9 +26,6 @@ export function PasswordSection() {
   const me = useCurrentUser();
   const refreshMe = useRefreshMe();
   const { showError } = useToasts();
-  const currentId = useId();
-  const newId = useId();
-  const repeatId = useId();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -81,48 +77,27 @@ export function PasswordSection() {
               <FormattedMessage id="account.password.saved" />
             </Alert>
           ) : null}
-          <FormField htmlFor={currentId} labelId="account.password.current">
-            <input
-              id={currentId}
-              type="password"
-              autoComplete="current-password"
-              value={current}
-              onChange={(event) => {
-                setCurrent(event.target.value);
-                setErrors((previous) => ({ ...previous, current: undefined }));
-              }}
-              aria-invalid={errors.current ? true : undefined}
-              data-testid="account-password-current"
-            />
-            <FieldMessage message={errors.current} />
-          </FormField>
-          <FormField htmlFor={newId} labelId="account.password.new">
-            <input
-              id={newId}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              aria-invalid={errors.password ? true : undefined}
-              data-testid="account-password-new"
-            />
-            <FieldMessage message={errors.password} />
-            <div className="field-hint">
-              <FormattedMessage id="setPassword.rules" />
-            </div>
-          </FormField>
-          <FormField htmlFor={repeatId} labelId="account.password.repeat">
-            <input
-              id={repeatId}
-              type="password"
-              autoComplete="new-password"
-              value={repeat}
-              onChange={(event) => setRepeat(event.target.value)}
-              aria-invalid={errors.repeat ? true : undefined}
-              data-testid="account-password-repeat"
-            />
-            <FieldMessage message={errors.repeat} />
-          </FormField>
+          <TextInputField
+            labelId="account.password.current"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(value) => {
+              setCurrent(value);
+              setErrors((previous) => ({ ...previous, current: undefined }));
+            }}
+            message={errors.current}
+            testId="account-password-current"
+          />
+          <NewPasswordFields
+            labelIds={{ password: 'account.password.new', repeat: 'account.password.repeat' }}
+            password={password}
+            repeat={repeat}
+            onPasswordChange={setPassword}
+            onRepeatChange={setRepeat}
+            errors={errors}
+            testIdPrefix="account-password"
+          />
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={mutation.isPending} data-testid="account-password-save">
               <FormattedMessage id="account.password.save" />

@@ -1,12 +1,10 @@
 import { AUTHENTICATION_TYPES, type AuthenticationType, type LoginRequest, loginRequestSchema, type Me } from '@eelarve/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
-import { FieldError } from '../../components/FieldError';
-import { FormField } from '../../components/FormField';
 import { AuthTypeIcon } from '../../components/icons';
 import { useLocale } from '../../i18n/I18nProvider';
 import { errorMessageKey } from '../../i18n/keys';
@@ -16,6 +14,7 @@ import { ElectronicIdFailure } from './ElectronicIdFailure';
 import { mfaPath } from './mfa-flow';
 import { resetClientState } from './session';
 import { readExpiredSession, setPendingStep } from './session-storage';
+import { TextInputField } from './TextInputField';
 
 type LoginField = 'username' | 'password';
 
@@ -53,8 +52,6 @@ export function LoginPage() {
   const queryClient = useQueryClient();
   const { setLocale } = useLocale();
   const flags = useLoginFlags();
-  const emailId = useId();
-  const passwordId = useId();
   // After an expiry the last user's e-mail is offered again.
   const [username, setUsername] = useState(() => readExpiredSession()?.email ?? '');
   const [password, setPassword] = useState('');
@@ -165,33 +162,27 @@ export function LoginPage() {
         </>
       ) : null}
 
-      <FormField htmlFor={emailId} labelId="login.email">
-        <input
-          id={emailId}
-          name="username"
-          type="email"
-          autoComplete="username"
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-          aria-invalid={fieldErrors.username ? true : undefined}
-          data-testid="login-email"
-        />
-        <FieldError message={fieldErrors.username} />
-      </FormField>
+      <TextInputField
+        labelId="login.email"
+        name="username"
+        type="email"
+        autoComplete="username"
+        value={username}
+        onChange={setUsername}
+        message={fieldErrors.username}
+        testId="login-email"
+      />
 
-      <FormField htmlFor={passwordId} labelId="login.password">
-        <input
-          id={passwordId}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-invalid={fieldErrors.password ? true : undefined}
-          data-testid="login-password"
-        />
-        <FieldError message={fieldErrors.password} />
-      </FormField>
+      <TextInputField
+        labelId="login.password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+        message={fieldErrors.password}
+        testId="login-password"
+      />
 
       <label className="checkbox">
         <input

@@ -1,14 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Alert } from '../../components/Alert';
-import { FieldError } from '../../components/FieldError';
-import { FormField } from '../../components/FormField';
 import { AuthHeading } from './AuthHeading';
 import { readExpiredSession } from './session-storage';
 import { BackToLogin } from './AuthLinks';
 import { validateEmail } from './form';
+import { TextInputField } from './TextInputField';
 import { useTemporaryFlag } from './useTemporaryFlag';
 import type { MessageKey } from '../../i18n/messages';
 
@@ -36,7 +35,6 @@ export function RequestLinkPage({
   testId: string;
 }) {
   const intl = useIntl();
-  const emailId = useId();
   const [email, setEmail] = useState(() => readExpiredSession()?.email ?? '');
   const [emailError, setEmailError] = useState<string | undefined>();
   const [sent, showSent, hideSent] = useTemporaryFlag(REQUEST_SUCCESS_MS);
@@ -63,19 +61,16 @@ export function RequestLinkPage({
       ) : null}
       {mutation.isError ? <ErrorAlert error={mutation.error} testId={`${testId}-error`} /> : null}
 
-      <FormField htmlFor={emailId} labelId="login.email">
-        <input
-          id={emailId}
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={emailError ? true : undefined}
-          data-testid={`${testId}-email`}
-        />
-        <FieldError message={emailError} />
-      </FormField>
+      <TextInputField
+        labelId="login.email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        message={emailError}
+        testId={`${testId}-email`}
+      />
 
       <button type="submit" className="button button-primary button-block" disabled={mutation.isPending} data-testid={`${testId}-submit`}>
         {intl.formatMessage({ id: mutation.isPending ? 'auth.sending' : texts.submit })}

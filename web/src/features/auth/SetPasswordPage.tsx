@@ -1,10 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
-import { FormField } from '../../components/FormField';
 import { AuthTypeIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
@@ -12,8 +11,9 @@ import { AuthHeading } from './AuthHeading';
 import { confirmPassword, electronicIdConfirmUrl, navigateToElectronicId, type TokenType, verifyToken } from './api';
 import { BackToLogin } from './AuthLinks';
 import { ElectronicIdFailure } from './ElectronicIdFailure';
-import { FieldMessage, fieldIssueMessage } from './FieldMessage';
+import { fieldIssueMessage } from './FieldMessage';
 import { hasErrors, type PasswordPairErrors, validatePasswordPair } from './form';
+import { NewPasswordFields } from './TextInputField';
 
 /**
  * Spec 1, section 4 "Password pages": loading (the token is checked), initialised, error (the
@@ -40,8 +40,6 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
   const { showError } = useToasts();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const passwordId = useId();
-  const repeatId = useId();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<PasswordPairErrors>({});
@@ -112,36 +110,17 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
       <fieldset className="fieldset auth-fieldset" disabled={disabled}>
         {offerPassword || state !== 'initialised' ? (
           <>
-            <FormField htmlFor={passwordId} labelId={type === 'REGISTRATION' ? 'setPassword.passwordRegistration' : 'setPassword.password'}>
-              <input
-                id={passwordId}
-                name="new-password"
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                aria-invalid={errors.password ? true : undefined}
-                aria-describedby={`${passwordId}-hint`}
-                data-testid="set-password-new"
-              />
-              <FieldMessage message={errors.password} />
-              <div className="field-hint" id={`${passwordId}-hint`}>
-                <FormattedMessage id="setPassword.rules" />
-              </div>
-            </FormField>
-            <FormField htmlFor={repeatId} labelId="setPassword.repeat">
-              <input
-                id={repeatId}
-                name="repeat-password"
-                type="password"
-                autoComplete="new-password"
-                value={repeat}
-                onChange={(event) => setRepeat(event.target.value)}
-                aria-invalid={errors.repeat ? true : undefined}
-                data-testid="set-password-repeat"
-              />
-              <FieldMessage message={errors.repeat} />
-            </FormField>
+            <NewPasswordFields
+              labelIds={{ password: type === 'REGISTRATION' ? 'setPassword.passwordRegistration' : 'setPassword.password', repeat: 'setPassword.repeat' }}
+              password={password}
+              repeat={repeat}
+              onPasswordChange={setPassword}
+              onRepeatChange={setRepeat}
+              errors={errors}
+              named
+              describedByHint
+              testIdPrefix="set-password"
+            />
             <button type="submit" className="button button-primary button-block" data-testid="set-password-submit">
               {intl.formatMessage({ id: state === 'submitting' ? 'setPassword.submitting' : 'setPassword.submit' })}
             </button>

@@ -5,39 +5,27 @@ import type {
   GetRowIdParams,
   GridApi,
   GridReadyEvent,
-  PostSortRowsParams,
   RowClassRules,
   RowEditingStoppedEvent,
   SuppressKeyboardEventParams,
 } from 'ag-grid-community';
-import { type MouseEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type MouseEvent, useCallback, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { PlusIcon } from '../../components/icons';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn, textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
-import { validationMessageKey, validationValues } from '../../i18n/keys';
+import { moveUnsavedFirst } from '../../grid/inline-edit';
+import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
+import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../auth/hooks';
 import { createRole, deleteRole, fetchPrivileges, fetchRoles, PRIVILEGES_QUERY_KEY, type RolePayload, roleKeys, updateRole } from './api';
 import { RoleActionsCell, RoleNameCell, RolePrivilegesCell, RolePrivilegesEditor, type RolesGridContext, RoleTextEditor } from './cells';
-import {
-  type DraftField,
-  draftOf,
-  EMPTY_DRAFT,
-  type EditSession,
-  HIGHLIGHT_MS,
-  RoleEditStore,
-  type RoleRow,
-  rowFromRole,
-  sortPrivileges,
-  useEditSession,
-  shownValue,
-} from './edit-state';
+import { draftOf, EMPTY_DRAFT, type EditSession, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, shownValue, sortPrivileges } from './edit-state';
 
 /** The users area's occupation lists (their role names follow the roles). */
 const OCCUPATIONS_QUERY_PREFIX = ['occupations'] as const;
@@ -57,42 +45,12 @@ export function RolesPage() {
   const queryClient = useQueryClient();
   const { showError } = useToasts();
 
-  const [store] = useState(() => new RoleEditStore());
-  const session = useEditSession(store);
-  const [pending, setPending] = useState<RoleRow | null>(null);
-  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
   const gridApi = useRef<GridApi<RoleRow> | null>(null);
   const startWhenReady = useRef<string | null>(null);
-  const newRows = useRef(0);
-  const timers = useRef(new Set<number>());
 
   const roles = useQuery({ queryKey: roleKeys.list(organizationId), queryFn: () => fetchRoles(organizationId) });
   const privileges = useQuery({ queryKey: PRIVILEGES_QUERY_KEY, queryFn: fetchPrivileges, enabled: canEdit, staleTime: Number.POSITIVE_INFINITY });
-
-  useEffect(() => {
-    const pendingTimers = timers.current;
-    return () => {
-      for (const timer of pendingTimers) window.clearTimeout(timer);
-    };
-  }, []);
-
-  const highlight = useCallback((key: string) => {
-    setHighlighted((current) => new Set(current).add(key));
-    const timer = window.setTimeout(() => {
-      timers.current.delete(timer);
-      setHighlighted((current) => {
-        const next = new Set(current);
-        next.delete(key);
-        return next;
-      });
-    }, HIGHLIGHT_MS);
-    timers.current.add(timer);
-  }, []);
-
-  const rows = useMemo<RoleRow[]>(() => {
-    const saved = (roles.data ?? []).map(rowFromRole);
-    return pending ? [pending, ...saved] : saved;
-  }, [roles.data, pending]);
+  const saved = useMemo(() => (roles.data ?? []).map(rowFromRole), [roles.data]);
 
   /** Opens the editors of the row (now, or as soon as the grid has it). */
   const beginEdit = useCallback((key: string) => {
@@ -107,42 +65,33 @@ export function RolesPage() {
     api.startEditingCell({ rowIndex: node.rowIndex, colKey: 'name' });
   }, []);
 
+  const rowEditing = useInlineRowEditing<RoleRow, RoleDraft>({
+    createStore: () => new RoleEditStore(),
+    saved,
+    // The grid's editors open on the edited row (a new row's once the grid has it).
+    onStart: (row, mode) => {
+      if (mode === 'editing') beginEdit(row.key);
+      else startWhenReady.current = row.key;
+    },
+    // Back to viewing: the editors close.
+    onFinish: (key) => {
+      startWhenReady.current = null;
+      const api = gridApi.current;
+      api?.stopEditing(true);
+      // The cells show the row's own values again (not what was typed).
+      const node = key ? api?.getRowNode(key) : undefined;
+      if (api && node) api.refreshCells({ rowNodes: [node], force: true });
+    },
+  });
+  const { store, session, rows } = rowEditing;
+
   useEffect(() => {
     if (startWhenReady.current && rows.length > 0) beginEdit(startWhenReady.current);
   }, [rows, beginEdit]);
 
-  /** Back to viewing: the editors close and an unsaved row disappears. */
-  const finishEditing = useCallback(() => {
-    const key = store.current?.key;
-    store.clear();
-    startWhenReady.current = null;
-    const api = gridApi.current;
-    api?.stopEditing(true);
-    // The cells show the row's own values again (not what was typed).
-    const node = key ? api?.getRowNode(key) : undefined;
-    if (api && node) api.refreshCells({ rowNodes: [node], force: true });
-    setPending(null);
-  }, [store]);
-
-  const startSession = useCallback(
-    (row: RoleRow, mode: EditSession['mode'], original = draftOf(row)) => {
-      if (store.current) return;
-      store.start(row.key, mode, original);
-      if (mode === 'editing') {
-        beginEdit(row.key);
-      } else {
-        setPending(row);
-        highlight(row.key);
-        startWhenReady.current = row.key;
-      }
-    },
-    [store, beginEdit, highlight],
-  );
-
   const onAdd = () => {
-    newRows.current += 1;
-    const row: RoleRow = { key: `new-${newRows.current}`, id: null, ...EMPTY_DRAFT, type: 'DEFAULT', inUse: false };
-    startSession(row, 'new', EMPTY_DRAFT);
+    const row: RoleRow = { key: rowEditing.newKey(), id: null, ...EMPTY_DRAFT, type: 'DEFAULT', inUse: false };
+    rowEditing.start(row, 'new', EMPTY_DRAFT);
   };
 
   /** The roles, and the occupations that show role names. */
@@ -157,8 +106,7 @@ export function RolesPage() {
       editing.mode === 'editing' ? updateRole(organizationId, editing.key, payload) : createRole(organizationId, payload),
     onSuccess: async (result, { editing }) => {
       await refreshRoles();
-      finishEditing();
-      if (editing.mode !== 'editing' && result?.id) highlight(result.id);
+      rowEditing.finishSaved(editing, result?.id);
     },
     onError: (error) => {
       const code = errorCodeOf(error);
@@ -167,23 +115,17 @@ export function RolesPage() {
     },
   });
 
-  const onSave = useCallback(() => {
-    const editing = store.current;
-    if (!editing || editing.saving || !editing.changed) return;
-    const parsed = roleInputSchema.safeParse(editing.draft);
-    if (!parsed.success) {
-      const invalid: EditSession['invalid'] = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0]) as DraftField;
-        if (field in FIELD_LABELS && !invalid[field]) invalid[field] = issue.message;
-      }
-      store.setInvalid(invalid);
-      return;
-    }
-    store.setSaving(true);
-    const { name, description, privilegeIds } = parsed.data;
-    save.mutate({ editing, payload: { name, description, privilegeIds: sortPrivileges(privilegeIds) } });
-  }, [store, save.mutate]);
+  const { submit } = rowEditing;
+  const onSave = useCallback(
+    () =>
+      submit({
+        parse: (draft) => roleInputSchema.safeParse(draft),
+        fields: FIELD_LABELS,
+        send: (editing, { name, description, privilegeIds }) =>
+          save.mutate({ editing, payload: { name, description, privilegeIds: sortPrivileges(privilegeIds) } }),
+      }),
+    [submit, save.mutate],
+  );
 
   const remove = useConfirmAction({
     run: (row: RoleRow) => deleteRole(organizationId, row.key),
@@ -200,14 +142,11 @@ export function RolesPage() {
     store,
     canEdit,
     privilegeIds,
-    onEdit: (row) => startSession(row, 'editing'),
-    onDuplicate: (row) => {
-      newRows.current += 1;
-      startSession({ ...row, key: `new-${newRows.current}`, id: null, type: 'DEFAULT', inUse: false }, 'duplicating', draftOf(row));
-    },
+    onEdit: (row) => rowEditing.start(row, 'editing', draftOf(row)),
+    onDuplicate: (row) => rowEditing.start({ ...row, key: rowEditing.newKey(), id: null, type: 'DEFAULT', inUse: false }, 'duplicating', draftOf(row)),
     onDelete: remove.ask,
     onSave,
-    onCancel: finishEditing,
+    onCancel: rowEditing.finish,
   };
   if (contextRef.current) Object.assign(contextRef.current, handlers);
   else contextRef.current = handlers;
@@ -278,17 +217,10 @@ export function RolesPage() {
     return definitions;
   }, [intl, locale, canEdit, store]);
 
-  const editingKey = session?.key ?? null;
-  const editingMode = session?.mode ?? null;
+  const rowStateClasses = rowEditing.rowClassRules;
   const rowClassRules = useMemo<RowClassRules<RoleRow>>(
-    () => ({
-      'row-highlighted': ({ data }) => data !== undefined && highlighted.has(data.key),
-      'row-admin': ({ data }) => data?.type === 'ADMIN',
-      'row-state-editing': ({ data }) => data?.key === editingKey && editingMode === 'editing',
-      'row-state-new': ({ data }) => data?.key === editingKey && editingMode === 'new',
-      'row-state-duplicating': ({ data }) => data?.key === editingKey && editingMode === 'duplicating',
-    }),
-    [highlighted, editingKey, editingMode],
+    () => ({ ...rowStateClasses, 'row-admin': ({ data }) => data?.type === 'ADMIN' }),
+    [rowStateClasses],
   );
 
   const onRowEditingStopped = useCallback(
@@ -326,10 +258,6 @@ export function RolesPage() {
     [store],
   );
 
-  const invalidEntries = Object.entries(session?.invalid ?? {}).filter(([, message]) => message?.startsWith('validation.')) as Array<
-    [keyof typeof FIELD_LABELS, string]
-  >;
-
   return (
     <div className="page roles-page" data-testid="roles-page">
       <div className="page-header">
@@ -342,17 +270,7 @@ export function RolesPage() {
           </p>
         </div>
         {canEdit ? (
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={onAdd}
-            disabled={session !== null || roles.isPending}
-            title={session ? intl.formatMessage({ id: 'roles.action.busy' }) : undefined}
-            data-testid="roles-add"
-          >
-            <PlusIcon />
-            <FormattedMessage id="roles.add" />
-          </button>
+          <InlineAddButton busy={session !== null} loading={roles.isPending} busyTitleId="roles.action.busy" labelId="roles.add" onClick={onAdd} testId="roles-add" />
         ) : null}
       </div>
 
@@ -362,21 +280,8 @@ export function RolesPage() {
         </Alert>
       ) : null}
       {roles.isError ? <ErrorAlert error={roles.error} title={<FormattedMessage id="roles.loadFailed" />} /> : null}
-      {invalidEntries.length > 0 ? (
-        <Alert kind="error" testId="role-validation-error">
-          {invalidEntries.map(([field, message]) => (
-            <div key={field} data-message={message}>
-              <FormattedMessage
-                id="roles.field.invalid"
-                values={{
-                  field: intl.formatMessage({ id: FIELD_LABELS[field] }),
-                  problem: intl.formatMessage({ id: validationMessageKey(message) }, validationValues()),
-                }}
-              />
-            </div>
-          ))}
-        </Alert>
-      ) : null}
+      {/* Server codes are marked on the name editor and shown as a toast. */}
+      <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="roles.field.invalid" validationOnly testId="role-validation-error" />
 
       {/* While a row is edited the other rows are inert: a click there neither focuses nor edits them. */}
       <div className="roles-grid-frame" onMouseDownCapture={keepOtherRowsInert}>
@@ -414,9 +319,3 @@ export function RolesPage() {
 }
 
 const getRowKey = ({ data }: GetRowIdParams<RoleRow>) => data.key;
-
-/** The unsaved (new or duplicated) row stays on top whatever the sort. */
-function moveUnsavedFirst({ nodes }: PostSortRowsParams<RoleRow>): void {
-  const index = nodes.findIndex((node) => node.data?.id === null);
-  if (index > 0) nodes.unshift(...nodes.splice(index, 1));
-}

@@ -2,6 +2,7 @@ import type { Privilege } from '@eelarve/shared';
 import { type CustomCellEditorProps, type CustomCellRendererProps, useGridCellEditor } from 'ag-grid-react';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { canSave } from '../../grid/inline-edit';
 import { type DraftField, type RoleEditStore, type RoleRow, useEditSession } from './edit-state';
 import { IconAction } from './IconAction';
 import { CopyIcon, EditIcon, LockIcon, ShieldIcon, TrashIcon } from './icons';
@@ -147,13 +148,12 @@ export function RoleActionsCell({ data, context }: RendererProps<unknown>) {
   if (!data) return null;
 
   if (session && session.key === data.key) {
-    const changed = session.changed;
     return (
       <div className="row-actions">
         <button
           type="button"
           className="button button-primary button-small"
-          disabled={!changed || session.saving}
+          disabled={!canSave(session)}
           onClick={context.onSave}
           data-testid="role-save"
         >

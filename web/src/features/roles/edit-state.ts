@@ -1,14 +1,15 @@
 import { PRIVILEGES, type Privilege, type Role } from '@eelarve/shared';
-import { useSyncExternalStore } from 'react';
+import { InlineEditStore, type InlineEditSession } from '../../grid/inline-edit';
+import { useInlineEditSession } from '../../grid/useInlineRowEditing';
 
 /**
  * The row states of the roles table (spec 1, section 4): viewing, editing, new, duplicating,
- * highlighted. At most one row is edited at a time; its values live here (not in the grid's
- * data) so that the save button knows whether the row changed and cancel can restore it.
+ * highlighted, kept by the shared inline editing of `grid/` (`useInlineRowEditing`). Here: the
+ * rows, their draft and when a draft counts as changed.
  */
 
-/** Spec 1, section 9: new and duplicated rows stay highlighted for 6000 ms. */
-export const HIGHLIGHT_MS = 6000;
+/** BudgetsTab and the browser tests read the highlight time here. */
+export { type EditMode, HIGHLIGHT_MS } from '../../grid/inline-edit';
 
 /** A row of the roles table: a saved role, or the one unsaved new or duplicated row. */
 export interface RoleRow {
@@ -22,8 +23,6 @@ export interface RoleRow {
   inUse: boolean;
 }
 
-export type EditMode = 'editing' | 'new' | 'duplicating';
-
 export interface RoleDraft {
   name: string;
   description: string;
@@ -32,18 +31,7 @@ export interface RoleDraft {
 
 export type DraftField = keyof RoleDraft;
 
-export interface EditSession {
-  key: string;
-  mode: EditMode;
-  /** The values the row had when editing began (the copied values for a duplicate). */
-  original: RoleDraft;
-  draft: RoleDraft;
-  saving: boolean;
-  /** Whether the draft differs from the original: only then can the row be saved. */
-  changed: boolean;
-  /** Message keys (or error codes) of the fields the last save attempt refused. */
-  invalid: Partial<Record<DraftField, string>>;
-}
+export type EditSession = InlineEditSession<RoleDraft>;
 
 export function rowFromRole(role: Role): RoleRow {
   return {
@@ -82,54 +70,11 @@ export function shownValue<F extends DraftField>(session: EditSession | null, ro
   return session && session.key === row.key ? session.draft[field] : row[field];
 }
 
-type Listener = () => void;
-
-/** A tiny external store: cell renderers and editors subscribe to it with `useEditSession`. */
-export class RoleEditStore {
-  private session: EditSession | null = null;
-  private readonly listeners = new Set<Listener>();
-
-  readonly subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly getSnapshot = (): EditSession | null => this.session;
-
-  get current(): EditSession | null {
-    return this.session;
-  }
-
-  start(key: string, mode: EditMode, original: RoleDraft): void {
-    this.set({ key, mode, original, draft: { ...original }, saving: false, changed: false, invalid: {} });
-  }
-
-  update(changes: Partial<RoleDraft>): void {
-    if (!this.session) return;
-    const invalid = { ...this.session.invalid };
-    for (const field of Object.keys(changes) as DraftField[]) delete invalid[field];
-    const draft = { ...this.session.draft, ...changes };
-    this.set({ ...this.session, draft, changed: draftChanged(this.session.original, draft), invalid });
-  }
-
-  setSaving(saving: boolean): void {
-    if (this.session) this.set({ ...this.session, saving });
-  }
-
-  setInvalid(invalid: EditSession['invalid']): void {
-    if (this.session) this.set({ ...this.session, saving: false, invalid });
-  }
-
-  clear(): void {
-    this.set(null);
-  }
-
-  private set(session: EditSession | null): void {
-    this.session = session;
-    for (const listener of this.listeners) listener();
+/** The roles table's edit store: cell renderers and editors subscribe to it with `useEditSession`. */
+export class RoleEditStore extends InlineEditStore<RoleDraft> {
+  constructor() {
+    super({ changed: draftChanged });
   }
 }
 
-export function useEditSession(store: RoleEditStore): EditSession | null {
-  return useSyncExternalStore(store.subscribe, store.getSnapshot);
-}
+export const useEditSession: (store: RoleEditStore) => EditSession | null = useInlineEditSession;

@@ -4,6 +4,7 @@ import { useIntl } from 'react-intl';
 import { IconAction } from '../roles/IconAction';
 import { CheckIcon, CopyIcon, DashIcon, EditIcon, TrashIcon } from '../roles/icons';
 import { MultiSelect, type MultiSelectOption } from '../roles/MultiSelect';
+import { canSave } from '../../grid/inline-edit';
 import { type SchemeDraftField, type SchemeEditStore, type SchemeRow, useSchemeEditSession } from './scheme-edit';
 
 /** What the schemes grid's cells read: one stable object refreshed on every render of the tab. */
@@ -156,7 +157,7 @@ export function SchemeActionsCell(params: Params) {
       <span className="row-actions">
         <IconAction
           label={intl.formatMessage({ id: 'schemes.action.save' })}
-          disabled={!session.changed || session.saving}
+          disabled={!canSave(session)}
           onClick={context.onSave}
           testId="scheme-save"
         >

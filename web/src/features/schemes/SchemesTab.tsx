@@ -1,22 +1,22 @@
 import { hasAnyPrivilege, schemeInputSchema } from '@eelarve/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ColDef, GetRowIdParams, PostSortRowsParams, RowClassRules, RowDragEndEvent } from 'ag-grid-community';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ColDef, GetRowIdParams, RowClassRules, RowDragEndEvent } from 'ag-grid-community';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { PlusIcon } from '../../components/icons';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
-import { errorMessageKey, validationMessageKey, validationValues } from '../../i18n/keys';
+import { moveUnsavedFirst } from '../../grid/inline-edit';
+import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
+import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import type { MessageKey } from '../../i18n/messages';
 import { useCurrentUser } from '../auth/hooks';
 import { createScheme, deleteScheme, fetchClassifiers, fetchSchemes, reorderSchemes, schemeKeys, updateScheme } from './api';
-import { HIGHLIGHT_MS } from './model';
 import {
   SchemeActionsCell,
   SchemeDescriptionCell,
@@ -31,13 +31,13 @@ import {
   draftOf,
   EMPTY_SCHEME_DRAFT,
   type EditMode,
+  type SchemeDraft,
   type SchemeDraftField,
   type SchemeEditSession,
   SchemeEditStore,
   type SchemeRow,
   rowFromScheme,
   schemePayload,
-  useSchemeEditSession,
 } from './scheme-edit';
 import { SubBudgetsPanel } from './SubBudgetsPanel';
 import './schemes.css';
@@ -60,65 +60,25 @@ export function SchemesTab() {
   const queryClient = useQueryClient();
   const { showError } = useToasts();
 
-  const [store] = useState(() => new SchemeEditStore());
-  const session = useSchemeEditSession(store);
-  const [pending, setPending] = useState<SchemeRow | null>(null);
   const [collapsed, setCollapsed] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
   const [notice, setNotice] = useState<MessageKey | null>(null);
-  const timers = useRef(new Set<number>());
-  const newRows = useRef(0);
 
   const schemes = useQuery({ queryKey: schemeKeys.list(documentId), queryFn: () => fetchSchemes(documentId), enabled: documentId !== '' });
   const classifiers = useQuery({ queryKey: schemeKeys.classifiers(documentId), queryFn: () => fetchClassifiers(documentId), enabled: documentId !== '' });
-
-  useEffect(() => {
-    const pendingTimers = timers.current;
-    return () => {
-      for (const timer of pendingTimers) window.clearTimeout(timer);
-    };
-  }, []);
-
-  const highlight = useCallback((key: string) => {
-    setHighlighted((current) => new Set(current).add(key));
-    const timer = window.setTimeout(() => {
-      timers.current.delete(timer);
-      setHighlighted((current) => {
-        const next = new Set(current);
-        next.delete(key);
-        return next;
-      });
-    }, HIGHLIGHT_MS);
-    timers.current.add(timer);
-  }, []);
 
   const saved = useMemo(
     () => (schemes.data ?? []).map(rowFromScheme).sort((a, b) => a.displayOrder - b.displayOrder || a.name.localeCompare(b.name)),
     [schemes.data],
   );
-  const rows = useMemo(() => (pending ? [pending, ...saved] : saved), [saved, pending]);
+  const rowEditing = useInlineRowEditing<SchemeRow, SchemeDraft>({ createStore: () => new SchemeEditStore(), saved });
+  const { store, session, rows } = rowEditing;
 
   // The first scheme is selected until the user picks one; a deleted selection falls back to it.
   const selected = saved.find((row) => row.id === selectedId) ?? saved[0] ?? null;
   const selectedScheme = schemes.data?.find((scheme) => scheme.id === selected?.id);
 
-  const finishEditing = useCallback(() => {
-    store.clear();
-    setPending(null);
-  }, [store]);
-
-  const startSession = useCallback(
-    (row: SchemeRow, mode: EditMode) => {
-      if (store.current) return;
-      store.start(row.key, mode, mode === 'new' ? EMPTY_SCHEME_DRAFT : draftOf(row));
-      if (mode !== 'editing') {
-        setPending(row);
-        highlight(row.key);
-      }
-    },
-    [store, highlight],
-  );
+  const startSession = (row: SchemeRow, mode: EditMode) => rowEditing.start(row, mode, mode === 'new' ? EMPTY_SCHEME_DRAFT : draftOf(row));
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) });
 
@@ -130,12 +90,9 @@ export function SchemesTab() {
     },
     onSuccess: async (result, { editing }) => {
       await refresh();
-      finishEditing();
+      rowEditing.finishSaved(editing, result?.id);
       setNotice(editing.mode === 'editing' ? 'schemes.editSuccessful' : 'schemes.addSuccessful');
-      if (editing.mode !== 'editing' && result?.id) {
-        highlight(result.id);
-        setSelectedId(result.id);
-      }
+      if (editing.mode !== 'editing' && result?.id) setSelectedId(result.id);
     },
     onError: (error) => {
       const field = SERVER_FIELD_ERRORS[errorCodeOf(error)];
@@ -144,23 +101,18 @@ export function SchemesTab() {
     },
   });
 
-  const onSave = useCallback(() => {
-    const editing = store.current;
-    if (!editing || editing.saving || !editing.changed) return;
-    const parsed = schemeInputSchema.safeParse(schemePayload(editing.draft));
-    if (!parsed.success) {
-      const invalid: SchemeEditSession['invalid'] = {};
-      for (const issue of parsed.error.issues) {
-        const path = String(issue.path[0]);
-        const field: SchemeDraftField = path === 'classifierList' ? 'main' : (path as SchemeDraftField);
-        if (field in FIELD_LABELS && !invalid[field]) invalid[field] = issue.message;
-      }
-      store.setInvalid(invalid);
-      return;
-    }
-    store.setSaving(true);
-    save.mutate({ editing });
-  }, [store, save.mutate]);
+  const { submit } = rowEditing;
+  const onSave = useCallback(
+    () =>
+      submit({
+        parse: (draft) => schemeInputSchema.safeParse(schemePayload(draft)),
+        fields: FIELD_LABELS,
+        // The classifier list's refusals are shown on the main classifiers.
+        fieldOfPath: (path) => (path === 'classifierList' ? 'main' : path),
+        send: (editing) => save.mutate({ editing }),
+      }),
+    [submit, save.mutate],
+  );
 
   const reorder = useMutation({
     mutationFn: (list: Array<{ id: string; displayOrder: number }>) => reorderSchemes(documentId, list),
@@ -192,10 +144,7 @@ export function SchemesTab() {
     rowCount: saved.length,
     onSelect: (row) => row.id && setSelectedId(row.id),
     onEdit: (row) => startSession(row, 'editing'),
-    onDuplicate: (row) => {
-      newRows.current += 1;
-      startSession({ ...row, key: `new-${newRows.current}`, id: null, subBudgetsCount: 0 }, 'duplicating');
-    },
+    onDuplicate: (row) => startSession({ ...row, key: rowEditing.newKey(), id: null, subBudgetsCount: 0 }, 'duplicating'),
     onDelete: remove.ask,
     onMove: (row, direction) => {
       const index = saved.findIndex((candidate) => candidate.key === row.key);
@@ -207,7 +156,7 @@ export function SchemesTab() {
       reorder.mutate(order.map((candidate, position) => ({ id: candidate.key, displayOrder: position + 1 })));
     },
     onSave,
-    onCancel: finishEditing,
+    onCancel: rowEditing.finish,
   };
   if (contextRef.current) Object.assign(contextRef.current, handlers);
   else contextRef.current = handlers;
@@ -246,18 +195,11 @@ export function SchemesTab() {
     return definitions;
   }, [intl, canEdit, store]);
 
-  const editingKey = session?.key ?? null;
-  const editingMode = session?.mode ?? null;
   const selectedKey = selected?.key ?? null;
+  const rowStateClasses = rowEditing.rowClassRules;
   const rowClassRules = useMemo<RowClassRules<SchemeRow>>(
-    () => ({
-      'row-highlighted': ({ data }) => data !== undefined && highlighted.has(data.key),
-      'row-selected-scheme': ({ data }) => data !== undefined && data.key === selectedKey,
-      'row-state-editing': ({ data }) => data?.key === editingKey && editingMode === 'editing',
-      'row-state-new': ({ data }) => data?.key === editingKey && editingMode === 'new',
-      'row-state-duplicating': ({ data }) => data?.key === editingKey && editingMode === 'duplicating',
-    }),
-    [highlighted, editingKey, editingMode, selectedKey],
+    () => ({ ...rowStateClasses, 'row-selected-scheme': ({ data }) => data !== undefined && data.key === selectedKey }),
+    [rowStateClasses, selectedKey],
   );
 
   const onRowDragEnd = (event: RowDragEndEvent<SchemeRow>) => {
@@ -270,12 +212,9 @@ export function SchemesTab() {
   };
 
   const onAdd = () => {
-    newRows.current += 1;
-    startSession({ key: `new-${newRows.current}`, id: null, ...EMPTY_SCHEME_DRAFT, displayOrder: 0, subBudgetsCount: 0 }, 'new');
+    startSession({ key: rowEditing.newKey(), id: null, ...EMPTY_SCHEME_DRAFT, displayOrder: 0, subBudgetsCount: 0 }, 'new');
     setCollapsed(false);
   };
-
-  const invalidEntries = Object.entries(session?.invalid ?? {}) as Array<[SchemeDraftField, string]>;
 
   return (
     <div className="schemes-tab" data-testid="schemes-tab">
@@ -296,17 +235,7 @@ export function SchemesTab() {
           </h2>
         </div>
         {canEdit ? (
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={onAdd}
-            disabled={session !== null || schemes.isPending}
-            title={session ? intl.formatMessage({ id: 'schemes.action.busy' }) : undefined}
-            data-testid="schemes-add"
-          >
-            <PlusIcon />
-            <FormattedMessage id="schemes.add" />
-          </button>
+          <InlineAddButton busy={session !== null} loading={schemes.isPending} busyTitleId="schemes.action.busy" labelId="schemes.add" onClick={onAdd} testId="schemes-add" />
         ) : null}
       </div>
 
@@ -321,23 +250,7 @@ export function SchemesTab() {
         </Alert>
       ) : null}
       {schemes.isError ? <ErrorAlert error={schemes.error} title={<FormattedMessage id="schemes.loadFailed" />} /> : null}
-      {invalidEntries.length > 0 ? (
-        <Alert kind="error" testId="scheme-validation-error">
-          {invalidEntries.map(([field, message]) => (
-            <div key={field} data-message={message}>
-              <FormattedMessage
-                id="schemes.field.invalid"
-                values={{
-                  field: intl.formatMessage({ id: FIELD_LABELS[field] }),
-                  problem: message.startsWith('validation.')
-                    ? intl.formatMessage({ id: validationMessageKey(message) }, validationValues())
-                    : intl.formatMessage({ id: errorMessageKey(message) }),
-                }}
-              />
-            </div>
-          ))}
-        </Alert>
-      ) : null}
+      <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="schemes.field.invalid" testId="scheme-validation-error" />
 
       {collapsed ? null : (
         <DataGrid<SchemeRow>
@@ -377,8 +290,3 @@ function nextDisplayOrder(rows: readonly SchemeRow[]): number {
   return rows.reduce((max, row) => Math.max(max, row.displayOrder), 0) + 1;
 }
 
-/** The unsaved (new or duplicated) row stays on top. */
-function moveUnsavedFirst({ nodes }: PostSortRowsParams<SchemeRow>): void {
-  const index = nodes.findIndex((node) => node.data?.id === null);
-  if (index > 0) nodes.unshift(...nodes.splice(index, 1));
-}

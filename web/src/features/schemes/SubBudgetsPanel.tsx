@@ -10,13 +10,14 @@ import { PlusIcon } from '../../components/icons';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn, textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
+import { useRowHighlight } from '../../grid/useInlineRowEditing';
 import { useLocale } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
 import { IconAction } from '../roles/IconAction';
 import { EditIcon, TrashIcon } from '../roles/icons';
 import { deleteSubBudget, deleteSubBudgets, fetchClassifierItems, fetchSchemePreselections, fetchSubBudgets, type ImportType, schemeKeys } from './api';
 import { ImportModal } from './ImportModal';
-import { exportHeaders, exportRows, HIGHLIGHT_MS, itemIndex, itemLabel, type SchemeColumn, schemeColumns, classifierValue } from './model';
+import { exportHeaders, exportRows, itemIndex, itemLabel, type SchemeColumn, schemeColumns, classifierValue } from './model';
 import { PreselectionsPane } from './PreselectionsPane';
 import { SubBudgetModal } from './SubBudgetModal';
 import { downloadXlsx } from './xlsx';
@@ -43,7 +44,7 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   const [form, setForm] = useState<{ row: SubBudget | null } | null>(null);
   const [importMode, setImportMode] = useState<ImportType | null>(null);
   const [configured, setConfigured] = useState<SubBudget | null>(null);
-  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
+  const { highlighted, highlight } = useRowHighlight();
   const [notice, setNotice] = useState<MessageKey | null>(null);
   const gridApi = useRef<GridApi<SubBudget> | null>(null);
   const selectedOnlyRef = useRef(false);
@@ -69,17 +70,6 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
     void selectedOnly;
     gridApi.current?.onFilterChanged();
   }, [selectedOnly]);
-
-  const highlight = useCallback((id: string) => {
-    setHighlighted((current) => new Set(current).add(id));
-    window.setTimeout(() => {
-      setHighlighted((current) => {
-        const next = new Set(current);
-        next.delete(id);
-        return next;
-      });
-    }, HIGHLIGHT_MS);
-  }, []);
 
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: schemeKeys.subBudgets(schemeId) }), queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) })]);
 

@@ -2,8 +2,6 @@ import { type Classifier, type ClassifierItem, LIMITS, type Scheme, type SubBudg
 
 /** Pure helpers of the schemes tab: classifier columns, values, import rows and export rows. */
 
-/** Spec 2, section 9: new and duplicated rows stay highlighted for 6000 ms. */
-export const HIGHLIGHT_MS = 6000;
 /** Spec 2, section 9: preselection checkbox lists are at most 250 px high, 30 px per row. */
 export const PRESELECTION_LIST_MAX_PX = 250;
 export const PRESELECTION_ROW_PX = 30;

@@ -1,10 +1,11 @@
 import { deriveFieldName, type Scheme, type SchemeInput } from '@eelarve/shared';
-import { useSyncExternalStore } from 'react';
+import { InlineEditStore, type InlineEditSession } from '../../grid/inline-edit';
+import { useInlineEditSession } from '../../grid/useInlineRowEditing';
 
 /**
  * Row states of the schemes table (spec 2, section 4): viewing, editing, new, duplicating,
- * highlighted. One row is edited at a time; its values live here so that save knows whether
- * the row changed and cancel restores it (the approach of the roles page).
+ * highlighted, kept by the shared inline editing of `grid/` (`useInlineRowEditing`, as on the
+ * roles page). Here: the rows, their draft, when it counts as changed and its request body.
  */
 export interface SchemeRow {
   /** Grid row id: the scheme id, or `new-<n>` for the unsaved row. */
@@ -21,19 +22,8 @@ export interface SchemeRow {
 
 export type SchemeDraft = Pick<SchemeRow, 'name' | 'fieldName' | 'description' | 'main' | 'secondary'>;
 export type SchemeDraftField = keyof SchemeDraft;
-export type EditMode = 'editing' | 'new' | 'duplicating';
-
-export interface SchemeEditSession {
-  key: string;
-  mode: EditMode;
-  original: SchemeDraft;
-  draft: SchemeDraft;
-  /** A new scheme's technical name follows its name until the user types one. */
-  fieldNameTouched: boolean;
-  saving: boolean;
-  changed: boolean;
-  invalid: Partial<Record<SchemeDraftField, string>>;
-}
+export type { EditMode } from '../../grid/inline-edit';
+export type SchemeEditSession = InlineEditSession<SchemeDraft>;
 
 export function rowFromScheme(scheme: Scheme): SchemeRow {
   return {
@@ -85,57 +75,16 @@ export function schemePayload(draft: SchemeDraft, displayOrder?: number): Scheme
   };
 }
 
-type Listener = () => void;
-
-export class SchemeEditStore {
-  private session: SchemeEditSession | null = null;
-  private readonly listeners = new Set<Listener>();
-
-  readonly subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly getSnapshot = (): SchemeEditSession | null => this.session;
-
-  get current(): SchemeEditSession | null {
-    return this.session;
-  }
-
-  start(key: string, mode: EditMode, original: SchemeDraft, draft: SchemeDraft = original): void {
-    const copy = draftOf(draft);
-    this.set({ key, mode, original: draftOf(original), draft: copy, fieldNameTouched: mode === 'editing', saving: false, changed: schemeDraftChanged(original, copy), invalid: {} });
-  }
-
-  update(changes: Partial<SchemeDraft>): void {
-    const session = this.session;
-    if (!session) return;
-    const invalid = { ...session.invalid };
-    for (const field of Object.keys(changes) as SchemeDraftField[]) delete invalid[field];
-    const fieldNameTouched = session.fieldNameTouched || changes.fieldName !== undefined;
-    const draft = { ...session.draft, ...changes };
-    if (!fieldNameTouched && changes.name !== undefined) draft.fieldName = deriveFieldName(changes.name);
-    this.set({ ...session, draft, fieldNameTouched, changed: schemeDraftChanged(session.original, draft), invalid });
-  }
-
-  setSaving(saving: boolean): void {
-    if (this.session) this.set({ ...this.session, saving });
-  }
-
-  setInvalid(invalid: SchemeEditSession['invalid']): void {
-    if (this.session) this.set({ ...this.session, saving: false, invalid });
-  }
-
-  clear(): void {
-    this.set(null);
-  }
-
-  private set(session: SchemeEditSession | null): void {
-    this.session = session;
-    for (const listener of this.listeners) listener();
+/** The schemes table's edit store; a new scheme's technical name follows its name until one is typed. */
+export class SchemeEditStore extends InlineEditStore<SchemeDraft> {
+  constructor() {
+    super({
+      changed: schemeDraftChanged,
+      copy: draftOf,
+      derive: (draft, changes, session) =>
+        session.mode !== 'editing' && !session.touched.fieldName && changes.name !== undefined ? { ...draft, fieldName: deriveFieldName(changes.name) } : draft,
+    });
   }
 }
 
-export function useSchemeEditSession(store: SchemeEditStore): SchemeEditSession | null {
-  return useSyncExternalStore(store.subscribe, store.getSnapshot);
-}
+export const useSchemeEditSession: (store: SchemeEditStore) => SchemeEditSession | null = useInlineEditSession;
