@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type BudgetEvent, budgetDecider, documentDecider, foldEvents, schemeDecider } from '@eelarve/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BudgetCopyContext, registerBudgetCopyPart } from '../src/features/budgets/copy';
 import { executeCommand } from '../src/infrastructure/commands';
 import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
 import { accountsFixture, PASSWORD } from '../src/features/users/testing';
@@ -506,7 +507,20 @@ describe('copy from an existing budget', () => {
     const transferrable = await writer.request({ method: 'GET', url: `/api/document/${target}/budgets/transferrable-sub-budgets?sourceBudgetId=${source}` });
     expect(transferrable.json()).toEqual([{ sourceSubBudgetId: subBudgetIds[0], sourceSchemeId: schemeId, name: 'Activity 01', targetSchemeId: targetScheme, targetSubBudgetId: targetSubBudget }]);
     const option = { schemeId, copyPinnedPreselections: true, copySubBudgetPermissions: true, copyComments: true };
-    const id = await createBudget({ type: 'COMMON', name: 'Copied across', copy: copy({ copyPermissions: true, schemes: [option] }) }, admin, target);
+    // Permissions and comments are copied by their features' steps (stand-ins here, which record what they were given).
+    const ran: string[] = [];
+    const record = (part: string) => async (context: BudgetCopyContext) => {
+      ran.push(`${part}:${context.source.id}->${context.budgetId}:${context.schemeIds.join(',')}`);
+    };
+    const off = [registerBudgetCopyPart('permissions', record('permissions')), registerBudgetCopyPart('subBudgetPermissions', record('subBudgetPermissions')), registerBudgetCopyPart('comments', record('comments'))];
+    let id: string;
+    try {
+      expect((await admin.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({ parts: ['permissions', 'pinnedPreselections', 'subBudgetPermissions', 'comments'] });
+      id = await createBudget({ type: 'COMMON', name: 'Copied across', copy: copy({ copyPermissions: true, schemes: [option] }) }, admin, target);
+    } finally {
+      for (const unregister of off) unregister();
+    }
+    expect(ran).toEqual([`permissions:${source}->${id}:`, `subBudgetPermissions:${source}->${id}:${schemeId}`, `comments:${source}->${id}:${schemeId}`]);
     const { sql } = await import('kysely');
     const pins = await sql<{ sub_budget_id: string }>`select sub_budget_id from read.sub_budget_pins where budget_id = ${id}`.execute(server.app.db);
     expect(pins.rows.map((row) => row.sub_budget_id)).toEqual([targetSubBudget]);
@@ -530,7 +544,13 @@ describe('copy from an existing budget', () => {
     expectError(await create({ type: 'COMMON', name: 'Missing source', copy: copy({ sourceBudgetId: randomUUID(), copyPermissions: true }) }, admin, document), 404, 'BUDGET_NOT_FOUND');
     // Copying permissions needs USER_ADMIN (the writer has USER_VIEW only).
     expectError(await create({ type: 'COMMON', name: 'Permissions', copy: copy({ copyPermissions: true }) }, writer, document), 403, 'INSUFFICIENT_PERMISSIONS');
-    const monitoring = await createBudget({ type: 'MONITORING', name: 'Monitoring copy', copy: copy({ copyPermissions: true, schemes: [{ schemeId, copySubBudgetPermissions: true }] }) }, admin, document);
-    expect((await find(monitoring, admin)) ?? (await list(admin, document)).find((budget) => budget.id === monitoring)).toMatchObject({ type: 'MONITORING' });
+    // Parts whose feature is not there yet are refused before anything is created.
+    expect((await writer.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({ parts: ['pinnedPreselections'] });
+    const before = (await list(admin, document)).length;
+    const refused = await create({ type: 'MONITORING', name: 'Monitoring copy', copy: copy({ copyPermissions: true, schemes: [{ schemeId, copySubBudgetPermissions: true }] }) }, admin, document);
+    expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
+    expect(refused.json().details).toEqual([{ path: 'body.copy.copyPermissions', message: 'copyPartUnavailable' }]);
+    expectError(await create({ type: 'COMMON', name: 'Comments copy', copy: copy({ schemes: [{ schemeId, copyComments: true }] }) }, writer, document), 422, 'COPY_PART_NOT_AVAILABLE');
+    expect((await list(admin, document)).length).toBe(before);
   });
 });

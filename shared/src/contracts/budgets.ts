@@ -59,6 +59,15 @@ export const budgetCopySchema = z.object({
 export type BudgetCopyInput = z.input<typeof budgetCopySchema>;
 
 /**
+ * The parts a budget copy can take: the budget's permissions, and per matching scheme the pinned
+ * sub-budgets, the sub-budget permissions and the comments. GET api/budget-copy/parts lists those
+ * this version can carry out (the others arrive with the permissions and comments features).
+ */
+export const BUDGET_COPY_PARTS = ['permissions', 'pinnedPreselections', 'subBudgetPermissions', 'comments'] as const;
+export type BudgetCopyPart = (typeof BUDGET_COPY_PARTS)[number];
+export const budgetCopyPartsSchema = z.object({ parts: z.array(z.enum(BUDGET_COPY_PARTS)) });
+
+/**
  * Create (POST api/document/{documentId}/budget) and edit (PUT api/budget/{id}).
  * `type` is fixed after creation: on edit it may be omitted, and a different one is refused
  * (BUDGET_TYPE_IMMUTABLE). gwUrl and erpUrl are for monitoring budgets and IS_ADMIN only;

@@ -1,5 +1,5 @@
 import { schemeDecider } from '@eelarve/domain';
-import { DomainError } from '@eelarve/shared';
+import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import { actorOf, runCommand } from '../../plugins/commands';
@@ -84,8 +84,73 @@ export function assertCopySchemes(chosen: readonly { schemeId: string }[], match
   }
 }
 
-/** Pins, on the new budget, the source budget's pinned sub-budgets of the chosen schemes. */
-export async function copyPins(app: FastifyInstance, request: FastifyRequest, source: BudgetRow, budgetId: string, documentId: string, schemeIds: readonly string[]): Promise<void> {
+// ---- the parts of a copy --------------------------------------------------------------------
+
+/** What a part's step gets: the new budget, its source, and the schemes the part was chosen for. */
+export interface BudgetCopyContext {
+  app: FastifyInstance;
+  request: FastifyRequest;
+  source: BudgetRow;
+  budgetId: string;
+  documentId: string;
+  /** Source scheme ids the part was chosen for (empty for the budget-wide 'permissions'). */
+  schemeIds: string[];
+}
+
+export type BudgetCopyStep = (context: BudgetCopyContext) => Promise<void>;
+
+/**
+ * Each part of a budget copy is carried out by a registered step: 'pinnedPreselections' by this
+ * feature; 'permissions' and 'subBudgetPermissions' by the resource-permissions feature and
+ * 'comments' by the comments feature when they arrive. A chosen part without a step is refused
+ * (COPY_PART_NOT_AVAILABLE) before anything is created, so nothing is silently skipped.
+ */
+const steps = new Map<BudgetCopyPart, BudgetCopyStep>();
+
+/** Registers (or replaces) a part's step; the returned function restores what was there. */
+export function registerBudgetCopyPart(part: BudgetCopyPart, step: BudgetCopyStep): () => void {
+  const replaced = steps.get(part);
+  steps.set(part, step);
+  return () => {
+    if (steps.get(part) !== step) return;
+    if (replaced) steps.set(part, replaced);
+    else steps.delete(part);
+  };
+}
+
+export const availableBudgetCopyParts = (): BudgetCopyPart[] => BUDGET_COPY_PARTS.filter((part) => steps.has(part));
+
+type CopyChoice = Required<Pick<BudgetCopyInput, 'copyPermissions'>> & { schemes: { schemeId: string; copyPinnedPreselections: boolean; copySubBudgetPermissions: boolean; copyComments: boolean }[] };
+
+/** The chosen parts in the order they run, each with the schemes it was chosen for and the field that chose it. */
+export function chosenBudgetCopyParts(copy: CopyChoice): { part: BudgetCopyPart; schemeIds: string[]; path: string }[] {
+  const perScheme = (part: BudgetCopyPart, flag: 'copyPinnedPreselections' | 'copySubBudgetPermissions' | 'copyComments') => {
+    const index = copy.schemes.findIndex((scheme) => scheme[flag]);
+    if (index < 0) return [];
+    return [{ part, schemeIds: copy.schemes.filter((scheme) => scheme[flag]).map((scheme) => scheme.schemeId), path: `body.copy.schemes.${index}.${flag}` }];
+  };
+  return [
+    ...(copy.copyPermissions ? [{ part: 'permissions' as const, schemeIds: [], path: 'body.copy.copyPermissions' }] : []),
+    ...perScheme('pinnedPreselections', 'copyPinnedPreselections'),
+    ...perScheme('subBudgetPermissions', 'copySubBudgetPermissions'),
+    ...perScheme('comments', 'copyComments'),
+  ];
+}
+
+/** Refuses a copy that chose a part this version cannot carry out. */
+export function assertCopyPartsAvailable(copy: CopyChoice): void {
+  for (const { part, path } of chosenBudgetCopyParts(copy)) {
+    if (!steps.has(part)) throw new DomainError('COPY_PART_NOT_AVAILABLE', `copying ${part} is not available`, [{ path, message: 'copyPartUnavailable' }]);
+  }
+}
+
+/** Carries out the chosen parts on the new budget, in order. */
+export async function runBudgetCopyParts(context: Omit<BudgetCopyContext, 'schemeIds'>, copy: CopyChoice): Promise<void> {
+  for (const { part, schemeIds } of chosenBudgetCopyParts(copy)) await (steps.get(part) as BudgetCopyStep)({ ...context, schemeIds });
+}
+
+/** Step 'pinnedPreselections': pins, on the new budget, the source budget's pinned sub-budgets of the chosen schemes. */
+export async function copyPins({ app, request, source, budgetId, documentId, schemeIds }: BudgetCopyContext): Promise<void> {
   if (schemeIds.length === 0) return;
   const transferrable = (await transferrableSubBudgets(app, source, documentId)).filter((row) => row.targetSubBudgetId && schemeIds.includes(row.sourceSchemeId));
   const byTarget = new Map<string, string[]>();

@@ -14,6 +14,7 @@ import {
   budgetSyncSchema,
   budgetTagsSchema,
   commandResultSchema,
+  budgetCopyPartsSchema,
   copySchemesQuerySchema,
   DomainError,
   idParamsSchema,
@@ -32,7 +33,16 @@ import { canAccessEach, documentResource, organizationResource } from '../permis
 import { isPlatformAdmin } from '../users/access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
 import { runComponentChange } from './components';
-import { assertCopySchemes, copyPins, matchingSchemes, transferrableSubBudgets } from './copy';
+import {
+  assertCopyPartsAvailable,
+  assertCopySchemes,
+  availableBudgetCopyParts,
+  copyPins,
+  matchingSchemes,
+  registerBudgetCopyPart,
+  runBudgetCopyParts,
+  transferrableSubBudgets,
+} from './copy';
 import {
   budgetResource,
   componentFacts,
@@ -68,6 +78,8 @@ const copiesPermissions = (copy: { copyPermissions: boolean; schemes: { copySubB
   copy.copyPermissions || copy.schemes.some((scheme) => scheme.copySubBudgetPermissions);
 
 export async function budgetRoutes(app: FastifyInstance): Promise<void> {
+  registerBudgetCopyPart('pinnedPreselections', copyPins);
+
   const api = app.withTypeProvider<ZodTypeProvider>();
   const execute = (request: FastifyRequest, command: BudgetCommand) => runCommand(app, budgetDecider, command, actorOf(request), READ_MODELS);
   /** A change that may break the sum-budget rules: decided under the document's lock (components.ts). */
@@ -173,16 +185,18 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
         copiedFrom: body.copy ?? null,
         now: new Date(),
       });
+      if (body.copy) {
+        // The budget rules (e.g. no comment copy into a monitoring budget) answer before a missing copy part does.
+        budgetDecider.decide(await command(), budgetDecider.initialState());
+        assertCopyPartsAvailable(body.copy);
+      }
       // Only a sum budget has components; other new budgets cannot break the sum-budget rules.
       const outcome = body.type === 'SUM_BUDGET' ? await executeComponentChange(request, documentId, command) : await execute(request, await command());
       if (body.type === 'MONITORING') {
         await issueApiKey(app.db, budgetId);
         await execute(request, { type: 'IssueBudgetApiKey', budgetId, now: new Date() });
       }
-      if (source && body.copy && body.type === 'COMMON') {
-        const schemeIds = body.copy.schemes.filter((scheme) => scheme.copyPinnedPreselections).map((scheme) => scheme.schemeId);
-        await copyPins(app, request, source, budgetId, documentId, schemeIds);
-      }
+      if (source && body.copy) await runBudgetCopyParts({ app, request, source, budgetId, documentId }, body.copy);
       return reply.status(201).send({ id: budgetId, position: positionOf(outcome.position) });
     },
   );
@@ -242,6 +256,12 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
       return { apiKey };
     },
   );
+
+  // Which copy options the budget form can offer (not in the spec's list: the web greys out parts whose feature is not there yet).
+  api.get('/api/budget-copy/parts', { schema: { tags, response: { 200: budgetCopyPartsSchema } } }, async (request) => {
+    requireAuth(request);
+    return { parts: availableBudgetCopyParts() };
+  });
 
   api.get(
     '/api/budget/:id/copy-schemes',
