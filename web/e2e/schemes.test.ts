@@ -127,6 +127,7 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
       .getByTestId('sub-budgets-import-file')
       .setInputFiles(await xlsxFile('vigane.xlsx', [header, ['Kultuur', '03', 'B', 'A, B'], ['Kultuur 2', '03', 'B', ''], ['Haridus 2', '01', '', '']]));
     await page.getByTestId('sub-budgets-import-has-errors').waitFor();
+    await page.screenshot({ path: '/tmp/sub-budgets-import.png' });
     const errors = await page.getByTestId('sub-budgets-import-row-errors').allTextContents();
     expect(errors[0]).toBe('');
     expect(errors[1]).not.toBe('');
@@ -197,14 +198,9 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     await schemeRow.getByTestId('scheme-description').getByText('Linna kulud').waitFor();
     expect(await page.getByTestId('scheme-fieldName').first().textContent()).toBe('kulud_2027');
 
-    // The last scheme of a document cannot be deleted: the server's code is shown translated.
-    await schemeRow.getByTestId('scheme-delete').click();
-    await page.getByTestId('scheme-delete-dialog').getByTestId('confirm-ok').click();
-    const deleteError = page.getByTestId('scheme-delete-error');
-    await deleteError.waitFor();
-    expect(await deleteError.locator('[data-error-code]').getAttribute('data-error-code')).toBe('LAST_SCHEME');
-    expect(await deleteError.textContent()).toContain(et['error.LAST_SCHEME']);
-    await page.getByTestId('scheme-delete-dialog').getByTestId('confirm-cancel').click();
+    // The last scheme of a document cannot be deleted: the button is disabled and its tooltip says why.
+    expect(await schemeRow.getByTestId('scheme-delete').isDisabled()).toBe(true);
+    expect(await schemeRow.getByTestId('scheme-delete-tooltip').getAttribute('title')).toBe(et['schemes.delete.lastScheme']);
 
     // The budget's sub-budgets tab: no scheme in the route redirects to the first one; pin a sub-budget.
     await page.goto(`/document/${documentId}/budget/${budgetId}/sub-budgets`);
@@ -227,11 +223,54 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     );
     expect(preselections.preselections).toEqual({ [sourceId]: ['A', 'B'] });
 
+    // Import through the budget tab's menu: the file step is 700 px, the rows step wider; a cell of
+    // three or more preselections shows two and an ellipsis. The table refreshes after the import.
+    await page.getByTestId('budget-sub-budgets-import').click();
+    await page.getByTestId('budget-sub-budgets-import-SUB_BUDGETS_WITH_PRESELECTIONS').click();
+    const importModal = page.getByTestId('sub-budgets-import-modal');
+    await importModal.waitFor();
+    expect((await importModal.boundingBox())?.width).toBe(700);
+    await page
+      .getByTestId('sub-budgets-import-file')
+      .setInputFiles(
+        await xlsxFile('eelarvest.xlsx', [
+          ['name', 'tegevusala', 'allikas', 'preselection:tegevusala', 'preselection:allikas'],
+          ['Kultuur', '03', 'B', '01, 02, 03', 'A'],
+        ]),
+      );
+    await expect.poll(() => gridRows(page, 'sub-budgets-import-preview').count()).toBe(1);
+    expect(await page.getByTestId('sub-budgets-import-preselection').allTextContents()).toEqual(['01, 02, …', 'A']);
+    expect((await importModal.boundingBox())?.width).toBeGreaterThan(700);
+    await expect.poll(() => page.getByTestId('sub-budgets-import-submit').isDisabled()).toBe(false);
+    await page.getByTestId('sub-budgets-import-submit').click();
+    await importModal.waitFor({ state: 'detached' });
+    await expect.poll(() => budgetRows.count()).toBe(3);
+    await budgetRows.filter({ hasText: 'Kultuur' }).waitFor();
+
     // Display order: a second scheme moved above the first with the order column.
     await call(admin, 'POST', `/api/document/${documentId}/schema`, { name: 'Tulud', classifierList: [{ classifierId: kindId, type: 'MAIN' }] });
     await page.goto(`/document/${documentId}/schemes`);
     const schemeRows = gridRows(page, 'schemes-grid');
     await expect.poll(() => schemeRows.count()).toBe(2);
+
+    // With two schemes, one with sub-budgets still cannot be deleted; the empty one can.
+    const withSubBudgets = schemeRows.filter({ hasText: 'Kulud 2027' });
+    expect(await withSubBudgets.getByTestId('scheme-delete').isDisabled()).toBe(true);
+    expect(await withSubBudgets.getByTestId('scheme-delete-tooltip').getAttribute('title')).toBe(et['schemes.delete.hasSubBudgets']);
+    expect(await schemeRows.filter({ hasText: 'Tulud' }).getByTestId('scheme-delete').isDisabled()).toBe(false);
+
+    // Duplicating a sub-budget opens the form with its values and a copy's name; the new row is highlighted.
+    await subBudgetRow(page, 'Sport').getByTestId('sub-budget-duplicate').click();
+    await page.getByTestId('sub-budget-modal').waitFor();
+    const copyName = et['subBudgets.copyName'].replace('{name}', 'Sport');
+    expect(await page.getByTestId('sub-budget-form-name').inputValue()).toBe(copyName);
+    expect(await page.getByTestId('sub-budget-form-tegevusala').inputValue()).toBe('04');
+    await page.getByTestId('sub-budget-form-allikas').selectOption('A');
+    await page.getByTestId('sub-budget-form-save').click();
+    await page.getByTestId('sub-budget-modal').waitFor({ state: 'detached' });
+    await subBudgetRow(page, copyName).waitFor();
+    expect(await subBudgetRow(page, copyName).getAttribute('class')).toContain('row-highlighted');
+    expect(await gridRows(page, 'sub-budgets-grid').count()).toBe(4);
     await schemeRows.filter({ hasText: 'Kulud 2027' }).getByTestId('scheme-down').click();
     const order = async () =>
       (await call<Array<{ name: string; displayOrder: number }>>(admin, 'GET', `/api/document/${documentId}/schemas`))

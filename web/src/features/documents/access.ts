@@ -16,4 +16,5 @@ export const canSeeSchemes = (me: Me): boolean => hasAnyPrivilege(me.privileges,
 /** Copy options (spec 2, section 5). */
 export const canCopyPermissions = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'USER_ADMIN');
 export const canCopyClassifiers = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'CLASSIFICATION_ADMIN');
-export const canCopySchemes = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'SCHEMA_ADMIN');
+export const canEditSchemes = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'SCHEMA_ADMIN');
+export const canCopySchemes = canEditSchemes;

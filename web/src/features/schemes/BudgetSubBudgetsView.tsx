@@ -7,12 +7,16 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DropdownMenu } from '../../components/DropdownMenu';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useToasts } from '../../components/Toasts';
 import { textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
 import { useLocale } from '../../i18n/I18nProvider';
-import { fetchBudget, fetchBudgetSubBudgets, fetchClassifierItems, fetchClassifiers, saveBudgetPins, schemeKeys } from './api';
+import { useCurrentUser } from '../auth/hooks';
+import { canEditSchemes } from '../documents/access';
+import { fetchBudget, fetchBudgetSubBudgets, fetchClassifierItems, fetchClassifiers, type ImportType, saveBudgetPins, schemeKeys } from './api';
+import { ImportModal } from './ImportModal';
 import { itemIndex, itemLabel, schemeColumns, classifierValue } from './model';
 import { useBudgetScheme } from './useBudgetScheme';
 import { downloadXlsx } from './xlsx';
@@ -25,10 +29,11 @@ interface PinContext {
   onToggle: (row: SubBudget) => void;
 }
 
-/** The sub-budgets tab of a common budget: scheme selector, export, the scheme's sub-budgets with pin toggles. */
+/** The sub-budgets tab of a common budget: scheme selector, export, import menu, the scheme's sub-budgets with pin toggles. */
 export function BudgetSubBudgetsView() {
   const { documentId = '', budgetId = '', schemeId: routeSchemeId } = useParams();
   const intl = useIntl();
+  const me = useCurrentUser();
   const { locale } = useLocale();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -36,6 +41,7 @@ export function BudgetSubBudgetsView() {
   const { schemes, schemesQuery, schemeId, ready } = useBudgetScheme(documentId, budgetId, routeSchemeId);
   const scheme = schemes.find((candidate) => candidate.id === schemeId);
   const [confirmUnpin, setConfirmUnpin] = useState<SubBudget | null>(null);
+  const [importMode, setImportMode] = useState<ImportType | null>(null);
   const gridApi = useRef<GridApi<SubBudget> | null>(null);
 
   const budget = useQuery({ queryKey: schemeKeys.budget(budgetId), queryFn: () => fetchBudget(budgetId), enabled: budgetId !== '' });
@@ -68,6 +74,18 @@ export function BudgetSubBudgetsView() {
 
   const pinnedIds = (subBudgets.data ?? []).filter((row) => row.pinned).map((row) => row.id);
   const canPin = budget.data?.permissions.update ?? false;
+  // Spec 2, section 6: the import menu needs budget write (resource statuses do not exist yet); an
+  // import adds sub-budgets to the document's scheme, which the server keeps to SCHEMA_ADMIN.
+  const canImport = (budget.data?.permissions.update ?? false) && canEditSchemes(me);
+  // The file's columns are the classifiers' technical names: without them (or with none) nothing can be read.
+  const importReady = scheme !== undefined && classifiers.data !== undefined && columns.length > 0 && subBudgets.data !== undefined;
+  const importBlocked = classifiers.isError || (scheme !== undefined && classifiers.data !== undefined && columns.length === 0);
+  const refreshAfterImport = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? '') }),
+      queryClient.invalidateQueries({ queryKey: schemeKeys.subBudgets(schemeId ?? '') }),
+      queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) }),
+    ]);
 
   const contextRef = useRef<PinContext | null>(null);
   const handlers: PinContext = {
@@ -117,6 +135,13 @@ export function BudgetSubBudgetsView() {
     onError: showError,
   });
 
+  const importItems = (['SUB_BUDGETS_WITH_PRESELECTIONS', 'PRESELECTIONS_ONLY'] as const).map((mode) => ({
+    key: mode,
+    label: <FormattedMessage id={mode === 'PRESELECTIONS_ONLY' ? 'subBudgets.import.preselectionsOnly' : 'subBudgets.import.withPreselections'} />,
+    onSelect: () => setImportMode(mode),
+    testId: `budget-sub-budgets-import-${mode}`,
+  }));
+
   if (budget.data && budget.data.type !== 'COMMON') {
     return (
       <Alert kind="info" testId="budget-sub-budgets-not-common">
@@ -153,6 +178,21 @@ export function BudgetSubBudgetsView() {
         <button type="button" className="button" onClick={() => exportFile.mutate()} disabled={!scheme || exportFile.isPending} data-testid="budget-sub-budgets-export">
           <FormattedMessage id="subBudgets.export" />
         </button>
+        {canImport ? (
+          importReady ? (
+            <DropdownMenu label={intl.formatMessage({ id: 'subBudgets.import' })} items={importItems} testId="budget-sub-budgets-import">
+              <span className="button">
+                <FormattedMessage id="subBudgets.import" />
+              </span>
+            </DropdownMenu>
+          ) : (
+            <span title={importBlocked ? intl.formatMessage({ id: 'budgetSubBudgets.importUnavailable' }) : undefined} data-testid="budget-sub-budgets-import-unavailable">
+              <button type="button" className="button" disabled>
+                <FormattedMessage id="subBudgets.import" />
+              </button>
+            </span>
+          )
+        ) : null}
       </div>
       {subBudgets.isError ? <ErrorAlert error={subBudgets.error} title={<FormattedMessage id="subBudgets.loadFailed" />} /> : null}
       {scheme ? (
@@ -166,6 +206,19 @@ export function BudgetSubBudgetsView() {
           getRowId={({ data }) => data.id}
           onGridReady={(event) => {
             gridApi.current = event.api;
+          }}
+        />
+      ) : null}
+      {importMode && scheme ? (
+        <ImportModal
+          schemeId={scheme.id}
+          mode={importMode}
+          columns={columns}
+          existing={subBudgets.data ?? []}
+          onClose={() => setImportMode(null)}
+          onImported={async () => {
+            await refreshAfterImport();
+            setImportMode(null);
           }}
         />
       ) : null}

@@ -1,15 +1,31 @@
 import type { SubBudget, SubBudgetImportRowError } from '@eelarve/shared';
 import { useMutation } from '@tanstack/react-query';
-import { type ChangeEvent, useId, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import type { ColDef, GetRowIdParams, ICellRendererParams, RowClassRules } from 'ag-grid-community';
+import { type ChangeEvent, useId, useMemo, useState } from 'react';
+import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
 import { isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
+import { DataGrid } from '../../grid/DataGrid';
 import { isMessageKey } from '../../i18n/messages';
 import { type ImportType, importSubBudgets } from './api';
-import { type ParsedImportRow, parseImportTable, type SchemeColumn, shortList } from './model';
+import { type ParsedImportRow, parseImportTable, preselectionKeys, type SchemeColumn, shortList } from './model';
 import { readTable } from './xlsx';
+
+/** Spec 2, section 9: the file-selection step is 700 px wide; the rows step as wide as the window allows (95%). */
+export const IMPORT_FILE_STEP_WIDTH = 700;
+const IMPORT_ROWS_STEP_WIDTH = 1600;
+/** Up to this many rows the preview grows with its rows (wrapped errors included); more scroll in a fixed height. */
+const PREVIEW_AUTO_HEIGHT_ROWS = 8;
+const PREVIEW_HEIGHT = 380;
+
+interface PreviewContext {
+  errorText: (message: string) => string;
+}
+
+const getPreviewRowId = ({ data }: GetRowIdParams<ParsedImportRow>) => String(data.line);
+const PREVIEW_ROW_CLASSES: RowClassRules<ParsedImportRow> = { 'sub-budget-import-row-error': ({ data }) => data !== undefined && data.errors.length > 0 };
 
 /**
  * Import of sub-budgets (with preselections) or of preselections only: the file is read in the
@@ -67,19 +83,15 @@ export function ImportModal({
   const errorCount = rows?.filter((entry) => entry.errors.length > 0).length ?? 0;
   const canImport = rows !== null && rows.length > 0 && errorCount === 0 && !submit.isPending;
   const modeLabel = intl.formatMessage({ id: mode === 'PRESELECTIONS_ONLY' ? 'subBudgets.import.preselectionsOnly' : 'subBudgets.import.withPreselections' });
-  const errorText = (message: string) => {
-    const key = `schemes.importError.${message}`;
-    if (isMessageKey(key)) return intl.formatMessage({ id: key });
-    if (message.startsWith('validation.') && isMessageKey(message)) return intl.formatMessage({ id: message }, { min: 'none', max: 'none', values: 'none' });
-    return intl.formatMessage({ id: 'schemes.importError.other' }, { message });
-  };
+  const previewContext = useMemo<PreviewContext>(() => ({ errorText: (message) => importErrorText(intl, message) }), [intl]);
+  const previewColumns = useMemo(() => previewColumnDefs(intl, columns, rows ?? []), [intl, columns, rows]);
 
   return (
     <Modal
       title={<FormattedMessage id="subBudgets.import.title" values={{ mode: modeLabel }} />}
       onClose={onClose}
       busy={submit.isPending}
-      width={900}
+      width={rows && rows.length > 0 ? IMPORT_ROWS_STEP_WIDTH : IMPORT_FILE_STEP_WIDTH}
       testId="sub-budgets-import-modal"
       footer={
         <>
@@ -128,45 +140,76 @@ export function ImportModal({
                 <FormattedMessage id="subBudgets.import.hasErrors" />
               </Alert>
             ) : null}
-            <div className="import-preview">
-              <table className="simple-table" data-testid="sub-budgets-import-preview">
-                <thead>
-                  <tr>
-                    <th>
-                      <FormattedMessage id="subBudgets.import.line" />
-                    </th>
-                    <th>
-                      <FormattedMessage id="subBudgets.column.name" />
-                    </th>
-                    {columns.map((column) => (
-                      <th key={column.classifierId}>{column.name}</th>
-                    ))}
-                    <th>
-                      <FormattedMessage id="subBudgets.action.preselections" />
-                    </th>
-                    <th>
-                      <FormattedMessage id="subBudgets.import.errors" />
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((entry) => (
-                    <tr key={entry.line} className={entry.errors.length > 0 ? 'row-error' : undefined} data-testid="sub-budgets-import-row">
-                      <td>{entry.line}</td>
-                      <td>{entry.row.name}</td>
-                      {columns.map((column) => (
-                        <td key={column.classifierId}>{entry.row.classifiers[column.classifierId] ?? ''}</td>
-                      ))}
-                      <td>{shortList(Object.values(entry.row.preselections).flat())}</td>
-                      <td data-testid="sub-budgets-import-row-errors">{entry.errors.map(errorText).join('; ')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataGrid<ParsedImportRow>
+              testId="sub-budgets-import-preview"
+              height={rows.length <= PREVIEW_AUTO_HEIGHT_ROWS ? 'auto' : PREVIEW_HEIGHT}
+              domLayout={rows.length <= PREVIEW_AUTO_HEIGHT_ROWS ? 'autoHeight' : 'normal'}
+              rowData={rows}
+              columnDefs={previewColumns}
+              context={previewContext}
+              getRowId={getPreviewRowId}
+              rowClassRules={PREVIEW_ROW_CLASSES}
+              ensureDomOrder
+            />
           </>
         ) : null}
       </div>
     </Modal>
+  );
+}
+
+function importErrorText(intl: IntlShape, message: string): string {
+  const key = `schemes.importError.${message}`;
+  if (isMessageKey(key)) return intl.formatMessage({ id: key });
+  if (message.startsWith('validation.') && isMessageKey(message)) return intl.formatMessage({ id: message }, { min: 'none', max: 'none', values: 'none' });
+  return intl.formatMessage({ id: 'schemes.importError.other' }, { message });
+}
+
+/**
+ * The preview's columns: the file's line, the name, a value per classifier of the scheme, a column
+ * per classifier with preselections (each cell shortened, spec 2 section 5) and the row's errors.
+ */
+function previewColumnDefs(intl: IntlShape, columns: readonly SchemeColumn[], rows: readonly ParsedImportRow[]): ColDef<ParsedImportRow>[] {
+  const names = new Map(columns.map((column) => [column.classifierId, column.name]));
+  return [
+    { colId: 'line', field: 'line', headerName: intl.formatMessage({ id: 'subBudgets.import.line' }), width: 96, sort: 'asc' },
+    { colId: 'name', headerName: intl.formatMessage({ id: 'subBudgets.column.name' }), flex: 1.4, minWidth: 180, valueGetter: ({ data }) => data?.row.name ?? '' },
+    ...columns.map<ColDef<ParsedImportRow>>((column) => ({
+      colId: `classifier-${column.classifierId}`,
+      headerName: column.name,
+      flex: 1,
+      minWidth: 120,
+      valueGetter: ({ data }) => data?.row.classifiers[column.classifierId] ?? '',
+    })),
+    ...preselectionKeys(rows.map((entry) => entry.row)).map<ColDef<ParsedImportRow>>((key) => ({
+      colId: `preselection-${key}`,
+      headerName: intl.formatMessage({ id: 'subBudgets.import.preselectionColumn' }, { name: names.get(key) ?? key }),
+      flex: 1,
+      minWidth: 140,
+      sortable: false,
+      valueGetter: ({ data }) => data?.row.preselections[key] ?? [],
+      cellRenderer: PreselectionCell,
+    })),
+    { colId: 'errors', headerName: intl.formatMessage({ id: 'subBudgets.import.errors' }), flex: 2, minWidth: 220, sortable: false, wrapText: true, autoHeight: true, cellRenderer: ErrorsCell },
+  ];
+}
+
+type PreviewParams = ICellRendererParams<ParsedImportRow, unknown, PreviewContext>;
+
+function PreselectionCell({ value }: PreviewParams) {
+  const codes = Array.isArray(value) ? value.map(String) : [];
+  return (
+    <span title={codes.join(', ')} data-testid="sub-budgets-import-preselection">
+      {shortList(codes)}
+    </span>
+  );
+}
+
+function ErrorsCell({ data, context }: PreviewParams) {
+  if (!data) return null;
+  return (
+    <span className="sub-budget-import-errors" data-testid="sub-budgets-import-row-errors">
+      {data.errors.map(context.errorText).join('; ')}
+    </span>
   );
 }

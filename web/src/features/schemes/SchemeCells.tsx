@@ -171,6 +171,9 @@ export function SchemeActionsCell(params: Params) {
   }
   const busy = session !== null;
   const busyTitle = busy ? intl.formatMessage({ id: 'schemes.action.busy' }) : undefined;
+  // Spec 2, section 5: the last scheme of a document and a scheme with sub-budgets cannot be deleted.
+  const deleteBlocker = context.rowCount <= 1 ? 'schemes.delete.lastScheme' : row.subBudgetsCount > 0 ? 'schemes.delete.hasSubBudgets' : null;
+  const deleteTitle = busyTitle ?? (deleteBlocker ? intl.formatMessage({ id: deleteBlocker }) : undefined);
   return (
     <span className="row-actions">
       <IconAction label={intl.formatMessage({ id: 'schemes.action.edit' })} title={busyTitle} disabled={busy} onClick={() => context.onEdit(row)} testId="scheme-edit">
@@ -187,8 +190,8 @@ export function SchemeActionsCell(params: Params) {
       </IconAction>
       <IconAction
         label={intl.formatMessage({ id: 'schemes.action.delete' })}
-        title={busyTitle}
-        disabled={busy}
+        title={deleteTitle}
+        disabled={busy || deleteBlocker !== null}
         danger
         onClick={() => context.onDelete(row)}
         testId="scheme-delete"

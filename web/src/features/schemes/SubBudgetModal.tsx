@@ -9,10 +9,14 @@ import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { createSubBudget, updateSubBudget } from './api';
 import { type SchemeColumn, classifierValue } from './model';
 
-/** Add or edit a sub-budget: its name and a value per main (required) and secondary classifier. */
+/**
+ * Add, edit or duplicate a sub-budget: its name and a value per main (required) and secondary
+ * classifier. A duplicate starts from the copied row's values and "<name> (copy)" and is saved as new.
+ */
 export function SubBudgetModal({
   schemeId,
   row,
+  copyOf = null,
   columns,
   items,
   onClose,
@@ -20,6 +24,8 @@ export function SubBudgetModal({
 }: {
   schemeId: string;
   row: SubBudget | null;
+  /** The sub-budget to duplicate (only without `row`). */
+  copyOf?: SubBudget | null;
   columns: SchemeColumn[];
   items: ClassifierItem[];
   onClose: () => void;
@@ -27,8 +33,11 @@ export function SubBudgetModal({
 }) {
   const intl = useIntl();
   const formId = useId();
-  const [name, setName] = useState(row?.name ?? '');
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(columns.map((column) => [column.classifierId, row ? classifierValue(row, column) : ''])));
+  const source = row ?? copyOf;
+  const [name, setName] = useState(() => (row ? row.name : copyOf ? intl.formatMessage({ id: 'subBudgets.copyName' }, { name: copyOf.name }) : ''));
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(columns.map((column) => [column.classifierId, source ? classifierValue(source, column) : ''])),
+  );
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const options = useMemo(() => {
     const byClassifier = new Map<string, ClassifierItem[]>();
@@ -62,7 +71,7 @@ export function SubBudgetModal({
 
   return (
     <Modal
-      title={<FormattedMessage id={row ? 'subBudgets.form.editTitle' : 'subBudgets.form.addTitle'} />}
+      title={<FormattedMessage id={row ? 'subBudgets.form.editTitle' : copyOf ? 'subBudgets.form.duplicateTitle' : 'subBudgets.form.addTitle'} />}
       onClose={onClose}
       busy={save.isPending}
       width={560}

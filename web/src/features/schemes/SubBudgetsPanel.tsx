@@ -14,7 +14,7 @@ import { useRowHighlight } from '../../grid/useInlineRowEditing';
 import { useLocale } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
 import { IconAction } from '../roles/IconAction';
-import { EditIcon, TrashIcon } from '../roles/icons';
+import { CopyIcon, EditIcon, TrashIcon } from '../roles/icons';
 import { deleteSubBudget, deleteSubBudgets, fetchClassifierItems, fetchSchemePreselections, fetchSubBudgets, type ImportType, schemeKeys } from './api';
 import { ImportModal } from './ImportModal';
 import { exportHeaders, exportRows, itemIndex, itemLabel, type SchemeColumn, schemeColumns, classifierValue } from './model';
@@ -25,6 +25,7 @@ import { downloadXlsx } from './xlsx';
 interface PanelContext {
   canEdit: boolean;
   onEdit: (row: SubBudget) => void;
+  onDuplicate: (row: SubBudget) => void;
   onConfigure: (row: SubBudget) => void;
   onDelete: (row: SubBudget) => void;
 }
@@ -41,7 +42,7 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   const [filter, setFilter] = useState('');
   const [selectedOnly, setSelectedOnly] = useState(false);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
-  const [form, setForm] = useState<{ row: SubBudget | null } | null>(null);
+  const [form, setForm] = useState<{ row: SubBudget | null; copyOf?: SubBudget } | null>(null);
   const [importMode, setImportMode] = useState<ImportType | null>(null);
   const [configured, setConfigured] = useState<SubBudget | null>(null);
   const { highlighted, highlight } = useRowHighlight();
@@ -100,6 +101,7 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   const handlers: PanelContext = {
     canEdit,
     onEdit: (row) => setForm({ row }),
+    onDuplicate: (row) => setForm({ row: null, copyOf: row }),
     onConfigure: (row) => setConfigured(row),
     onDelete: (row) => remove.ask({ kind: 'one', row }),
   };
@@ -129,7 +131,7 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
         headerClass: column.type === 'SECONDARY' ? 'secondary-classifier-header' : undefined,
       })),
     ];
-    if (canEdit) definitions.push(actionsColumn(intl.formatMessage({ id: 'subBudgets.column.actions' }), 150, SubBudgetActionsCell));
+    if (canEdit) definitions.push(actionsColumn(intl.formatMessage({ id: 'subBudgets.column.actions' }), 180, SubBudgetActionsCell));
     else definitions.push(actionsColumn(intl.formatMessage({ id: 'subBudgets.column.actions' }), 70, SubBudgetActionsCell));
     return definitions;
   }, [intl, locale, columns, itemsByKey, canEdit]);
@@ -262,6 +264,7 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
         <SubBudgetModal
           schemeId={schemeId}
           row={form.row}
+          copyOf={form.copyOf ?? null}
           columns={columns}
           items={items.data?.list ?? []}
           onClose={() => setForm(null)}
@@ -338,6 +341,9 @@ function SubBudgetActionsCell({ data, context }: CellParams) {
         <>
           <IconAction label={intl.formatMessage({ id: 'subBudgets.action.edit' })} onClick={() => context.onEdit(data)} testId="sub-budget-edit">
             <EditIcon />
+          </IconAction>
+          <IconAction label={intl.formatMessage({ id: 'subBudgets.action.duplicate' })} onClick={() => context.onDuplicate(data)} testId="sub-budget-duplicate">
+            <CopyIcon />
           </IconAction>
           <IconAction label={intl.formatMessage({ id: 'subBudgets.action.delete' })} danger onClick={() => context.onDelete(data)} testId="sub-budget-delete">
             <TrashIcon />

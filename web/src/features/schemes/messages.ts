@@ -32,6 +32,8 @@ const et = {
   'schemes.delete.title': 'Kustuta skeem',
   'schemes.delete.question': 'Kas kustutada skeem „{name}“?',
   'schemes.delete.failed': 'Skeemi ei õnnestunud kustutada',
+  'schemes.delete.lastScheme': 'Dokumendi viimast skeemi ei saa kustutada',
+  'schemes.delete.hasSubBudgets': 'Alameelarvetega skeemi ei saa kustutada',
   'schemes.field.invalid': '{field}: {problem}',
   'schemes.classifiers.placeholder': 'Vali klassifikaatorid',
   'schemes.copyName': '{name} (koopia)',
@@ -55,6 +57,7 @@ const et = {
   'subBudgets.action.edit': 'Muuda',
   'subBudgets.action.preselections': 'Eelvalikud',
   'subBudgets.action.delete': 'Kustuta',
+  'subBudgets.action.duplicate': 'Kopeeri',
   'subBudgets.saveSuccess': 'Alameelarve salvestatud',
   'subBudgets.deleteSuccess': 'Alameelarve kustutatud',
   'subBudgets.deleteMultipleSuccess': 'Alameelarved kustutatud',
@@ -65,6 +68,8 @@ const et = {
   'subBudgets.delete.failed': 'Kustutamine ebaõnnestus',
   'subBudgets.form.addTitle': 'Uus alameelarve',
   'subBudgets.form.editTitle': 'Muuda alameelarvet',
+  'subBudgets.form.duplicateTitle': 'Kopeeri alameelarve',
+  'subBudgets.copyName': '{name} (koopia)',
   'subBudgets.form.name': 'Nimi',
   'subBudgets.form.none': '—',
   'subBudgets.form.save': 'Salvesta',
@@ -76,6 +81,7 @@ const et = {
   'subBudgets.import.hint': 'Esimene rida on päis: name, klassifikaatorite tehnilised nimed ning eelvalikuteks veerud preselection:TEHNILINE_NIMI (koodid komaga eraldatult).',
   'subBudgets.import.line': 'Rida',
   'subBudgets.import.errors': 'Vead',
+  'subBudgets.import.preselectionColumn': 'Eelvalik: {name}',
   'subBudgets.import.rows': 'Ridu: {count}, vigaseid: {errors}',
   'subBudgets.import.hasErrors': 'Failis on vigu: parandage need ja valige fail uuesti.',
   'subBudgets.import.submit': 'Impordi',
@@ -110,6 +116,7 @@ const et = {
   'budgetSubBudgets.unpin.confirm': 'Eemalda',
   'budgetSubBudgets.pinFailed': 'Kinnitamine ebaõnnestus',
   'budgetSubBudgets.notCommon': 'Alameelarved on ainult tavaeelarvel.',
+  'budgetSubBudgets.importUnavailable': 'Importimiseks on vaja skeemi klassifikaatorite andmeid',
 };
 
 const en: Record<keyof typeof et, string> = {
@@ -142,6 +149,8 @@ const en: Record<keyof typeof et, string> = {
   'schemes.delete.title': 'Delete scheme',
   'schemes.delete.question': 'Delete the scheme “{name}”?',
   'schemes.delete.failed': 'The scheme could not be deleted',
+  'schemes.delete.lastScheme': 'The last scheme of a document cannot be deleted',
+  'schemes.delete.hasSubBudgets': 'A scheme with sub-budgets cannot be deleted',
   'schemes.field.invalid': '{field}: {problem}',
   'schemes.classifiers.placeholder': 'Choose classifiers',
   'schemes.copyName': '{name} (copy)',
@@ -165,6 +174,7 @@ const en: Record<keyof typeof et, string> = {
   'subBudgets.action.edit': 'Edit',
   'subBudgets.action.preselections': 'Preselections',
   'subBudgets.action.delete': 'Delete',
+  'subBudgets.action.duplicate': 'Duplicate',
   'subBudgets.saveSuccess': 'Sub-budget saved',
   'subBudgets.deleteSuccess': 'Sub-budget deleted',
   'subBudgets.deleteMultipleSuccess': 'Sub-budgets deleted',
@@ -175,6 +185,8 @@ const en: Record<keyof typeof et, string> = {
   'subBudgets.delete.failed': 'Deleting failed',
   'subBudgets.form.addTitle': 'New sub-budget',
   'subBudgets.form.editTitle': 'Edit sub-budget',
+  'subBudgets.form.duplicateTitle': 'Duplicate sub-budget',
+  'subBudgets.copyName': '{name} (copy)',
   'subBudgets.form.name': 'Name',
   'subBudgets.form.none': '—',
   'subBudgets.form.save': 'Save',
@@ -186,6 +198,7 @@ const en: Record<keyof typeof et, string> = {
   'subBudgets.import.hint': 'The first row is the header: name, the classifiers’ technical names and, for preselections, columns preselection:TECHNICAL_NAME (codes separated by commas).',
   'subBudgets.import.line': 'Row',
   'subBudgets.import.errors': 'Errors',
+  'subBudgets.import.preselectionColumn': 'Preselection: {name}',
   'subBudgets.import.rows': 'Rows: {count}, with errors: {errors}',
   'subBudgets.import.hasErrors': 'The file has errors: fix them and choose the file again.',
   'subBudgets.import.submit': 'Import',
@@ -220,6 +233,7 @@ const en: Record<keyof typeof et, string> = {
   'budgetSubBudgets.unpin.confirm': 'Unpin',
   'budgetSubBudgets.pinFailed': 'Pinning failed',
   'budgetSubBudgets.notCommon': 'Only common budgets have sub-budgets.',
+  'budgetSubBudgets.importUnavailable': 'Importing needs the scheme’s classifiers',
 };
 
 export const schemesMessages = { et, en };

@@ -1,6 +1,6 @@
 import type { SubBudget } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { parseCsv, parseImportTable, type SchemeColumn, shortList } from './model';
+import { parseCsv, parseImportTable, preselectionKeys, type SchemeColumn, shortList } from './model';
 import { draftOf, EMPTY_SCHEME_DRAFT, SchemeEditStore } from './scheme-edit';
 import { resolveBudgetScheme } from './useBudgetScheme';
 
@@ -55,6 +55,12 @@ describe('schemes: import rows', () => {
   it('shortens three or more values with an ellipsis', () => {
     expect(shortList(['a', 'b'])).toBe('a, b');
     expect(shortList(['a', 'b', 'c'])).toBe('a, b, …');
+  });
+
+  it('lists the classifiers with preselections once each, in order of appearance (a preview column each)', () => {
+    const rows: Array<{ preselections: Record<string, string[]> }> = [{ preselections: { 'c-second': ['A'], other: [] } }, { preselections: { extra: ['x', 'y', 'z'], 'c-second': ['B'] } }];
+    expect(preselectionKeys(rows)).toEqual(['c-second', 'extra']);
+    expect(preselectionKeys([])).toEqual([]);
   });
 });
 

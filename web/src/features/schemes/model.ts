@@ -52,6 +52,13 @@ export function shortList(values: readonly string[]): string {
   return values.length >= 3 ? `${values.slice(0, 2).join(', ')}, …` : values.join(', ');
 }
 
+/** The classifiers (ids, or technical names when not in the scheme) that have preselections in any of `rows`, in order of appearance. */
+export function preselectionKeys(rows: ReadonlyArray<Pick<SubBudgetImportRow, 'preselections'>>): string[] {
+  const keys = new Set<string>();
+  for (const row of rows) for (const [key, codes] of Object.entries(row.preselections)) if (codes.length > 0) keys.add(key);
+  return [...keys];
+}
+
 // ---- export and import --------------------------------------------------------------------
 
 export const NAME_HEADER = 'name';
