@@ -292,6 +292,19 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await page.getByTestId('classifier-modal').waitFor();
     expect(await page.getByTestId('classifier-field-name-input').isDisabled()).toBe(true);
     expect(await page.getByTestId('classifier-grouping-input').isDisabled()).toBe(true);
+    // The form shows the bounds the server enforces (spec 2, section 5): every code is 2 long, so the
+    // minimum length goes up to 2 and the maximum from 2 to 40.
+    await expect.poll(() => page.getByTestId('classifier-min-length-input').getAttribute('max')).toBe('2');
+    expect(await page.getByTestId('classifier-min-length-input').getAttribute('min')).toBe('1');
+    expect(await page.getByTestId('classifier-max-length-input').getAttribute('min')).toBe('2');
+    expect(await page.getByTestId('classifier-max-length-input').getAttribute('max')).toBe('40');
+    await page.getByTestId('classifier-min-length-input').fill('3');
+    await page.getByTestId('classifier-form-save').click();
+    await expect.poll(() => page.getByTestId('classifier-modal').getByTestId('field-error').first().getAttribute('data-message')).toBe('lengthOutOfRange');
+    await page.getByTestId('classifier-min-length-input').fill('1');
+    // Sign changes are only for a classifier that groups the master classifier (spec 2, section 4).
+    expect(await page.getByTestId('classifier-sign-input').isDisabled()).toBe(true);
+    expect(await page.getByTestId('classifier-sign-hint').getAttribute('data-reason')).toBe('classifiers.form.signLocked.notGroupingMaster');
     await page.getByTestId('classifier-field-name-unlock').click();
     await page.getByTestId('classifier-field-name-change').click();
     await page.getByTestId('classifier-field-name-input').fill('tegevusala');
@@ -300,6 +313,32 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await page.getByTestId('classifier-modal').waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('classifier-meta-name').textContent()).toBe('Tegevusalad 2027');
     expect((await classifiers()).find((classifier) => classifier.id === mainId)).toMatchObject({ name: 'Tegevusalad 2027', fieldName: 'tegevusala' });
+
+    // The grouping classifier can be made required only when every item it groups has a value of it
+    // (spec 2, section 5): all of them have one now.
+    expect((await items(mainId)).every((item) => item.groupedBy.some((ref) => ref.classifierId === groupingId))).toBe(true);
+    const editGrouping = async () => {
+      await page.goto(`/document/${documentId}/classifiers/${groupingId}`);
+      await page.getByTestId('classifier-edit').click();
+      await page.getByTestId('classifier-modal').waitFor();
+    };
+    await editGrouping();
+    expect(await page.getByTestId('classifier-required-input').isDisabled()).toBe(false);
+    expect(await page.getByTestId('classifier-required-hint').count()).toBe(0);
+    await page.getByTestId('classifier-form-cancel').click();
+    await page.getByTestId('classifier-modal').waitFor({ state: 'detached' });
+    // An item without a value of it: required is locked off, with the reason.
+    const ungrouped = await admin.request({ method: 'POST', url: `/api/classifier/${mainId}/item`, payload: { code: '20', name: 'Muu', unselectable: false } });
+    expect(ungrouped.statusCode, ungrouped.body).toBe(201);
+    await editGrouping();
+    await expect.poll(() => page.getByTestId('classifier-required-hint').getAttribute('data-reason')).toBe('classifiers.form.requiredLocked.grouping');
+    expect(await page.getByTestId('classifier-required-input').isDisabled()).toBe(true);
+    expect(await page.getByTestId('classifier-required-input').isChecked()).toBe(false);
+    await page.screenshot({ path: '/tmp/eelarve-classifiers-form-locks.png', fullPage: true });
+    await page.getByTestId('classifier-form-cancel').click();
+    await page.getByTestId('classifier-modal').waitFor({ state: 'detached' });
+    const removed = await admin.request({ method: 'DELETE', url: `/api/classifier/${mainId}/item/${(ungrouped.json() as { id: string }).id}` });
+    expect(removed.statusCode, removed.body).toBe(200);
 
     // A viewer sees the same screens without the editing controls.
     const viewer = await accountsFixture(suite.server.app, admin).member(organizationId, ['CLASSIFICATION_VIEW']);

@@ -48,12 +48,22 @@ async function createDocumentThroughUi(page: Page, name: string, copyFrom?: stri
   return currentPath(page).split('/')[2] ?? '';
 }
 
+/** The sum budget form's component table row of a budget. */
+function componentRow(page: Page, name: string): Locator {
+  return gridRows(page, 'budget-components-grid').filter({ has: page.locator(`[data-testid="budget-component"][data-budget-name="${name}"]`) });
+}
+
+/** Selects a budget in the sum budget form's component table by its row checkbox. */
+async function chooseComponent(page: Page, name: string): Promise<void> {
+  await componentRow(page, name).locator('.ag-selection-checkbox input').check();
+}
+
 async function addBudget(page: Page, type: Budget['type'], name: string, components: string[] = []): Promise<void> {
   await page.getByTestId('budgets-add').click();
   await page.waitForURL('**/budgets/create');
   await page.getByTestId(`budget-type-${type}`).check();
   await page.getByTestId('budget-name-input').fill(name);
-  for (const component of components) await page.locator(`[data-testid="budget-component"][data-budget-name="${component}"]`).check();
+  for (const component of components) await chooseComponent(page, component);
   await page.getByTestId('budget-save').click();
 }
 
@@ -137,8 +147,25 @@ describe('web: documents and budgets (browser)', () => {
     await page.locator('[data-testid="budget-component"]').first().waitFor();
     await shot(page, 'budget-create-sum');
     await page.getByTestId('budget-name-input').fill('Kokku');
-    await page.locator('[data-testid="budget-component"][data-budget-name="Põhitegevus"]').check();
-    await page.locator('[data-testid="budget-component"][data-budget-name="Seire"]').check();
+    // The components are an AG Grid table with row checkboxes: name and the budgets each adds up.
+    expect(await page.getByTestId('budget-components').getByTestId('budget-components-grid').count()).toBe(1);
+    await chooseComponent(page, 'Põhitegevus');
+    await chooseComponent(page, 'Seire');
+    await expect.poll(() => gridRows(page, 'budget-components-grid').and(page.locator('.ag-row-selected')).count()).toBe(2);
+    await shot(page, 'budget-create-sum-chosen');
+    // A refused create shows the form's own failure toast with the server's message as detail (spec 2, section 8).
+    const createRoute = `**/api/document/${documentId}/budget`;
+    await page.route(createRoute, (route) =>
+      route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ code: 'SUM_BUDGET_COMPONENT_NOT_FOUND', message: 'refused' }) }),
+    );
+    await page.getByTestId('budget-save').click();
+    const toast = page.getByTestId('toast').last();
+    await expect.poll(() => toast.getAttribute('data-message')).toBe('dashboard.budget.form.createError');
+    expect(await toast.getAttribute('data-error-code')).toBe('SUM_BUDGET_COMPONENT_NOT_FOUND');
+    expect(await toast.getByTestId('toast-title').textContent()).toBe(et['dashboard.budget.form.createError']);
+    expect(await toast.getByTestId('toast-detail').textContent()).toBe(et['error.SUM_BUDGET_COMPONENT_NOT_FOUND']);
+    await shot(page, 'budget-create-failed');
+    await page.unroute(createRoute);
     await page.getByTestId('budget-save').click();
     await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/report$/);
     // The report tab gives the budget's overview: type, name, and the summed budgets as links.
@@ -161,6 +188,14 @@ describe('web: documents and budgets (browser)', () => {
     await expect.poll(() => budgetRow(page, 'Kokku').getAttribute('class'), { timeout: 5_000 }).toContain('row-highlighted');
     expect(await budgetRow(page, 'Seire').getAttribute('class')).not.toContain('row-highlighted');
     await shot(page, 'budgets-list-highlighted');
+    // Editing the sum budget: its components are the selected rows; the budget itself is not offered.
+    await budgetRow(page, 'Kokku').getByTestId('budget-edit').click();
+    await page.getByTestId('budget-components-grid').waitFor();
+    await expect.poll(() => gridRows(page, 'budget-components-grid').and(page.locator('.ag-row-selected')).count()).toBe(2);
+    expect(await gridRows(page, 'budget-components-grid').count()).toBe(2);
+    expect(await componentRow(page, 'Kokku').count()).toBe(0);
+    await page.getByTestId('budget-cancel').click();
+    await page.waitForURL(/\/budgets$/);
     // A budget that is not common has no sub-budgets: the tab's address goes to the report instead.
     await page.goto(monitoringReport.replace(/\/report$/, '/sub-budgets'));
     await page.waitForURL((url) => url.pathname === monitoringReport);
@@ -181,10 +216,23 @@ describe('web: documents and budgets (browser)', () => {
       .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).find((budget) => budget.name === 'Seire')?.tags)
       .toEqual(['ERP']);
     await shot(page, 'budgets-list');
-    // The tag filter keeps budgets with any of the chosen tags.
+    // The tag filter is a select of the tags with checkboxes; it keeps budgets with any of the chosen tags.
+    await page.getByTestId('budgets-tag-filter').click();
+    await page.getByTestId('budgets-tag-filter-popup').waitFor();
+    // Fewer than 11 tags: no search box.
+    expect(await page.getByTestId('budgets-tag-filter-search').count()).toBe(0);
     await page.getByTestId('budgets-tag-filter-option').filter({ hasText: 'ERP' }).click();
     await expect.poll(() => budgetNames(page)).toEqual(['Seire']);
+    // The dropdown stays open for more choices.
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('budgets-tag-filter-popup').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('budgets-tag-filter-popup').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('budgets-tag-filter-chip').allTextContents()).toEqual(['ERP']);
+    await shot(page, 'budgets-tag-filter');
+    await page.getByTestId('budgets-tag-filter').click();
     await page.getByTestId('budgets-tag-filter-option').filter({ hasText: 'ERP' }).click();
+    await page.keyboard.press('Escape');
     await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
 
     // Edit order: drag the last budget to the top.
@@ -204,6 +252,12 @@ describe('web: documents and budgets (browser)', () => {
     await expect
       .poll(async () => ((await (await page.request.get('/api/user-settings?type=OCCUPATION_DOCUMENT')).json()) as { settings: { rememberedDocumentId?: string } }).settings.rememberedDocumentId)
       .toBe(documentId);
+
+    // A scheme for the budget copy's per-scheme options (and, later, the document copy).
+    const classifierId = ((await classifier.json()) as { id: string }).id;
+    const scheme = await page.request.post(`/api/document/${documentId}/schema`, { data: { name: 'Tegevused', classifierList: [{ classifierId, type: 'MAIN' }] } });
+    expect(scheme.status(), await scheme.text()).toBe(201);
+    const schemeId = ((await scheme.json()) as { id: string }).id;
 
     // Copy-from-existing offers the common and monitoring budgets in a tree of documents, the
     // current document open; changing the type to a sum budget drops the copy choice.
@@ -227,10 +281,18 @@ describe('web: documents and budgets (browser)', () => {
     const source = sourceOptions.filter({ hasText: 'Põhitegevus' });
     expect(await source.getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => page.getByTestId('budget-copy-source-selected').textContent()).toContain('Põhitegevus');
-    await page.getByTestId('budget-copy-permissions').check();
+    // Parts this version cannot copy yet are offered greyed out, with the reason as the hint.
+    await page.getByTestId('budget-copy-scheme').first().waitFor();
+    await expect.poll(() => page.getByTestId('budget-copy-pinned').first().isEnabled()).toBe(true);
+    expect(await page.getByTestId('budget-copy-permissions').isDisabled()).toBe(true);
+    expect(await page.getByTestId('budget-copy-permissions').locator('xpath=..').getAttribute('title')).toBe(et['budgets.copy.partUnavailable']);
+    expect(await page.getByTestId('budget-save').isDisabled()).toBe(true);
+    await page.getByTestId('budget-copy-pinned').first().check();
+    expect(await page.getByTestId('budget-save').isDisabled()).toBe(false);
     await shot(page, 'budget-create-copy');
     await page.getByTestId('budget-save').click();
-    await page.waitForURL(/\/budget\/[0-9a-f-]{36}\/sub-budgets$/);
+    // The document has a scheme now: the sub-budgets tab goes on to it (replacing the address).
+    await page.waitForURL(new RegExp(`/budget/[0-9a-f-]{36}/sub-budgets/${schemeId}$`));
     await expect
       .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).map((budget) => budget.name))
       .toContain('Põhitegevus koopia');
@@ -250,11 +312,8 @@ describe('web: documents and budgets (browser)', () => {
     await expect.poll(async () => (await siderNames(page)).filter((name) => name === first || name === second)).toEqual([bottom, top]);
 
     // Copy the first document with its classifiers and schemes: the copy appears in the sider when its task ends.
-    const classifierId = ((await classifier.json()) as { id: string }).id;
     expect((await page.request.post(`/api/classifier/${classifierId}/item`, { data: { code: '01', name: 'Haridus' } })).status()).toBe(201);
-    const scheme = await page.request.post(`/api/document/${documentId}/schema`, { data: { name: 'Tegevused', classifierList: [{ classifierId, type: 'MAIN' }] } });
-    expect(scheme.status(), await scheme.text()).toBe(201);
-    const subBudget = await page.request.post(`/api/schema/${((await scheme.json()) as { id: string }).id}/sub-budget`, { data: { name: 'Haridus', classifiers: { [classifierId]: '01' } } });
+    const subBudget = await page.request.post(`/api/schema/${schemeId}/sub-budget`, { data: { name: 'Haridus', classifiers: { [classifierId]: '01' } } });
     expect(subBudget.status(), await subBudget.text()).toBe(201);
     await page.getByTestId('document-create').click();
     await page.getByTestId('document-copy-enabled').check();

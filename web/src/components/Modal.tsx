@@ -8,7 +8,7 @@ export interface ModalProps {
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
-  /** Spec 1, section 9: modals are 480 px wide. */
+  /** Spec 1, section 9: modals are 480 px wide; never more than 95% of the window (spec 2, section 9; styles.css). */
   width?: number;
   testId?: string;
   /** While a request runs the modal cannot be dismissed. */

@@ -2,16 +2,24 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../api';
 import { errorMessageKey } from '../i18n/keys';
+import type { MessageKey } from '../i18n/messages';
 import { CloseIcon } from './Modal';
 
 interface Toast {
   id: number;
   code: string;
+  /** The action's own failure message; the server code's message is then shown below it as detail. */
+  message?: MessageKey;
 }
 
 interface ToastContextValue {
   /** Shows the translated error code of `error` (spec 1, section 8: server errors are toasts). */
   showError: (error: unknown) => void;
+  /**
+   * Shows an action's own failure message (spec 2, section 8: `dashboard.budget.form.createError`, ...)
+   * with the translated error code of `error` below it as detail.
+   */
+  showFailure: (message: MessageKey, error: unknown) => void;
 }
 
 const ToastContext = createContext<ToastContextValue | null>(null);
@@ -24,29 +32,42 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const dismiss = useCallback((id: number) => setToasts((current) => current.filter((toast) => toast.id !== id)), []);
 
-  const showError = useCallback(
-    (error: unknown) => {
+  const show = useCallback(
+    (error: unknown, message?: MessageKey) => {
       const code = errorCodeOf(error);
       // A 401 is handled by the session-expiry flow (warning on the login page), not by a toast.
       if (code === 'UNAUTHORIZED') return;
       const id = nextId.current++;
-      setToasts((current) => [...current.slice(-3), { id, code }]);
+      setToasts((current) => [...current.slice(-3), { id, code, message }]);
       window.setTimeout(() => dismiss(id), TOAST_MS);
     },
     [dismiss],
   );
+  const showError = useCallback((error: unknown) => show(error), [show]);
+  const showFailure = useCallback((message: MessageKey, error: unknown) => show(error, message), [show]);
 
-  const value = useMemo(() => ({ showError }), [showError]);
+  const value = useMemo(() => ({ showError, showFailure }), [showError, showFailure]);
 
   return (
     <ToastContext.Provider value={value}>
       {children}
       <div className="toasts" aria-live="polite">
         {toasts.map((toast) => (
-          <div key={toast.id} className="toast toast-error" role="alert" data-testid="toast" data-error-code={toast.code}>
-            <span>
-              <FormattedMessage id={errorMessageKey(toast.code)} />
-            </span>
+          <div key={toast.id} className="toast toast-error" role="alert" data-testid="toast" data-error-code={toast.code} data-message={toast.message}>
+            {toast.message ? (
+              <span className="toast-text">
+                <strong className="toast-title" data-testid="toast-title">
+                  <FormattedMessage id={toast.message} />
+                </strong>
+                <span className="toast-detail" data-testid="toast-detail">
+                  <FormattedMessage id={errorMessageKey(toast.code)} />
+                </span>
+              </span>
+            ) : (
+              <span>
+                <FormattedMessage id={errorMessageKey(toast.code)} />
+              </span>
+            )}
             <button
               type="button"
               className="icon-button"

@@ -1,7 +1,7 @@
-import { BUDGET_LIMITS, BUDGET_TYPE_VALUES, type BudgetInput, type BudgetTypeValue, budgetCreateSchema, budgetInputSchema, LIMITS } from '@eelarve/shared';
+import { BUDGET_LIMITS, BUDGET_TYPE_VALUES, type BudgetCopyPart, type BudgetInput, type BudgetTypeValue, budgetCreateSchema, budgetInputSchema, LIMITS } from '@eelarve/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FieldError } from '../../components/FieldError';
@@ -21,12 +21,14 @@ import {
   fetchApiKey,
   fetchBudget,
   fetchOrganizationBudgets,
+  fetchCopyParts,
   fetchCopySchemes,
   fetchHierarchy,
   isAdminView,
   setBudgetSync,
   updateBudget,
 } from './api';
+import { BudgetComponentsGrid } from './BudgetComponentsGrid';
 import { BudgetSourceTree } from './BudgetSourceTree';
 import { BudgetTypeIcon } from './BudgetsTab';
 import { rememberCreatedBudget } from './recently-created';
@@ -56,13 +58,14 @@ interface CopySchemeChoice {
 }
 
 function BudgetForm({ budget }: { budget: BudgetView | null }) {
+  const intl = useIntl();
   const me = useCurrentUser();
   const document = useDocument();
   const documentId = document.id;
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const queryClient = useQueryClient();
-  const { showError } = useToasts();
+  const { showError, showFailure } = useToasts();
   const formId = useId();
   const admin = isPlatformAdmin(me);
   const [type, setType] = useState<BudgetTypeValue>(budget?.type ?? 'COMMON');
@@ -90,16 +93,18 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
     () => (sources.data ?? []).filter((candidate) => candidate.type === 'COMMON' || candidate.type === 'MONITORING'),
     [sources.data],
   );
+  const copyParts = useQuery({ queryKey: budgetKeys.copyParts(), queryFn: fetchCopyParts, enabled: copying });
+  // A part this version cannot carry out is offered greyed out with the reason (the server refuses it).
+  const unavailable = (part: BudgetCopyPart) => !(copyParts.data?.parts ?? []).includes(part);
+  const partTitle = (part: BudgetCopyPart) => (unavailable(part) ? intl.formatMessage({ id: 'budgets.copy.partUnavailable' }) : undefined);
   const copySchemes = useQuery({
     queryKey: budgetKeys.copySchemes(sourceBudgetId, documentId),
     queryFn: () => fetchCopySchemes(sourceBudgetId, documentId),
     enabled: copying && sourceBudgetId !== '',
   });
 
-  const selectedDescendants = new Set(
-    (hierarchy.data ?? []).filter((node) => components.includes(node.id)).flatMap((node) => node.descendantIds),
-  );
-  const componentOptions = (hierarchy.data ?? []).filter((node) => node.id !== budget?.id);
+  // The edited budget is excluded (spec 2, section 5).
+  const componentOptions = useMemo(() => (hierarchy.data ?? []).filter((node) => node.id !== budget?.id), [hierarchy.data, budget?.id]);
   const copyAllowed = budget === null && (type === 'COMMON' || type === 'MONITORING');
   const monitoring = type === 'MONITORING';
 
@@ -122,7 +127,8 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
         navigate(budgetLink(documentId, { id: result.id, type }));
       }
     },
-    onError: (error) => showError(error),
+    // Spec 2, section 8: the form's own failure toast, the server's message as detail.
+    onError: (error) => showFailure(budget ? 'dashboard.budget.form.updateError' : 'dashboard.budget.form.createError', error),
   });
 
   const revealKey = useMutation({
@@ -141,9 +147,19 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
 
   const copyOptions = () => {
     const schemes = (copySchemes.data ?? []).map((scheme) => schemeChoices[scheme.schemeId] ?? { schemeId: scheme.schemeId, copyPinnedPreselections: false, copySubBudgetPermissions: false, copyComments: false });
-    return { sourceBudgetId, copyPermissions, schemes: schemes.filter((scheme) => scheme.copyComments || scheme.copyPinnedPreselections || scheme.copySubBudgetPermissions) };
+    const offered = schemes.map((scheme) => ({
+      ...scheme,
+      copyPinnedPreselections: scheme.copyPinnedPreselections && !unavailable('pinnedPreselections'),
+      copySubBudgetPermissions: scheme.copySubBudgetPermissions && !unavailable('subBudgetPermissions'),
+      copyComments: scheme.copyComments && !unavailable('comments'),
+    }));
+    return {
+      sourceBudgetId,
+      copyPermissions: copyPermissions && !unavailable('permissions'),
+      schemes: offered.filter((scheme) => scheme.copyComments || scheme.copyPinnedPreselections || scheme.copySubBudgetPermissions),
+    };
   };
-  const copyEmpty = copying && !copyPermissions && copyOptions().schemes.length === 0;
+  const copyEmpty = copying && !copyOptions().copyPermissions && copyOptions().schemes.length === 0;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -165,7 +181,6 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
 
   const busy = save.isPending;
   const field = (key: string) => `${formId}-${key}`;
-  const toggleComponent = (id: string, checked: boolean) => setComponents((current) => (checked ? [...current, id] : current.filter((other) => other !== id)));
   const setSchemeChoice = (schemeId: string, change: Partial<CopySchemeChoice>) =>
     setSchemeChoices((current) => ({
       ...current,
@@ -236,31 +251,10 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
               <FormattedMessage id="budgets.field.componentsEmpty" />
             </p>
           ) : null}
-          <div className="component-list">
-            {componentOptions.map((node) => {
-              const checked = components.includes(node.id);
-              const disabled = !node.permissions.read || (!checked && selectedDescendants.has(node.id));
-              return (
-                <label key={node.id} className="component-option">
-                  <input
-                    type="checkbox"
-                    checked={checked}
-                    disabled={disabled}
-                    onChange={(event) => toggleComponent(node.id, event.target.checked)}
-                    data-testid="budget-component"
-                    data-budget-name={node.name}
-                  />
-                  <BudgetTypeIcon type={node.type} />
-                  <span className="component-name">{node.name}</span>
-                  {node.childrenIds.length > 0 ? (
-                    <span className="muted component-children">
-                      {node.childrenIds.map((id) => hierarchy.data?.find((other) => other.id === id)?.name ?? '').join('; ')}
-                    </span>
-                  ) : null}
-                </label>
-              );
-            })}
-          </div>
+          {hierarchy.isError ? <ErrorAlert error={hierarchy.error} title={<FormattedMessage id="budgets.loadFailed" />} testId="budget-components-error" /> : null}
+          {hierarchy.isSuccess && componentOptions.length > 0 ? (
+            <BudgetComponentsGrid nodes={componentOptions} hierarchy={hierarchy.data} value={components} onChange={setComponents} />
+          ) : null}
           <FieldError message={errors.sumBudgetComponentIds} />
         </fieldset>
       ) : null}
@@ -346,11 +340,11 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
                 ) : null}
                 <FieldError message={errors.copy} id={field('source-error')} />
               </div>
-              <label className="checkbox">
+              <label className="checkbox" title={partTitle('permissions')}>
                 <input
                   type="checkbox"
-                  checked={copyPermissions}
-                  disabled={!canCopyPermissions(me)}
+                  checked={copyPermissions && !unavailable('permissions')}
+                  disabled={!canCopyPermissions(me) || unavailable('permissions')}
                   onChange={(event) => setCopyPermissions(event.target.checked)}
                   data-testid="budget-copy-permissions"
                 />
@@ -361,29 +355,32 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
                 return (
                   <div key={scheme.schemeId} className="copy-scheme" data-testid="budget-copy-scheme">
                     <div className="copy-scheme-name">{scheme.name}</div>
-                    <label className="checkbox">
+                    <label className="checkbox" title={partTitle('pinnedPreselections')}>
                       <input
                         type="checkbox"
-                        checked={choice?.copyPinnedPreselections ?? false}
-                        disabled={monitoring}
+                        checked={(choice?.copyPinnedPreselections ?? false) && !unavailable('pinnedPreselections')}
+                        disabled={monitoring || unavailable('pinnedPreselections')}
+                        data-testid="budget-copy-pinned"
                         onChange={(event) => setSchemeChoice(scheme.schemeId, { copyPinnedPreselections: event.target.checked })}
                       />
                       <FormattedMessage id="budgets.copy.pinned" values={{ count: scheme.pinnedCount }} />
                     </label>
-                    <label className="checkbox">
+                    <label className="checkbox" title={partTitle('subBudgetPermissions')}>
                       <input
                         type="checkbox"
-                        checked={choice?.copySubBudgetPermissions ?? false}
-                        disabled={!canCopyPermissions(me)}
+                        checked={(choice?.copySubBudgetPermissions ?? false) && !unavailable('subBudgetPermissions')}
+                        disabled={!canCopyPermissions(me) || unavailable('subBudgetPermissions')}
+                        data-testid="budget-copy-sub-budget-permissions"
                         onChange={(event) => setSchemeChoice(scheme.schemeId, { copySubBudgetPermissions: event.target.checked })}
                       />
                       <FormattedMessage id="budgets.copy.subBudgetPermissions" />
                     </label>
-                    <label className="checkbox">
+                    <label className="checkbox" title={partTitle('comments')}>
                       <input
                         type="checkbox"
-                        checked={choice?.copyComments ?? false}
-                        disabled={monitoring}
+                        checked={(choice?.copyComments ?? false) && !unavailable('comments')}
+                        disabled={monitoring || unavailable('comments')}
+                        data-testid="budget-copy-comments"
                         onChange={(event) => setSchemeChoice(scheme.schemeId, { copyComments: event.target.checked })}
                       />
                       <FormattedMessage id="budgets.copy.comments" />

@@ -7,6 +7,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
 import { PlusIcon } from '../../components/icons';
+import { MultiSelect } from '../../components/MultiSelect';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn } from '../../grid/columns';
 import { QueryGrid } from '../../grid/QueryGrid';
@@ -19,6 +20,7 @@ import { HIGHLIGHT_MS } from '../roles/edit-state';
 import { EditIcon, TrashIcon } from '../roles/icons';
 import { type BudgetView, budgetKeys, budgetLink, deleteBudget, fetchBudgets, reorderBudgets, updateBudgetTags } from './api';
 import { takeCreatedBudgets } from './recently-created';
+import { filterByTags } from './tag-filter';
 
 interface BudgetsGridContext {
   documentId: string;
@@ -53,8 +55,10 @@ export function BudgetsTab() {
   const { search, setSearch, rows: found } = useGridSearch(budgets.data, (budget) => [budget.name, ...budget.tags, budget.info ?? '']);
   const [tagFilter, setTagFilter] = useState<string[]>([]);
   const allTags = useMemo(() => [...new Set((budgets.data ?? []).flatMap((budget) => budget.tags))].sort(), [budgets.data]);
-  // Tag filter: any of the chosen tags (spec 2, Budget list table).
-  const rows = tagFilter.length === 0 ? found : found.filter((budget) => budget.tags.some((tag) => tagFilter.includes(tag)));
+  const tagOptions = useMemo(() => allTags.map((tag) => ({ value: tag, label: tag })), [allTags]);
+  // Tag filter: any of the chosen tags that budgets still carry (spec 2, Budget list table).
+  const activeTags = useMemo(() => tagFilter.filter((tag) => allTags.includes(tag)), [tagFilter, allTags]);
+  const rows = useMemo(() => filterByTags(found, activeTags), [found, activeTags]);
   const canWrite = document.permissions.update;
   const noMaster = document.masterClassifierId === null;
 
@@ -222,29 +226,21 @@ export function BudgetsTab() {
         <div className="budgets-filters">
           <GridToolbar searchLabel="budgets.search" search={search} onSearch={setSearch} searchTestId="budgets-search" />
           {allTags.length > 0 ? (
-            <fieldset className="tag-filter" data-testid="budgets-tag-filter">
-              <legend className="visually-hidden">
-                <FormattedMessage id="budgets.tags.filter" />
-              </legend>
+            <div className="tag-filter" data-testid="budgets-tag-filter-field">
               <span className="muted tag-filter-label" aria-hidden="true">
                 <FormattedMessage id="budgets.tags.filter" />
               </span>
-              {allTags.map((tag) => {
-                const active = tagFilter.includes(tag);
-                return (
-                  <button
-                    key={tag}
-                    type="button"
-                    className={active ? 'tag tag-toggle active' : 'tag tag-toggle'}
-                    aria-pressed={active}
-                    onClick={() => setTagFilter((current) => (active ? current.filter((other) => other !== tag) : [...current, tag]))}
-                    data-testid="budgets-tag-filter-option"
-                  >
-                    {tag}
-                  </button>
-                );
-              })}
-            </fieldset>
+              {/* Spec 2, Budget list table and section 9: a select filter showing up to 3 chosen tags, searchable from 11 tags on. */}
+              <MultiSelect
+                options={tagOptions}
+                value={activeTags}
+                onChange={setTagFilter}
+                placeholder={intl.formatMessage({ id: 'budgets.tags.filterPlaceholder' })}
+                label={intl.formatMessage({ id: 'budgets.column.tags' })}
+                maxShown={3}
+                testId="budgets-tag-filter"
+              />
+            </div>
           ) : null}
         </div>
       )}

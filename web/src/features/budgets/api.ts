@@ -1,4 +1,4 @@
-import type { Budget, BudgetAdminView, BudgetHierarchyNode, BudgetInput, CommandResult } from '@eelarve/shared';
+import type { Budget, BudgetAdminView, BudgetCopyPart, BudgetHierarchyNode, BudgetInput, CommandResult } from '@eelarve/shared';
 import { api } from '../../api';
 import { orderList } from '../documents/api';
 
@@ -21,6 +21,7 @@ export const budgetKeys = {
   organization: (organizationId: string) => [...budgetKeys.all, 'organization', organizationId] as const,
   one: (budgetId: string) => [...budgetKeys.all, 'one', budgetId] as const,
   copySchemes: (budgetId: string, documentId: string) => [...budgetKeys.all, 'copy-schemes', budgetId, documentId] as const,
+  copyParts: () => [...budgetKeys.all, 'copy-parts'] as const,
 };
 
 export const fetchBudgets = (documentId: string) => api.get<BudgetView[]>(`/api/document/${enc(documentId)}/budgets?includeMeta=true`);
@@ -36,6 +37,8 @@ export const reorderBudgets = (documentId: string, ids: readonly string[]) =>
   api.put<CommandResult>(`/api/document/${enc(documentId)}/budgets/order`, { documentId, list: orderList(ids) });
 export const setBudgetSync = (budgetId: string, enabled: boolean) => api.put<CommandResult>(`/api/admin/budgets/${enc(budgetId)}/sync`, { enabled });
 export const fetchApiKey = (budgetId: string) => api.get<{ apiKey: string }>(`/api/budget/${enc(budgetId)}/api-key`);
+/** The copy options this version can carry out (the others are offered greyed out). */
+export const fetchCopyParts = () => api.get<{ parts: BudgetCopyPart[] }>('/api/budget-copy/parts');
 export const fetchCopySchemes = (budgetId: string, targetDocumentId: string) =>
   api.get<CopyScheme[]>(`/api/budget/${enc(budgetId)}/copy-schemes?targetDocumentId=${enc(targetDocumentId)}`);
 

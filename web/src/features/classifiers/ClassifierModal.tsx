@@ -1,6 +1,5 @@
 import {
   type Classifier,
-  CLASSIFIER_CODE_LENGTH,
   CODE_TYPE_NAMES,
   type CodeTypeName,
   classifierCreateSchema,
@@ -8,15 +7,17 @@ import {
   DISPLAY_MODES,
   type DisplayMode,
 } from '@eelarve/shared';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FieldError } from '../../components/FieldError';
 import { Modal } from '../../components/Modal';
 import { ModalFormFooter } from '../../components/ModalFormFooter';
-import { createClassifier, updateClassifier } from './api';
-import { fieldNameOf } from './form';
+import { classifierKeys, createClassifier, fetchItems, fetchSchemes, updateClassifier } from './api';
+import { type ClassifierFacts, codeLengthBounds, fieldNameOf, type FormLock, requiredLock, signLock } from './form';
+
+const outside = (value: number, range: { from: number; to: number }) => Number.isFinite(value) && (value < range.from || value > range.to);
 
 /** The classifier form (spec 2, sections 2, 4 and 5): 800 wide; add or edit. */
 export function ClassifierModal({
@@ -56,7 +57,37 @@ export function ClassifierModal({
   const groupingOptions = classifiers.filter((other) => other.groupingId === null && other.id !== classifier?.id);
   const groupedBy = classifier ? classifiers.filter((other) => classifier.groupedByIds.includes(other.id)) : [];
   // Sign changes only for a classifier that groups the master classifier (spec 2, section 4).
-  const groupsMaster = classifiers.some((other) => other.id === (classifier?.groupingId ?? groupingId) && other.master);
+  const effectiveGroupingId = classifier ? classifier.groupingId : groupingId || null;
+  const groupsMaster = classifiers.some((other) => other.id === effectiveGroupingId && other.master);
+
+  // The facts behind the form's locks (spec 2, sections 4 and 5): the classifier's own items (code
+  // lengths, negative signs), the grouped classifier's items (do all have a value of this one?) and
+  // the schemes (is this an additional classifier in one?).
+  const ownItems = useQuery({ queryKey: classifierKeys.items(classifier?.id ?? ''), queryFn: () => fetchItems(classifier?.id ?? ''), enabled: classifier !== null });
+  const groupedItems = useQuery({
+    queryKey: classifierKeys.items(effectiveGroupingId ?? ''),
+    queryFn: () => fetchItems(effectiveGroupingId ?? ''),
+    enabled: effectiveGroupingId !== null && !(classifier?.required ?? false),
+  });
+  const schemes = useQuery({
+    queryKey: classifierKeys.schemes(documentId),
+    queryFn: () => fetchSchemes(documentId),
+    enabled: classifier?.isInUseSchema === true && !classifier.required,
+    retry: false,
+  });
+  const facts: ClassifierFacts = {
+    classifier,
+    groupingId: effectiveGroupingId,
+    groupsMaster,
+    items: ownItems.data,
+    groupedItems: groupedItems.data,
+    secondaryInScheme: schemes.data?.some((scheme) => scheme.classifierList.some((entry) => entry.classifierId === classifier?.id && entry.type === 'SECONDARY')),
+  };
+  const requiredLocked = requiredLock(facts);
+  const signLocked = signLock(facts);
+  const requiredValue = requiredLocked ? requiredLocked.value : required;
+  const signValue = signLocked ? signLocked.value : itemCanChangeSign;
+  const bounds = codeLengthBounds(ownItems.data?.map((item) => item.code) ?? []);
 
   const save = useMutation({
     mutationFn: async () => {
@@ -65,8 +96,8 @@ export function ClassifierModal({
         itemName,
         fieldName,
         description,
-        required,
-        itemCanChangeSign: groupsMaster ? itemCanChangeSign : false,
+        required: requiredValue,
+        itemCanChangeSign: signValue,
         primary: classifier?.primary ?? false,
         primaryGroupedById: primaryGroupedById || null,
         displayMode,
@@ -80,6 +111,9 @@ export function ClassifierModal({
           found[key] ??= issue.message;
         }
       }
+      // Within the bounds of the existing codes (spec 2, section 5).
+      if (!found['codeSettings.minLength'] && outside(Number(minLength), bounds.min)) found['codeSettings.minLength'] = 'lengthOutOfRange';
+      if (!found['codeSettings.maxLength'] && outside(Number(maxLength), bounds.max)) found['codeSettings.maxLength'] = 'lengthOutOfRange';
       if (Number(maxLength) < Number(minLength)) found['codeSettings.maxLength'] ??= 'minAndMax';
       if (groupedBy.length > 0 && !primaryGroupedById) found.primaryGroupedById ??= 'validation.required';
       setErrors(found);
@@ -112,9 +146,19 @@ export function ClassifierModal({
       <div className="field-error" data-testid="field-error" data-message="minAndMax">
         <FormattedMessage id="classifiers.form.minAndMax" />
       </div>
+    ) : errors[key] === 'lengthOutOfRange' ? (
+      <div className="field-error" data-testid="field-error" data-message="lengthOutOfRange">
+        <FormattedMessage id="classifiers.form.lengthOutOfRange" values={key === 'codeSettings.minLength' ? bounds.min : bounds.max} />
+      </div>
     ) : (
       <FieldError message={errors[key]} />
     );
+  const lockHint = (lock: FormLock | null, testId: string) =>
+    lock ? (
+      <div className="field-hint" data-testid={testId} data-reason={lock.reason}>
+        <FormattedMessage id={lock.reason} />
+      </div>
+    ) : null;
 
   return (
     <Modal
@@ -132,14 +176,14 @@ export function ClassifierModal({
             <label htmlFor={`${formId}-name`}>
               <FormattedMessage id="classifiers.form.name" />
             </label>
-            <input id={`${formId}-name`} value={name} onChange={(event) => setName(event.target.value)} data-testid="classifier-name-input" />
+            <input type="text" id={`${formId}-name`} value={name} onChange={(event) => setName(event.target.value)} data-testid="classifier-name-input" />
             {fieldError('name')}
           </div>
           <div className="field">
             <label htmlFor={`${formId}-itemName`}>
               <FormattedMessage id="classifiers.form.itemName" />
             </label>
-            <input id={`${formId}-itemName`} value={itemName} onChange={(event) => onItemName(event.target.value)} data-testid="classifier-item-name-input" />
+            <input type="text" id={`${formId}-itemName`} value={itemName} onChange={(event) => onItemName(event.target.value)} data-testid="classifier-item-name-input" />
             {fieldError('itemName')}
           </div>
           <div className="field">
@@ -148,6 +192,7 @@ export function ClassifierModal({
             </label>
             <div className="input-row">
               <input
+                type="text"
                 id={`${formId}-fieldName`}
                 value={fieldName}
                 disabled={!fieldNameUnlocked}
@@ -229,20 +274,32 @@ export function ClassifierModal({
             <div />
           )}
           <div className="field choice-row field-wide">
-            <label className="checkbox">
-              <input type="checkbox" checked={required} disabled={classifier?.master === true} onChange={(event) => setRequired(event.target.checked)} data-testid="classifier-required-input" />
-              <FormattedMessage id="classifiers.form.required" />
-            </label>
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={itemCanChangeSign && groupsMaster}
-                disabled={!groupsMaster}
-                onChange={(event) => setItemCanChangeSign(event.target.checked)}
-                data-testid="classifier-sign-input"
-              />
-              <FormattedMessage id="classifiers.form.itemCanChangeSign" />
-            </label>
+            <div className="choice">
+              <label className="checkbox" title={requiredLocked ? intl.formatMessage({ id: requiredLocked.reason }) : undefined}>
+                <input
+                  type="checkbox"
+                  checked={requiredValue}
+                  disabled={requiredLocked !== null}
+                  onChange={(event) => setRequired(event.target.checked)}
+                  data-testid="classifier-required-input"
+                />
+                <FormattedMessage id="classifiers.form.required" />
+              </label>
+              {lockHint(requiredLocked, 'classifier-required-hint')}
+            </div>
+            <div className="choice">
+              <label className="checkbox" title={signLocked ? intl.formatMessage({ id: signLocked.reason }) : undefined}>
+                <input
+                  type="checkbox"
+                  checked={signValue}
+                  disabled={signLocked !== null}
+                  onChange={(event) => setItemCanChangeSign(event.target.checked)}
+                  data-testid="classifier-sign-input"
+                />
+                <FormattedMessage id="classifiers.form.itemCanChangeSign" />
+              </label>
+              {lockHint(signLocked, 'classifier-sign-hint')}
+            </div>
           </div>
         </div>
         <fieldset className="fieldset">
@@ -269,12 +326,16 @@ export function ClassifierModal({
               <input
                 id={`${formId}-min`}
                 type="number"
-                min={CLASSIFIER_CODE_LENGTH.min}
-                max={CLASSIFIER_CODE_LENGTH.defaultMinUpperBound}
+                min={bounds.min.from}
+                max={bounds.min.to}
                 value={minLength}
                 onChange={(event) => setMinLength(event.target.value)}
+                aria-describedby={`${formId}-min-hint`}
                 data-testid="classifier-min-length-input"
               />
+              <div className="field-hint" id={`${formId}-min-hint`} data-testid="classifier-min-length-hint">
+                <FormattedMessage id="classifiers.form.lengthHint" values={bounds.min} />
+              </div>
               {fieldError('codeSettings.minLength')}
             </div>
             <div className="field">
@@ -284,12 +345,16 @@ export function ClassifierModal({
               <input
                 id={`${formId}-max`}
                 type="number"
-                min={CLASSIFIER_CODE_LENGTH.min}
-                max={CLASSIFIER_CODE_LENGTH.max}
+                min={bounds.max.from}
+                max={bounds.max.to}
                 value={maxLength}
                 onChange={(event) => setMaxLength(event.target.value)}
+                aria-describedby={`${formId}-max-hint`}
                 data-testid="classifier-max-length-input"
               />
+              <div className="field-hint" id={`${formId}-max-hint`} data-testid="classifier-max-length-hint">
+                <FormattedMessage id="classifiers.form.lengthHint" values={bounds.max} />
+              </div>
               {fieldError('codeSettings.maxLength')}
             </div>
             <div className="field field-checkbox">
@@ -299,6 +364,11 @@ export function ClassifierModal({
               </label>
             </div>
           </div>
+          {bounds.fromCodes ? (
+            <p className="field-hint" data-testid="classifier-length-bounds">
+              <FormattedMessage id="classifiers.form.lengthBoundsFromCodes" values={{ shortest: bounds.min.to, longest: bounds.max.from }} />
+            </p>
+          ) : null}
         </fieldset>
       </form>
     </Modal>

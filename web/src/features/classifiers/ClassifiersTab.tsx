@@ -9,6 +9,7 @@ import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
+import { useScrollIntoView } from '../../components/useScrollIntoView';
 import { textComparator } from '../../grid/columns';
 import { GridToolbar } from '../../grid/GridToolbar';
 import { QueryGrid } from '../../grid/QueryGrid';
@@ -144,6 +145,8 @@ function ClassifiersScreen({ documentId, classifiers, selected, canEdit }: { doc
 
 // ---- tree with drag reorder ----------------------------------------------------------------
 
+const classifierItemSelector = (id: string) => `[data-testid="classifier-tree-item"][data-id="${CSS.escape(id)}"]`;
+
 function ClassifierTree({
   documentId,
   classifiers,
@@ -168,6 +171,9 @@ function ClassifierTree({
     const rank = new Map(order.map((id, index) => [id, index]));
     return classifierTree(classifiers.map((classifier) => ({ ...classifier, displayOrder: rank.get(classifier.id) ?? classifier.displayOrder })));
   }, [classifiers, order]);
+
+  // The selected classifier is scrolled into view, retried every 300 ms until the tree shows it (spec 2, section 9).
+  useScrollIntoView(selectedId, classifierItemSelector);
 
   const reorder = useMutation({
     mutationFn: (ids: string[]) => reorderClassifiers(documentId, ids.map((id, index) => ({ id, displayOrder: index }))),

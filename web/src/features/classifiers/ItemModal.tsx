@@ -149,7 +149,7 @@ export function ItemModal({
               <label htmlFor={`${formId}-code`}>
                 <FormattedMessage id="classifiers.items.form.code" />
               </label>
-              <input id={`${formId}-code`} value={code} onChange={(event) => setCode(event.target.value)} data-testid="item-code-input" />
+              <input type="text" id={`${formId}-code`} value={code} onChange={(event) => setCode(event.target.value)} data-testid="item-code-input" />
               {codeLocked ? (
                 <div className="field-hint">
                   <FormattedMessage id="classifiers.items.form.codeLocked" />
@@ -161,7 +161,7 @@ export function ItemModal({
               <label htmlFor={`${formId}-name`}>
                 <FormattedMessage id="classifiers.items.form.name" />
               </label>
-              <input id={`${formId}-name`} value={name} onChange={(event) => setName(event.target.value)} data-testid="item-name-input" />
+              <input type="text" id={`${formId}-name`} value={name} onChange={(event) => setName(event.target.value)} data-testid="item-name-input" />
               <Problem problem={errors.name} />
             </div>
           </>

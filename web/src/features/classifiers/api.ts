@@ -1,4 +1,4 @@
-import type { Classifier, ClassifierCreateInput, ClassifierItem, ClassifierItemInput, ClassifierItemsBulkEdit, ClassifierUpdateInput, CommandResult, ImportValidation } from '@eelarve/shared';
+import type { Classifier, ClassifierCreateInput, ClassifierItem, ClassifierItemInput, ClassifierItemsBulkEdit, ClassifierUpdateInput, CommandResult, ImportValidation, Scheme } from '@eelarve/shared';
 import { api } from '../../api';
 import { ApiError, codeForStatus } from '../../api/errors';
 
@@ -8,6 +8,8 @@ export const classifierKeys = {
   list: (documentId: string) => ['classifiers', 'list', documentId] as const,
   items: (classifierId: string) => ['classifiers', 'items', classifierId] as const,
   itemsOf: (classifierIds: readonly string[]) => ['classifiers', 'items-of', ...classifierIds] as const,
+  /** The document's schemes, for the classifier form's locks (which classifiers are additional in a scheme). */
+  schemes: (documentId: string) => ['classifiers', 'schemes', documentId] as const,
 };
 
 export const fetchClassifiers = (documentId: string) => api.get<Classifier[]>(`/api/document/${documentId}/classifiers?includeMeta=true`);
@@ -17,6 +19,7 @@ export const deleteClassifier = (id: string) => api.delete<CommandResult>(`/api/
 export const reorderClassifiers = (documentId: string, list: { id: string; displayOrder: number }[]) =>
   api.put<CommandResult>(`/api/document/${documentId}/classifier-order`, { list });
 
+export const fetchSchemes = (documentId: string) => api.get<Scheme[]>(`/api/document/${documentId}/schemas`);
 export const fetchItems = (classifierId: string) => api.get<ClassifierItem[]>(`/api/classifier/${classifierId}/items?includeMeta=true`);
 export const fetchItemsOf = (classifierIds: readonly string[]) =>
   api.get<{ classifiers: Classifier[]; list: ClassifierItem[] }>(`/api/classifier-items?classifierIds=${classifierIds.join(',')}`);

@@ -65,7 +65,7 @@ function DocumentForm({ document }: { document: Document | null }) {
   const organizationId = me.organizationId ?? '';
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { showError } = useToasts();
+  const { showFailure } = useToasts();
   const formId = useId();
   const now = new Date();
   const [name, setName] = useState(document?.name ?? '');
@@ -101,7 +101,8 @@ function DocumentForm({ document }: { document: Document | null }) {
       if ('taskId' in result && typeof result.taskId === 'string') void watchCopyTask(result.taskId, queryClient);
       navigate(`/document/${result.id}/budgets`);
     },
-    onError: (error) => showError(error),
+    // Spec 2, section 8: documentCreationErrorMessage / documentEditErrorMessage, the server's message as detail.
+    onError: (error) => showFailure(document ? 'documents.documentEditErrorMessage' : 'documents.documentCreationErrorMessage', error),
   });
 
   const remove = useMutation({
@@ -113,7 +114,7 @@ function DocumentForm({ document }: { document: Document | null }) {
     },
     onError: (error) => {
       setConfirmDelete(false);
-      showError(error);
+      showFailure('documents.documentDeleteErrorMessage', error);
     },
   });
 

@@ -9,6 +9,7 @@ import { PlusIcon } from '../../components/icons';
 import { CloseIcon } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
+import { useScrollIntoView } from '../../components/useScrollIntoView';
 import { useCurrentUser } from '../auth/hooks';
 import { canUpdateOrganization } from './access';
 import { documentKeys, fetchDocuments, fetchRememberedDocument, rememberDocument, reorderDocuments } from './api';
@@ -26,6 +27,8 @@ function readCollapsed(): boolean {
     return false;
   }
 }
+
+const documentItemSelector = (id: string) => `[data-testid="document-item"][data-document-id="${CSS.escape(id)}"]`;
 
 /** The organisation's documents on the left (spec 2, Document sider). */
 export function DocumentSider() {
@@ -77,6 +80,9 @@ export function DocumentSider() {
   });
 
   const list = order ?? documents.data ?? [];
+
+  // The selected document is scrolled into view, retried every 300 ms while the list loads (spec 2, section 9).
+  useScrollIntoView(collapsed ? null : documentId, documentItemSelector);
 
   const onDragStart = (id: string) => (event: DragEvent) => {
     dragged.current = id;

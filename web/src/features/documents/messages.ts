@@ -108,6 +108,24 @@ export const et = {
   'budgets.overview.subBudgets': 'Alameelarved',
   'budgets.overview.openSubBudgets': 'Ava eelarve alameelarved',
   'budgets.overview.subBudgetsHint': 'Seal saab skeemide kaupa alameelarveid kinnitada ja nende kirjeid avada.',
+  'budgets.tags.filterPlaceholder': 'Kõik sildid',
+  'budgets.copy.partUnavailable': 'Selles versioonis seda osa kopeerida ei saa.',
+  'budgets.components.column.name': 'Eelarve',
+  'budgets.components.column.components': 'Koosneb eelarvetest',
+  'budgets.components.readDisabled': 'Sul pole õigust seda eelarvet näha.',
+  'budgets.components.inSelected': 'See eelarve sisaldub juba mõnes valitud eelarves.',
+  // Spec 2, section 8: the failure toasts of the budget and document forms (the server's message as detail).
+  'dashboard.budget.form.createError': 'Eelarve loomine ebaõnnestus',
+  'dashboard.budget.form.updateError': 'Eelarve muutmine ebaõnnestus',
+  'documents.documentCreationErrorMessage': 'Dokumendi loomine ebaõnnestus',
+  'documents.documentEditErrorMessage': 'Dokumendi muutmine ebaõnnestus',
+  'documents.documentDeleteErrorMessage': 'Dokumendi kustutamine ebaõnnestus',
+  // The shared multi-select of web/src/components (here until components have a catalog of their own).
+  'components.multiSelect.search': 'Otsi valikute hulgast',
+  'components.multiSelect.selected': 'Valitud {count} / {total}',
+  'components.multiSelect.clear': 'Tühjenda valik',
+  'components.multiSelect.noMatches': 'Sobivaid valikuid ei leitud',
+  'components.multiSelect.more': '+{count}',
 };
 
 export const en: typeof et = {
@@ -219,6 +237,22 @@ export const en: typeof et = {
   'budgets.overview.subBudgets': 'Sub-budgets',
   'budgets.overview.openSubBudgets': "Open the budget's sub-budgets",
   'budgets.overview.subBudgetsHint': 'There, sub-budgets can be pinned per scheme and their records opened.',
+  'budgets.tags.filterPlaceholder': 'All tags',
+  'budgets.copy.partUnavailable': 'This version cannot copy this part.',
+  'budgets.components.column.name': 'Budget',
+  'budgets.components.column.components': 'Components',
+  'budgets.components.readDisabled': 'You may not see this budget.',
+  'budgets.components.inSelected': 'A selected budget already adds up this budget.',
+  'dashboard.budget.form.createError': 'Creating the budget failed',
+  'dashboard.budget.form.updateError': 'Updating the budget failed',
+  'documents.documentCreationErrorMessage': 'Creating the document failed',
+  'documents.documentEditErrorMessage': 'Updating the document failed',
+  'documents.documentDeleteErrorMessage': 'Deleting the document failed',
+  'components.multiSelect.search': 'Search the options',
+  'components.multiSelect.selected': '{count} of {total} selected',
+  'components.multiSelect.clear': 'Clear the selection',
+  'components.multiSelect.noMatches': 'No options match',
+  'components.multiSelect.more': '+{count}',
 };
 
 export const documentsMessages = { et, en };
