@@ -30,7 +30,9 @@ export function useBudgetScheme(documentId: string, budgetId: string, routeSchem
 
   useEffect(() => {
     if (!ready || !resolved.schemeId) return;
-    if (resolved.redirect) navigate(`/document/${documentId}/budget/${budgetId}/sub-budgets/${resolved.schemeId}`, { replace: true });
+    const tab = `/document/${documentId}/budget/${budgetId}/sub-budgets`;
+    // The schemes may load after the user already left the tab: never pull them back to it.
+    if (resolved.redirect && window.location.pathname.startsWith(tab)) navigate(`${tab}/${resolved.schemeId}`, { replace: true });
     else if (resolved.schemeId !== rememberedId) mutate(resolved.schemeId);
   }, [ready, resolved.schemeId, resolved.redirect, rememberedId, navigate, mutate, documentId, budgetId]);
 
