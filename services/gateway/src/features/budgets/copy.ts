@@ -2,6 +2,7 @@ import { schemeDecider } from '@eelarve/domain';
 import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readModels } from '../../infrastructure/database';
+import { createRegistry } from '../../infrastructure/registry';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { BudgetRow } from './queries';
 
@@ -105,18 +106,10 @@ export type BudgetCopyStep = (context: BudgetCopyContext) => Promise<void>;
  * 'comments' by the comments feature when they arrive. A chosen part without a step is refused
  * (COPY_PART_NOT_AVAILABLE) before anything is created, so nothing is silently skipped.
  */
-const steps = new Map<BudgetCopyPart, BudgetCopyStep>();
+const steps = createRegistry<BudgetCopyPart, BudgetCopyStep>();
 
 /** Registers (or replaces) a part's step; the returned function restores what was there. */
-export function registerBudgetCopyPart(part: BudgetCopyPart, step: BudgetCopyStep): () => void {
-  const replaced = steps.get(part);
-  steps.set(part, step);
-  return () => {
-    if (steps.get(part) !== step) return;
-    if (replaced) steps.set(part, replaced);
-    else steps.delete(part);
-  };
-}
+export const registerBudgetCopyPart = (part: BudgetCopyPart, step: BudgetCopyStep): (() => void) => steps.register(part, step);
 
 export const availableBudgetCopyParts = (): BudgetCopyPart[] => BUDGET_COPY_PARTS.filter((part) => steps.has(part));
 

@@ -1,6 +1,7 @@
 import { DOCUMENT_COPY_PARTS, type DocumentCopyOptions } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { CommandActor } from '../../infrastructure/commands';
+import { createRegistry } from '../../infrastructure/registry';
 
 /**
  * Document copy (spec 2, sections 3-5): the new document is created by the request itself; the
@@ -37,21 +38,10 @@ export interface DocumentCopyContext {
 
 export type DocumentCopyStep = (context: DocumentCopyContext) => Promise<void>;
 
-const registry = new Map<DocumentCopyStepName, DocumentCopyStep>();
+const registry = createRegistry<DocumentCopyStepName, DocumentCopyStep>();
 
-/**
- * Registers (or replaces) the step that copies one part of a document; returns a function that
- * takes it back out and restores the step it replaced (tests swap steps in and out).
- */
-export function registerDocumentCopyStep(name: DocumentCopyStepName, step: DocumentCopyStep): () => void {
-  const replaced = registry.get(name);
-  registry.set(name, step);
-  return () => {
-    if (registry.get(name) !== step) return;
-    if (replaced) registry.set(name, replaced);
-    else registry.delete(name);
-  };
-}
+/** Registers (or replaces) the step that copies one part of a document; the returned function restores the previous one. */
+export const registerDocumentCopyStep = (name: DocumentCopyStepName, step: DocumentCopyStep): (() => void) => registry.register(name, step);
 
 export function documentCopyStep(name: DocumentCopyStepName): DocumentCopyStep | undefined {
   return registry.get(name);
