@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { usePopupDismiss } from './usePopupDismiss';
 
 export interface DropdownItem {
   key: string;
@@ -38,31 +39,18 @@ export function DropdownMenu({
     setPosition({ top: rect.bottom + 4, left: Math.max(8, rect.right - menuWidth) });
   }, [open]);
 
+  usePopupDismiss(open, setOpen, buttonRef, menuRef);
   useEffect(() => {
     if (!open) return;
     menuRef.current?.querySelector<HTMLButtonElement>('button')?.focus();
-    const close = () => setOpen(false);
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (menuRef.current?.contains(target) || buttonRef.current?.contains(target)) return;
-      close();
-    };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
-        close();
+        setOpen(false);
         buttonRef.current?.focus();
       }
     };
-    document.addEventListener('pointerdown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);
-    window.addEventListener('resize', close);
-    window.addEventListener('scroll', close, true);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-      window.removeEventListener('resize', close);
-      window.removeEventListener('scroll', close, true);
-    };
+    return () => document.removeEventListener('keydown', onKeyDown);
   }, [open]);
 
   return (

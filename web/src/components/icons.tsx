@@ -54,6 +54,24 @@ export function PlusIcon() {
   );
 }
 
+/** A check mark (a checked box, a confirmed row). */
+export function CheckIcon() {
+  return (
+    <Icon size={12}>
+      <Stroke d="M2.5 6.2l2.3 2.3 4.7-5" width={1.8} cap join />
+    </Icon>
+  );
+}
+
+/** The chevron of a closed dropdown. */
+export function ChevronDownIcon({ className }: { className?: string }) {
+  return (
+    <Icon size={14} className={className}>
+      <Stroke d="M3.5 5.5L7 9l3.5-3.5" width={1.6} cap join />
+    </Icon>
+  );
+}
+
 export function LogoMark({ size = 32 }: { size?: number }) {
   return (
     <Icon size={size} box={32}>

@@ -238,6 +238,8 @@ export function BudgetsTab() {
                 placeholder={intl.formatMessage({ id: 'budgets.tags.filterPlaceholder' })}
                 label={intl.formatMessage({ id: 'budgets.column.tags' })}
                 maxShown={3}
+                inline
+                selectAll={false}
                 testId="budgets-tag-filter"
               />
             </div>

@@ -120,12 +120,6 @@ export const et = {
   'documents.documentCreationErrorMessage': 'Dokumendi loomine ebaõnnestus',
   'documents.documentEditErrorMessage': 'Dokumendi muutmine ebaõnnestus',
   'documents.documentDeleteErrorMessage': 'Dokumendi kustutamine ebaõnnestus',
-  // The shared multi-select of web/src/components (here until components have a catalog of their own).
-  'components.multiSelect.search': 'Otsi valikute hulgast',
-  'components.multiSelect.selected': 'Valitud {count} / {total}',
-  'components.multiSelect.clear': 'Tühjenda valik',
-  'components.multiSelect.noMatches': 'Sobivaid valikuid ei leitud',
-  'components.multiSelect.more': '+{count}',
 };
 
 export const en: typeof et = {
@@ -248,11 +242,6 @@ export const en: typeof et = {
   'documents.documentCreationErrorMessage': 'Creating the document failed',
   'documents.documentEditErrorMessage': 'Updating the document failed',
   'documents.documentDeleteErrorMessage': 'Deleting the document failed',
-  'components.multiSelect.search': 'Search the options',
-  'components.multiSelect.selected': '{count} of {total} selected',
-  'components.multiSelect.clear': 'Clear the selection',
-  'components.multiSelect.noMatches': 'No options match',
-  'components.multiSelect.more': '+{count}',
 };
 
 export const documentsMessages = { et, en };

@@ -2,6 +2,7 @@ import { PRIVILEGES, type Privilege } from '@eelarve/shared';
 import { type ReactNode, useCallback } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { isMessageKey } from '../../i18n/messages';
+import '../../components/chips.css';
 import './roles.css';
 
 /** The translated name of a privilege (`privilege.<ID>`), or the id itself for one the catalog lacks. */

@@ -2,11 +2,11 @@ import type { Privilege } from '@eelarve/shared';
 import { type CustomCellEditorProps, type CustomCellRendererProps, useGridCellEditor } from 'ag-grid-react';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { MultiSelect, type MultiSelectHandle } from '../../components/MultiSelect';
 import { canSave } from '../../grid/inline-edit';
 import { type DraftField, type RoleEditStore, type RoleRow, useEditSession } from './edit-state';
 import { IconAction } from './IconAction';
 import { CopyIcon, EditIcon, LockIcon, ShieldIcon, TrashIcon } from './icons';
-import { MultiSelect, type MultiSelectHandle } from './MultiSelect';
 import { PrivilegeChips, usePrivilegeLabel } from './PrivilegeChips';
 
 /** What the cells of the roles table share with the page (a stable object; read at event time). */

@@ -2,21 +2,7 @@ import { Icon, Stroke } from '../../components/icons';
 
 /** Inline icons of the roles and users screens. All are decorative: callers give the accessible name. */
 
-export function CheckIcon() {
-  return (
-    <Icon size={12}>
-      <Stroke d="M2.5 6.2l2.3 2.3 4.7-5" width={1.8} cap join />
-    </Icon>
-  );
-}
-
-export function ChevronDownIcon() {
-  return (
-    <Icon size={14} className="chevron">
-      <Stroke d="M3.5 5.5L7 9l3.5-3.5" width={1.6} cap join />
-    </Icon>
-  );
-}
+export { CheckIcon } from '../../components/icons';
 
 export function EditIcon() {
   return (

@@ -31,13 +31,6 @@ const et = {
   'roles.privileges.choose': 'Vali õigused',
   'roles.privileges.none': 'Õigusi pole',
   'roles.privileges.all': 'Kõik õigused ({count})',
-  'roles.privileges.more': '+{count}',
-
-  'multiSelect.search': 'Otsi',
-  'multiSelect.selected': 'Valitud {count} / {total}',
-  'multiSelect.selectAll': 'Vali kõik',
-  'multiSelect.clear': 'Tühjenda',
-  'multiSelect.noMatches': 'Sobivaid valikuid ei leitud',
 
   'privilege.CLASSIFICATION_VIEW': 'Klassifikaatorite vaatamine',
   'privilege.CLASSIFICATION_ADMIN': 'Klassifikaatorite haldamine',
@@ -84,13 +77,6 @@ const en: Record<keyof typeof et, string> = {
   'roles.privileges.choose': 'Choose privileges',
   'roles.privileges.none': 'No privileges',
   'roles.privileges.all': 'All privileges ({count})',
-  'roles.privileges.more': '+{count}',
-
-  'multiSelect.search': 'Search',
-  'multiSelect.selected': '{count} of {total} selected',
-  'multiSelect.selectAll': 'Select all',
-  'multiSelect.clear': 'Clear',
-  'multiSelect.noMatches': 'No matching options',
 
   'privilege.CLASSIFICATION_VIEW': 'View classifiers',
   'privilege.CLASSIFICATION_ADMIN': 'Manage classifiers',

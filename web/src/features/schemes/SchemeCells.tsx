@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { IconAction } from '../roles/IconAction';
 import { CheckIcon, CopyIcon, DashIcon, EditIcon, TrashIcon } from '../roles/icons';
-import { MultiSelect, type MultiSelectOption } from '../roles/MultiSelect';
+import { MultiSelect, type MultiSelectOption } from '../../components/MultiSelect';
 import { canSave } from '../../grid/inline-edit';
 import { type SchemeDraftField, type SchemeEditStore, type SchemeRow, useSchemeEditSession } from './scheme-edit';
 

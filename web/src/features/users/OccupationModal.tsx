@@ -11,7 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../auth/hooks';
 import { fetchRoles, roleKeys } from '../roles/api';
-import { MultiSelect } from '../roles/MultiSelect';
+import { MultiSelect } from '../../components/MultiSelect';
 import {
   createOccupation,
   fetchUserNames,

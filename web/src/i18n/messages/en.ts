@@ -1,3 +1,4 @@
+import { componentsMessages } from '../../components/messages';
 import { accountMessages } from '../../features/account/messages';
 import { authMessages } from '../../features/auth/messages';
 import { organizationAdminMessages } from '../../features/organizations/messages';
@@ -216,6 +217,7 @@ export const en: Messages = {
   'error.UNSUITABLE_ROLE': 'The role is not suitable for this action.',
   'error.NETWORK_ERROR': 'Could not reach the server. Please check your network connection.',
   'error.UNKNOWN': 'An unexpected error occurred.',
+  ...componentsMessages.en,
   ...authMessages.en,
   ...accountMessages.en,
   ...rolesMessages.en,

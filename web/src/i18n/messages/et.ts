@@ -1,3 +1,4 @@
+import { componentsMessages } from '../../components/messages';
 import { accountMessages } from '../../features/account/messages';
 import { authMessages } from '../../features/auth/messages';
 import { organizationAdminMessages } from '../../features/organizations/messages';
@@ -218,6 +219,7 @@ export const et = {
   'error.UNSUITABLE_ROLE': 'Roll ei sobi selle toimingu jaoks.',
   'error.NETWORK_ERROR': 'Serveriga ei saanud ühendust. Kontrolli võrguühendust.',
   'error.UNKNOWN': 'Tekkis ootamatu viga.',
+  ...componentsMessages.et,
   ...authMessages.et,
   ...accountMessages.et,
   ...rolesMessages.et,
