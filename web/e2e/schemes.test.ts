@@ -39,12 +39,20 @@ async function chooseClassifier(page: Page, testId: string, classifierId: string
   await page.getByTestId(`${testId}-popup`).waitFor({ state: 'detached' });
 }
 
+/** The row being edited inline (its name is an input). */
+function editedSubBudgetRow(page: Page) {
+  return gridRows(page, 'sub-budgets-grid').filter({ has: page.getByTestId('sub-budget-name-input') });
+}
+
+/** Adds a sub-budget inline: the new row comes first in editing mode and can be saved once it changed. */
 async function addSubBudget(page: Page, name: string, values: Record<string, string>): Promise<void> {
   await page.getByTestId('sub-budgets-add').click();
-  await page.getByTestId('sub-budget-modal').waitFor();
-  await page.getByTestId('sub-budget-form-name').fill(name);
-  for (const [fieldName, code] of Object.entries(values)) await page.getByTestId(`sub-budget-form-${fieldName}`).selectOption(code);
-  await page.getByTestId('sub-budget-form-save').click();
+  await page.getByTestId('sub-budget-name-input').waitFor();
+  expect(await editedSubBudgetRow(page).getAttribute('row-index')).toBe('0');
+  expect(await page.getByTestId('sub-budget-save').isDisabled()).toBe(true);
+  await page.getByTestId('sub-budget-name-input').pressSequentially(name);
+  for (const [fieldName, code] of Object.entries(values)) await page.getByTestId(`sub-budget-classifier-${fieldName}`).selectOption(code);
+  await page.getByTestId('sub-budget-save').click();
 }
 
 describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
@@ -107,16 +115,51 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     await schemeRow.waitFor();
     expect(await schemeRow.getAttribute('class')).toContain('row-highlighted');
 
-    // Sub-budgets through the form; the same combination again is refused.
+    // Sub-budgets added inline: a main classifier is required; the saved row is highlighted.
+    await page.getByTestId('sub-budgets-add').click();
+    await page.getByTestId('sub-budget-name-input').fill('Ilma klassifikaatorita');
+    await page.getByTestId('sub-budget-save').click();
+    await page.getByTestId('sub-budget-validation-error').locator('[data-message="validation.required"]').waitFor();
+    expect(await page.getByTestId('sub-budget-classifier-tegevusala').getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('sub-budget-cancel').click();
+    await page.getByTestId('sub-budget-name-input').waitFor({ state: 'detached' });
+    expect(await gridRows(page, 'sub-budgets-grid').count()).toBe(0);
+
     await addSubBudget(page, 'Haridus', { tegevusala: '01' });
     await subBudgetRow(page, 'Haridus').waitFor();
-    await addSubBudget(page, 'Sotsiaal riik', { tegevusala: '02', allikas: 'A' });
+    expect(await subBudgetRow(page, 'Haridus').getAttribute('class')).toContain('row-highlighted');
+    await addSubBudget(page, 'Sotsiaal', { tegevusala: '02', allikas: 'A' });
+    await subBudgetRow(page, 'Sotsiaal').waitFor();
+
+    // Editing inline: save is enabled only once the row changed; Enter saves.
+    await subBudgetRow(page, 'Sotsiaal').getByTestId('sub-budget-edit').click();
+    const nameInput = page.getByTestId('sub-budget-name-input');
+    await nameInput.waitFor();
+    expect(await nameInput.inputValue()).toBe('Sotsiaal');
+    expect(await page.getByTestId('sub-budget-classifier-allikas').inputValue()).toBe('A');
+    expect(await page.getByTestId('sub-budget-save').isDisabled()).toBe(true);
+    // One row at a time: the other rows' actions and the add button wait.
+    expect(await subBudgetRow(page, 'Haridus').getByTestId('sub-budget-edit').isDisabled()).toBe(true);
+    expect(await page.getByTestId('sub-budgets-add').isDisabled()).toBe(true);
+    await nameInput.pressSequentially(' riik');
+    expect(await page.getByTestId('sub-budget-save').isDisabled()).toBe(false);
+    await nameInput.press('Enter');
     await subBudgetRow(page, 'Sotsiaal riik').waitFor();
+    await nameInput.waitFor({ state: 'detached' });
+    await page.getByTestId('sub-budgets-notice').waitFor();
+
+    // The same combination again is refused by the server: the row stays edited and says why.
     await addSubBudget(page, 'Haridus uuesti', { tegevusala: '01' });
-    const formError = page.getByTestId('sub-budget-form-error').locator('[data-error-code]');
-    await formError.waitFor();
-    expect(await formError.getAttribute('data-error-code')).toBe('SUB_BUDGET_NOT_UNIQUE');
-    await page.getByTestId('sub-budget-form-cancel').click();
+    const rowError = page.getByTestId('sub-budget-validation-error').locator('[data-message]');
+    await rowError.waitFor();
+    expect(await rowError.getAttribute('data-message')).toBe('SUB_BUDGET_NOT_UNIQUE');
+    expect(await page.getByTestId('sub-budget-classifier-tegevusala').getAttribute('aria-invalid')).toBe('true');
+    expect(await nameInput.inputValue()).toBe('Haridus uuesti');
+    await page.screenshot({ path: '/tmp/sub-budget-inline-error.png' });
+    await page.getByTestId('sub-budget-cancel').click();
+    await nameInput.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('sub-budget-validation-error').count()).toBe(0);
+    expect(await gridRows(page, 'sub-budgets-grid').count()).toBe(2);
 
     // Import from a real .xlsx file: a file with an existing and a repeated combination cannot be imported.
     const header = ['name', 'tegevusala', 'allikas', 'preselection:allikas'];
@@ -259,15 +302,20 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     expect(await withSubBudgets.getByTestId('scheme-delete-tooltip').getAttribute('title')).toBe(et['schemes.delete.hasSubBudgets']);
     expect(await schemeRows.filter({ hasText: 'Tulud' }).getByTestId('scheme-delete').isDisabled()).toBe(false);
 
-    // Duplicating a sub-budget opens the form with its values and a copy's name; the new row is highlighted.
+    // Duplicating a sub-budget puts a copy on top in editing mode, with its values and a copy's name;
+    // it can be saved once it changed, and the saved copy is highlighted.
     await subBudgetRow(page, 'Sport').getByTestId('sub-budget-duplicate').click();
-    await page.getByTestId('sub-budget-modal').waitFor();
+    const copyInput = page.getByTestId('sub-budget-name-input');
+    await copyInput.waitFor();
+    expect(await editedSubBudgetRow(page).getAttribute('row-index')).toBe('0');
+    expect(await editedSubBudgetRow(page).getAttribute('class')).toContain('row-state-duplicating');
     const copyName = et['subBudgets.copyName'].replace('{name}', 'Sport');
-    expect(await page.getByTestId('sub-budget-form-name').inputValue()).toBe(copyName);
-    expect(await page.getByTestId('sub-budget-form-tegevusala').inputValue()).toBe('04');
-    await page.getByTestId('sub-budget-form-allikas').selectOption('A');
-    await page.getByTestId('sub-budget-form-save').click();
-    await page.getByTestId('sub-budget-modal').waitFor({ state: 'detached' });
+    expect(await copyInput.inputValue()).toBe(copyName);
+    expect(await page.getByTestId('sub-budget-classifier-tegevusala').inputValue()).toBe('04');
+    expect(await page.getByTestId('sub-budget-save').isDisabled()).toBe(true);
+    await page.getByTestId('sub-budget-classifier-allikas').selectOption('A');
+    await page.getByTestId('sub-budget-save').click();
+    await copyInput.waitFor({ state: 'detached' });
     await subBudgetRow(page, copyName).waitFor();
     expect(await subBudgetRow(page, copyName).getAttribute('class')).toContain('row-highlighted');
     expect(await gridRows(page, 'sub-budgets-grid').count()).toBe(4);

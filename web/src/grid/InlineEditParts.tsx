@@ -49,7 +49,8 @@ export function InlineEditInvalidAlert<F extends string>({
   testId,
 }: {
   invalid: Partial<Record<F, string>>;
-  labels: Readonly<Record<F, MessageKey>>;
+  /** The fields' labels: catalog keys, or a function giving the label text (e.g. of data-named columns). */
+  labels: Readonly<Record<F, MessageKey>> | ((field: F) => string);
   messageId: MessageKey;
   /** Only the validation messages are listed (the server's codes are shown elsewhere). */
   validationOnly?: boolean;
@@ -67,7 +68,7 @@ export function InlineEditInvalidAlert<F extends string>({
           <FormattedMessage
             id={messageId}
             values={{
-              field: intl.formatMessage({ id: labels[field] }),
+              field: typeof labels === 'function' ? labels(field) : intl.formatMessage({ id: labels[field] }),
               problem: message.startsWith('validation.')
                 ? intl.formatMessage({ id: validationMessageKey(message) }, validationValues())
                 : intl.formatMessage({ id: errorMessageKey(message) }),

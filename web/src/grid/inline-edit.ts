@@ -1,7 +1,7 @@
 import type { PostSortRowsParams } from 'ag-grid-community';
 
 /**
- * The pure part of inline row editing (the roles and schemes tables): row states viewing,
+ * The pure part of inline row editing (the roles, schemes and sub-budgets tables): row states viewing,
  * editing, new and duplicating, at most one edited row at a time. The edited row's values live in
  * an `InlineEditStore` (not in the grid's data) so that save knows whether the row changed and
  * cancel restores it; the React side is `useInlineRowEditing`.

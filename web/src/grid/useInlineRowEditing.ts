@@ -71,7 +71,7 @@ export interface SaveRequest<D extends object, F extends keyof D & string, T> {
 }
 
 /**
- * Inline row editing of an AG Grid table (roles, schemes): the rows are viewed, edited, new or
+ * Inline row editing of an AG Grid table (roles, schemes, sub-budgets): the rows are viewed, edited, new or
  * duplicated; one row is edited at a time, and only a changed row can be saved. A new or duplicated
  * row is shown first until it is saved or cancelled, and it (and, once saved, the created row) is
  * highlighted for `HIGHLIGHT_MS`. The session lives in an external store that the cells subscribe to.

@@ -1,0 +1,171 @@
+import type { ClassifierItem } from '@eelarve/shared';
+import type { ICellRendererParams } from 'ag-grid-community';
+import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { useIntl } from 'react-intl';
+import { canSave } from '../../grid/inline-edit';
+import { useInlineEditSession } from '../../grid/useInlineRowEditing';
+import { IconAction } from '../roles/IconAction';
+import { CheckIcon, CopyIcon, DashIcon, EditIcon, TrashIcon } from '../roles/icons';
+import type { SchemeColumn } from './model';
+import { COMBINATION_FIELD, NAME_FIELD, type SubBudgetEditStore, type SubBudgetRow } from './sub-budget-edit';
+
+/** What the sub-budgets grid's cells read: one stable object refreshed on every render of the panel. */
+export interface SubBudgetsGridContext {
+  store: SubBudgetEditStore;
+  canEdit: boolean;
+  /** The selectable items of each classifier (the options of the row's selects). */
+  options: ReadonlyMap<string, ClassifierItem[]>;
+  onConfigure: (row: SubBudgetRow) => void;
+  onEdit: (row: SubBudgetRow) => void;
+  onDuplicate: (row: SubBudgetRow) => void;
+  onDelete: (row: SubBudgetRow) => void;
+  onSave: () => void;
+  onCancel: () => void;
+}
+
+type Params = ICellRendererParams<SubBudgetRow, unknown, SubBudgetsGridContext>;
+
+function useRowSession(params: Params) {
+  const session = useInlineEditSession(params.context.store);
+  return session && params.data && session.key === params.data.key ? session : null;
+}
+
+/** Enter saves and Escape cancels; the grid does not see the row's keys. */
+function editorKeys(context: SubBudgetsGridContext) {
+  return (event: KeyboardEvent) => {
+    if (event.key === 'Enter') context.onSave();
+    if (event.key === 'Escape') context.onCancel();
+    event.stopPropagation();
+  };
+}
+
+export function SubBudgetNameCell(params: Params) {
+  const intl = useIntl();
+  const session = useRowSession(params);
+  const input = useRef<HTMLInputElement>(null);
+  const editingKey = session?.key ?? null;
+  useEffect(() => {
+    // The name editor takes the focus when the row starts being edited.
+    if (editingKey) input.current?.focus();
+  }, [editingKey]);
+  const row = params.data;
+  if (!row) return null;
+  const { context } = params;
+  if (session) {
+    const invalid = session.invalid[NAME_FIELD];
+    return (
+      <input
+        ref={input}
+        type="text"
+        className={invalid ? 'input schemes-cell-input input-invalid' : 'input schemes-cell-input'}
+        value={session.draft[NAME_FIELD] ?? ''}
+        aria-label={intl.formatMessage({ id: 'subBudgets.column.name' })}
+        aria-invalid={invalid ? true : undefined}
+        onChange={(event) => context.store.update({ [NAME_FIELD]: event.target.value })}
+        onKeyDown={editorKeys(context)}
+        data-testid="sub-budget-name-input"
+        disabled={session.saving}
+      />
+    );
+  }
+  if (row.id === null) return <span>{row.name}</span>;
+  return (
+    <button type="button" className="link-button" onClick={() => context.onConfigure(row)} data-testid="sub-budget-name">
+      {row.name}
+    </button>
+  );
+}
+
+/** A classifier's value: "code – name" when viewed, a select of its selectable items when edited. */
+export function SubBudgetClassifierCell(params: Params & { column: SchemeColumn }) {
+  const intl = useIntl();
+  const session = useRowSession(params);
+  const row = params.data;
+  if (!row) return null;
+  const { context, column } = params;
+  if (session) {
+    const value = session.draft[column.classifierId] ?? '';
+    const invalid = session.invalid[column.classifierId] ?? session.invalid[COMBINATION_FIELD];
+    const options = context.options.get(column.classifierId) ?? [];
+    // Records carry the sub-budget's classifier values: those are fixed once there are records.
+    const locked = session.mode === 'editing' && row.hasRecords;
+    return (
+      <select
+        className={invalid ? 'input schemes-cell-input input-invalid' : 'input schemes-cell-input'}
+        value={value}
+        aria-label={column.name}
+        aria-required={column.type === 'MAIN' ? true : undefined}
+        aria-invalid={invalid ? true : undefined}
+        onChange={(event) => context.store.update({ [column.classifierId]: event.target.value, [COMBINATION_FIELD]: undefined })}
+        onKeyDown={editorKeys(context)}
+        disabled={locked || session.saving}
+        data-testid={`sub-budget-classifier-${column.fieldName}`}
+      >
+        <option value="">{intl.formatMessage({ id: column.type === 'MAIN' ? 'subBudgets.choose' : 'subBudgets.none' })}</option>
+        {/* A value that is no longer selectable stays shown as it is. */}
+        {value !== '' && !options.some((item) => item.code === value) ? <option value={value}>{value}</option> : null}
+        {options.map((item) => (
+          <option key={item.id} value={item.code}>
+            {`${item.code} – ${item.name}`}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  return <span>{params.valueFormatted ?? String(params.value ?? '')}</span>;
+}
+
+export function SubBudgetActionsCell(params: Params) {
+  const intl = useIntl();
+  const session = useInlineEditSession(params.context.store);
+  const row = params.data;
+  if (!row) return null;
+  const { context } = params;
+  if (session && session.key === row.key) {
+    return (
+      <span className="row-actions">
+        <IconAction label={intl.formatMessage({ id: 'subBudgets.action.save' })} disabled={!canSave(session)} onClick={context.onSave} testId="sub-budget-save">
+          <CheckIcon />
+        </IconAction>
+        <IconAction label={intl.formatMessage({ id: 'subBudgets.action.cancel' })} disabled={session.saving} onClick={context.onCancel} testId="sub-budget-cancel">
+          <DashIcon />
+        </IconAction>
+      </span>
+    );
+  }
+  const busy = session !== null;
+  const busyTitle = busy ? intl.formatMessage({ id: 'subBudgets.action.busy' }) : undefined;
+  return (
+    <span className="row-actions">
+      <IconAction label={intl.formatMessage({ id: 'subBudgets.action.preselections' })} onClick={() => context.onConfigure(row)} testId="sub-budget-preselections">
+        <span aria-hidden="true">☰</span>
+      </IconAction>
+      {context.canEdit ? (
+        <>
+          <IconAction label={intl.formatMessage({ id: 'subBudgets.action.edit' })} title={busyTitle} disabled={busy} onClick={() => context.onEdit(row)} testId="sub-budget-edit">
+            <EditIcon />
+          </IconAction>
+          <IconAction
+            label={intl.formatMessage({ id: 'subBudgets.action.duplicate' })}
+            title={busyTitle}
+            disabled={busy}
+            onClick={() => context.onDuplicate(row)}
+            testId="sub-budget-duplicate"
+          >
+            <CopyIcon />
+          </IconAction>
+          <IconAction
+            label={intl.formatMessage({ id: 'subBudgets.action.delete' })}
+            title={busyTitle}
+            disabled={busy}
+            danger
+            onClick={() => context.onDelete(row)}
+            testId="sub-budget-delete"
+          >
+            <TrashIcon />
+          </IconAction>
+        </>
+      ) : null}
+    </span>
+  );
+}
