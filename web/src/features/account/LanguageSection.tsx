@@ -1,5 +1,6 @@
 import { LOCALE_CODES, type LocaleCode } from '@eelarve/shared';
 import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useToasts } from '../../components/Toasts';
 import { useLocale } from '../../i18n/I18nProvider';
@@ -18,6 +19,8 @@ export function LanguageSection() {
   const { locale, setLocale } = useLocale();
   const chosen: LocaleCode = isLocaleCode(me.userLanguage) ? me.userLanguage : locale;
 
+  // The choice shows at once (the radio stays checked from the click on), and reverts if saving fails.
+  const [choosing, setChoosing] = useState<LocaleCode | null>(null);
   const mutation = useMutation({
     mutationFn: changeLanguage,
     onSuccess: async (next, language) => {
@@ -25,9 +28,14 @@ export function LanguageSection() {
       await refreshMe(next);
     },
     onError: showError,
+    onSettled: () => setChoosing(null),
   });
 
-  const shown = mutation.isPending ? mutation.variables : chosen;
+  const shown = choosing ?? chosen;
+  const choose = (code: LocaleCode) => {
+    setChoosing(code);
+    mutation.mutate(code);
+  };
 
   return (
     <AccountSection
@@ -45,7 +53,7 @@ export function LanguageSection() {
                 name="language"
                 value={code}
                 checked={code === shown}
-                onChange={() => mutation.mutate(code)}
+                onChange={() => choose(code)}
                 data-testid={`account-language-${code}`}
               />
               {intl.formatMessage({ id: `language.${code}` })}
