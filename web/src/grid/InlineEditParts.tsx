@@ -1,8 +1,10 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Alert } from '../components/Alert';
-import { PlusIcon } from '../components/icons';
+import { IconAction } from '../components/IconAction';
+import { CheckIcon, CopyIcon, DashIcon, EditIcon, PlusIcon, TrashIcon } from '../components/icons';
 import { errorMessageKey, validationMessageKey, validationValues } from '../i18n/keys';
 import type { MessageKey } from '../i18n/messages';
+import { canSave, type InlineEditSession } from './inline-edit';
 
 /** The add button of an inline-edited table: disabled while a row is edited (saying so) or the rows load. */
 export function InlineAddButton({
@@ -77,5 +79,78 @@ export function InlineEditInvalidAlert<F extends string>({
         </div>
       ))}
     </Alert>
+  );
+}
+
+/**
+ * Edit, duplicate and delete of a viewed row of an inline-edited table: all disabled, saying why,
+ * while another row is edited; `deleteBlockedTitle` disables delete with its own reason.
+ * Test ids: `${testIdPrefix}-edit`, `-duplicate`, `-delete`.
+ */
+export function InlineRowButtons({
+  busy,
+  labels,
+  testIdPrefix,
+  onEdit,
+  onDuplicate,
+  onDelete,
+  deleteBlockedTitle,
+}: {
+  busy: boolean;
+  labels: { edit: MessageKey; duplicate: MessageKey; delete: MessageKey; busy: MessageKey };
+  testIdPrefix: string;
+  onEdit: () => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+  deleteBlockedTitle?: string;
+}) {
+  const intl = useIntl();
+  const busyTitle = busy ? intl.formatMessage({ id: labels.busy }) : undefined;
+  return (
+    <>
+      <IconAction label={intl.formatMessage({ id: labels.edit })} title={busyTitle} disabled={busy} onClick={onEdit} testId={`${testIdPrefix}-edit`}>
+        <EditIcon />
+      </IconAction>
+      <IconAction label={intl.formatMessage({ id: labels.duplicate })} title={busyTitle} disabled={busy} onClick={onDuplicate} testId={`${testIdPrefix}-duplicate`}>
+        <CopyIcon />
+      </IconAction>
+      <IconAction
+        label={intl.formatMessage({ id: labels.delete })}
+        title={deleteBlockedTitle ?? busyTitle}
+        disabled={busy || deleteBlockedTitle !== undefined}
+        danger
+        onClick={onDelete}
+        testId={`${testIdPrefix}-delete`}
+      >
+        <TrashIcon />
+      </IconAction>
+    </>
+  );
+}
+
+/** Save (only once the row changed) and cancel of the row being edited. Test ids: `${testIdPrefix}-save`, `-cancel`. */
+export function InlineSaveCancelButtons({
+  session,
+  labels,
+  testIdPrefix,
+  onSave,
+  onCancel,
+}: {
+  session: InlineEditSession<unknown>;
+  labels: { save: MessageKey; cancel: MessageKey };
+  testIdPrefix: string;
+  onSave: () => void;
+  onCancel: () => void;
+}) {
+  const intl = useIntl();
+  return (
+    <span className="row-actions">
+      <IconAction label={intl.formatMessage({ id: labels.save })} disabled={!canSave(session)} onClick={onSave} testId={`${testIdPrefix}-save`}>
+        <CheckIcon />
+      </IconAction>
+      <IconAction label={intl.formatMessage({ id: labels.cancel })} disabled={session.saving} onClick={onCancel} testId={`${testIdPrefix}-cancel`}>
+        <DashIcon />
+      </IconAction>
+    </span>
   );
 }

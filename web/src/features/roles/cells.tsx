@@ -4,9 +4,9 @@ import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { MultiSelect, type MultiSelectHandle } from '../../components/MultiSelect';
 import { canSave } from '../../grid/inline-edit';
+import { InlineRowButtons } from '../../grid/InlineEditParts';
 import { type DraftField, type RoleEditStore, type RoleRow, useEditSession } from './edit-state';
-import { IconAction } from './IconAction';
-import { CopyIcon, EditIcon, LockIcon, ShieldIcon, TrashIcon } from './icons';
+import { LockIcon, ShieldIcon, } from '../../components/icons';
 import { PrivilegeChips, usePrivilegeLabel } from './PrivilegeChips';
 
 /** What the cells of the roles table share with the page (a stable object; read at event time). */
@@ -179,39 +179,17 @@ export function RoleActionsCell({ data, context }: RendererProps<unknown>) {
     );
   }
 
-  const busy = session !== null;
-  const busyTitle = busy ? intl.formatMessage({ id: 'roles.action.busy' }) : undefined;
-  const deleteTitle = data.inUse ? intl.formatMessage({ id: 'roles.inUse' }) : busyTitle;
   return (
     <div className="row-actions">
-      <IconAction
-        label={intl.formatMessage({ id: 'roles.action.edit' })}
-        title={busyTitle}
-        disabled={busy}
-        onClick={() => context.onEdit(data)}
-        testId="role-edit"
-      >
-        <EditIcon />
-      </IconAction>
-      <IconAction
-        label={intl.formatMessage({ id: 'roles.action.duplicate' })}
-        title={busyTitle}
-        disabled={busy}
-        onClick={() => context.onDuplicate(data)}
-        testId="role-duplicate"
-      >
-        <CopyIcon />
-      </IconAction>
-      <IconAction
-        label={intl.formatMessage({ id: 'roles.action.delete' })}
-        title={deleteTitle}
-        disabled={busy || data.inUse}
-        danger
-        onClick={() => context.onDelete(data)}
-        testId="role-delete"
-      >
-        <TrashIcon />
-      </IconAction>
+      <InlineRowButtons
+        busy={session !== null}
+        labels={{ edit: 'roles.action.edit', duplicate: 'roles.action.duplicate', delete: 'roles.action.delete', busy: 'roles.action.busy' }}
+        testIdPrefix="role"
+        onEdit={() => context.onEdit(data)}
+        onDuplicate={() => context.onDuplicate(data)}
+        onDelete={() => context.onDelete(data)}
+        deleteBlockedTitle={data.inUse ? intl.formatMessage({ id: 'roles.inUse' }) : undefined}
+      />
     </div>
   );
 }

@@ -1,10 +1,9 @@
 import type { ICellRendererParams } from 'ag-grid-community';
 import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
-import { IconAction } from '../roles/IconAction';
-import { CheckIcon, CopyIcon, DashIcon, EditIcon, TrashIcon } from '../roles/icons';
+import { IconAction } from '../../components/IconAction';
 import { MultiSelect, type MultiSelectOption } from '../../components/MultiSelect';
-import { canSave } from '../../grid/inline-edit';
+import { InlineRowButtons, InlineSaveCancelButtons } from '../../grid/InlineEditParts';
 import { type SchemeDraftField, type SchemeEditStore, type SchemeRow, useSchemeEditSession } from './scheme-edit';
 
 /** What the schemes grid's cells read: one stable object refreshed on every render of the tab. */
@@ -153,51 +152,21 @@ export function SchemeActionsCell(params: Params) {
   if (!row) return null;
   const { context } = params;
   if (session && session.key === row.key) {
-    return (
-      <span className="row-actions">
-        <IconAction
-          label={intl.formatMessage({ id: 'schemes.action.save' })}
-          disabled={!canSave(session)}
-          onClick={context.onSave}
-          testId="scheme-save"
-        >
-          <CheckIcon />
-        </IconAction>
-        <IconAction label={intl.formatMessage({ id: 'schemes.action.cancel' })} disabled={session.saving} onClick={context.onCancel} testId="scheme-cancel">
-          <DashIcon />
-        </IconAction>
-      </span>
-    );
+    return <InlineSaveCancelButtons session={session} labels={{ save: 'schemes.action.save', cancel: 'schemes.action.cancel' }} testIdPrefix="scheme" onSave={context.onSave} onCancel={context.onCancel} />;
   }
-  const busy = session !== null;
-  const busyTitle = busy ? intl.formatMessage({ id: 'schemes.action.busy' }) : undefined;
   // Spec 2, section 5: the last scheme of a document and a scheme with sub-budgets cannot be deleted.
   const deleteBlocker = context.rowCount <= 1 ? 'schemes.delete.lastScheme' : row.subBudgetsCount > 0 ? 'schemes.delete.hasSubBudgets' : null;
-  const deleteTitle = busyTitle ?? (deleteBlocker ? intl.formatMessage({ id: deleteBlocker }) : undefined);
   return (
     <span className="row-actions">
-      <IconAction label={intl.formatMessage({ id: 'schemes.action.edit' })} title={busyTitle} disabled={busy} onClick={() => context.onEdit(row)} testId="scheme-edit">
-        <EditIcon />
-      </IconAction>
-      <IconAction
-        label={intl.formatMessage({ id: 'schemes.action.duplicate' })}
-        title={busyTitle}
-        disabled={busy}
-        onClick={() => context.onDuplicate(row)}
-        testId="scheme-duplicate"
-      >
-        <CopyIcon />
-      </IconAction>
-      <IconAction
-        label={intl.formatMessage({ id: 'schemes.action.delete' })}
-        title={deleteTitle}
-        disabled={busy || deleteBlocker !== null}
-        danger
-        onClick={() => context.onDelete(row)}
-        testId="scheme-delete"
-      >
-        <TrashIcon />
-      </IconAction>
+      <InlineRowButtons
+        busy={session !== null}
+        labels={{ edit: 'schemes.action.edit', duplicate: 'schemes.action.duplicate', delete: 'schemes.action.delete', busy: 'schemes.action.busy' }}
+        testIdPrefix="scheme"
+        onEdit={() => context.onEdit(row)}
+        onDuplicate={() => context.onDuplicate(row)}
+        onDelete={() => context.onDelete(row)}
+        deleteBlockedTitle={deleteBlocker && session === null ? intl.formatMessage({ id: deleteBlocker }) : undefined}
+      />
     </span>
   );
 }

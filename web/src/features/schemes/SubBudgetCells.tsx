@@ -2,10 +2,9 @@ import type { ClassifierItem } from '@eelarve/shared';
 import type { ICellRendererParams } from 'ag-grid-community';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
-import { canSave } from '../../grid/inline-edit';
+import { InlineRowButtons, InlineSaveCancelButtons } from '../../grid/InlineEditParts';
 import { useInlineEditSession } from '../../grid/useInlineRowEditing';
-import { IconAction } from '../roles/IconAction';
-import { CheckIcon, CopyIcon, DashIcon, EditIcon, TrashIcon } from '../roles/icons';
+import { IconAction } from '../../components/IconAction';
 import type { SchemeColumn } from './model';
 import { COMBINATION_FIELD, NAME_FIELD, type SubBudgetEditStore, type SubBudgetRow } from './sub-budget-edit';
 
@@ -122,49 +121,22 @@ export function SubBudgetActionsCell(params: Params) {
   if (!row) return null;
   const { context } = params;
   if (session && session.key === row.key) {
-    return (
-      <span className="row-actions">
-        <IconAction label={intl.formatMessage({ id: 'subBudgets.action.save' })} disabled={!canSave(session)} onClick={context.onSave} testId="sub-budget-save">
-          <CheckIcon />
-        </IconAction>
-        <IconAction label={intl.formatMessage({ id: 'subBudgets.action.cancel' })} disabled={session.saving} onClick={context.onCancel} testId="sub-budget-cancel">
-          <DashIcon />
-        </IconAction>
-      </span>
-    );
+    return <InlineSaveCancelButtons session={session} labels={{ save: 'subBudgets.action.save', cancel: 'subBudgets.action.cancel' }} testIdPrefix="sub-budget" onSave={context.onSave} onCancel={context.onCancel} />;
   }
-  const busy = session !== null;
-  const busyTitle = busy ? intl.formatMessage({ id: 'subBudgets.action.busy' }) : undefined;
   return (
     <span className="row-actions">
       <IconAction label={intl.formatMessage({ id: 'subBudgets.action.preselections' })} onClick={() => context.onConfigure(row)} testId="sub-budget-preselections">
         <span aria-hidden="true">☰</span>
       </IconAction>
       {context.canEdit ? (
-        <>
-          <IconAction label={intl.formatMessage({ id: 'subBudgets.action.edit' })} title={busyTitle} disabled={busy} onClick={() => context.onEdit(row)} testId="sub-budget-edit">
-            <EditIcon />
-          </IconAction>
-          <IconAction
-            label={intl.formatMessage({ id: 'subBudgets.action.duplicate' })}
-            title={busyTitle}
-            disabled={busy}
-            onClick={() => context.onDuplicate(row)}
-            testId="sub-budget-duplicate"
-          >
-            <CopyIcon />
-          </IconAction>
-          <IconAction
-            label={intl.formatMessage({ id: 'subBudgets.action.delete' })}
-            title={busyTitle}
-            disabled={busy}
-            danger
-            onClick={() => context.onDelete(row)}
-            testId="sub-budget-delete"
-          >
-            <TrashIcon />
-          </IconAction>
-        </>
+        <InlineRowButtons
+          busy={session !== null}
+          labels={{ edit: 'subBudgets.action.edit', duplicate: 'subBudgets.action.duplicate', delete: 'subBudgets.action.delete', busy: 'subBudgets.action.busy' }}
+          testIdPrefix="sub-budget"
+          onEdit={() => context.onEdit(row)}
+          onDuplicate={() => context.onDuplicate(row)}
+          onDelete={() => context.onDelete(row)}
+        />
       ) : null}
     </span>
   );

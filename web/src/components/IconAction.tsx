@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import './roles.css';
 
 /**
  * An icon button with a tooltip. A disabled button receives no pointer events, so the tooltip
