@@ -213,7 +213,7 @@ export function MultiSelect({
                   {selectAll ? (
                     <button
                       type="button"
-                      className="multi-select-tool"
+                      className="link-button"
                       onClick={() => onChange(options.map((option) => option.value))}
                       disabled={chosen.length === options.length}
                       data-testid={`${testId}-all`}
@@ -224,7 +224,7 @@ export function MultiSelect({
                   {clearable ? (
                     <button
                       type="button"
-                      className="multi-select-tool"
+                      className="link-button"
                       onClick={() => onChange([])}
                       disabled={chosen.length === 0}
                       data-testid={`${testId}-clear`}
