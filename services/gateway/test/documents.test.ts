@@ -451,13 +451,14 @@ describe('documents: copy', () => {
     }
   });
 
-  it('fails the task when a chosen part cannot be copied yet, or a step fails', async () => {
+  it('refuses a part that cannot be copied yet, and fails the task when a step fails', async () => {
     const source = await createDocument();
-    // Resource permissions arrive with their own issue: until then their copy step is missing.
-    const response = await create(payload({ copy: { sourceDocumentId: source, permissions: true } }));
-    const task = await waitForTask(response.json().taskId);
-    expect(task).toMatchObject({ status: 'ERROR', error: 'COPY_STEP_NOT_AVAILABLE' });
-    expect(task.steps[0]).toMatchObject({ name: 'permissions', status: 'ERROR' });
+    // Resource permissions arrive with their own issue: until then the copy is refused before any document is made.
+    const before = (await list()).length;
+    const refused = await create(payload({ copy: { sourceDocumentId: source, permissions: true } }));
+    expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
+    expect(refused.json().details).toEqual([{ path: 'body.copy.permissions', message: 'copyPartUnavailable' }]);
+    expect((await list()).length).toBe(before);
     const off = registerDocumentCopyStep('permissions', async () => {
       throw new Error('boom');
     });

@@ -14,8 +14,9 @@ import { createRegistry } from '../../infrastructure/registry';
  * - 'schemes'      (option `schemes`, needs classifiers): schemes with sub-budgets and preselections;
  * - 'permissions'  (option `permissions`): per-occupation resource permissions;
  * - 'reportViews'  (option `reportViews`, needs schemes): general and personal report views.
- * Steps run in that order, each only when its option is chosen; a chosen option without a
- * registered step fails the task with COPY_STEP_NOT_AVAILABLE so nothing is silently skipped.
+ * Steps run in that order, each only when its option is chosen. A chosen option without a
+ * registered step is refused with COPY_PART_NOT_AVAILABLE before the document is made (and, should
+ * a step vanish meanwhile, fails the task with COPY_STEP_NOT_AVAILABLE): nothing is silently skipped.
  * After the classifiers step the built-in step 'masterClassifier' sets the copy's master
  * classifier to the copy of the source's one (when `context.ids` maps it).
  * A step must be idempotent per target document where it can: a task is not retried

@@ -56,6 +56,14 @@ function assertCopyPrivileges(auth: AuthContext, options: DocumentCopyOptions): 
   }
 }
 
+/** A chosen part this version cannot copy is refused before the document is made, never skipped. */
+function assertCopyPartsAvailable(options: DocumentCopyOptions): void {
+  const available = availableCopySteps();
+  for (const name of chosenCopySteps(options)) {
+    if (!available.includes(name)) throw new DomainError('COPY_PART_NOT_AVAILABLE', `copying ${name} is not available`, [{ path: `body.copy.${name}`, message: 'copyPartUnavailable' }]);
+  }
+}
+
 /** Sets the copy's master classifier to the copy of the source's one, once classifiers are copied. */
 async function copyMasterClassifier(context: DocumentCopyContext): Promise<void> {
   const source = await findDocument(context.app, context.sourceDocumentId);
@@ -153,6 +161,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       const copy = body.copy ?? null;
       if (copy) {
         assertCopyPrivileges(auth, copy);
+        assertCopyPartsAvailable(copy);
         await documentResource(app, auth, copy.sourceDocumentId, 'read');
       }
       const allowComments = body.allowCommentingWithReadPermissions ?? false;
