@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HIGHLIGHT_MS } from '../src/features/roles/edit-state';
+import { HIGHLIGHT_MS } from '../src/grid/inline-edit';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, currentPath, gridRows as rowsOf, signIn } from './harness';

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
+import { fieldIssueMessage } from '../../components/FieldError';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
 import { useToasts } from '../../components/Toasts';
 import { changeEmail } from '../auth/api';
-import { fieldIssueMessage } from '../auth/FieldMessage';
 import { validateEmail } from '../auth/form';
 import { useCurrentUser } from '../auth/hooks';
 import { TextInputField } from '../auth/TextInputField';

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { fieldIssueMessage } from '../../components/FieldError';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -11,7 +12,6 @@ import { AuthHeading } from './AuthHeading';
 import { confirmPassword, electronicIdConfirmUrl, navigateToElectronicId, type TokenType, verifyToken } from './api';
 import { BackToLogin } from './AuthLinks';
 import { ElectronicIdFailure } from './ElectronicIdFailure';
-import { fieldIssueMessage } from './FieldMessage';
 import { hasErrors, type PasswordPairErrors, validatePasswordPair } from './form';
 import { NewPasswordFields } from './TextInputField';
 

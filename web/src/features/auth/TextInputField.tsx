@@ -1,8 +1,8 @@
 import { useId } from 'react';
+import { FieldError } from '../../components/FieldError';
 import { FormattedMessage } from 'react-intl';
 import { FormField } from '../../components/FormField';
 import type { MessageKey } from '../../i18n/messages';
-import { FieldMessage } from './FieldMessage';
 import type { PasswordPairErrors } from './form';
 
 export interface TextInputFieldProps {
@@ -42,7 +42,7 @@ export function TextInputField({ labelId, type, autoComplete, name, value, onCha
         aria-describedby={hintElementId}
         data-testid={testId}
       />
-      <FieldMessage message={message} />
+      <FieldError message={message} />
       {hintId ? (
         <div className="field-hint" id={hintElementId}>
           <FormattedMessage id={hintId} />

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FieldError } from '../../components/FieldError';
-import { FormField } from '../../components/FormField';
+import { FormField, TextAreaField, TextField } from '../../components/FormField';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
 import { useCurrentUser } from '../auth/hooks';
@@ -216,29 +216,16 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
           ))}
         </div>
       </fieldset>
-      <FormField htmlFor={field('name')} labelId="budgets.field.name">
-        <input
-          id={field('name')}
-          type="text"
-          value={name}
-          maxLength={BUDGET_LIMITS.nameMax}
-          onChange={(event) => setName(event.target.value)}
-          aria-invalid={errors.name ? true : undefined}
-          data-testid="budget-name-input"
-        />
-        <FieldError message={errors.name} values={{ max: BUDGET_LIMITS.nameMax }} />
-      </FormField>
-      <FormField htmlFor={field('description')} labelId="budgets.field.description">
-        <textarea
-          id={field('description')}
-          value={description}
-          rows={3}
-          maxLength={LIMITS.textArea}
-          onChange={(event) => setDescription(event.target.value)}
-          data-testid="budget-description"
-        />
-        <FieldError message={errors.description} values={{ max: LIMITS.textArea }} />
-      </FormField>
+      <TextField id={field('name')} labelId="budgets.field.name" value={name} onChange={setName} max={BUDGET_LIMITS.nameMax} error={errors.name} testId="budget-name-input" />
+      <TextAreaField
+        id={field('description')}
+        labelId="budgets.field.description"
+        value={description}
+        onChange={setDescription}
+        max={LIMITS.textArea}
+        error={errors.description}
+        testId="budget-description"
+      />
 
       {type === 'SUM_BUDGET' ? (
         <fieldset className="fieldset" data-testid="budget-components">

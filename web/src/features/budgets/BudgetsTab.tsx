@@ -16,7 +16,7 @@ import { GridToolbar } from '../../grid/GridToolbar';
 import { useDocument } from '../documents/DocumentLayout';
 import { CommonBudgetIcon, MonitoringBudgetIcon, SumBudgetIcon } from '../documents/icons';
 import { IconAction } from '../../components/IconAction';
-import { HIGHLIGHT_MS } from '../roles/edit-state';
+import { useRowHighlight } from '../../grid/useInlineRowEditing';
 import { type BudgetView, budgetKeys, budgetLink, deleteBudget, fetchBudgets, reorderBudgets, updateBudgetTags } from './api';
 import { takeCreatedBudgets } from './recently-created';
 import { filterByTags } from './tag-filter';
@@ -26,7 +26,7 @@ interface BudgetsGridContext {
   canWrite: boolean;
   deletingId: string | null;
   /** Rows of budgets just created, highlighted for a few seconds. */
-  highlighted: ReadonlyMap<string, number>;
+  highlighted: ReadonlySet<string>;
   onEdit: (budget: BudgetView) => void;
   onDelete: (budget: BudgetView) => void;
   onTags: (budget: BudgetView, tags: string[]) => void;
@@ -68,23 +68,11 @@ export function BudgetsTab() {
   const [gridApi, setGridApi] = useState<GridApi<BudgetView> | null>(null);
   const confirmingId = remove.target?.id ?? null;
 
-  // A budget created since the list was last shown: its row is highlighted for a while (spec 2,
-  // Budget list table). Each highlighted row maps to the time its highlight ends.
-  const [highlighted, setHighlighted] = useState<ReadonlyMap<string, number>>(() => new Map());
+  // A budget created since the list was last shown: its row is highlighted for a while (spec 2, Budget list table).
+  const { highlighted, highlight } = useRowHighlight();
   useEffect(() => {
-    const fresh = takeCreatedBudgets((budgets.data ?? []).map((budget) => budget.id));
-    if (fresh.length === 0) return;
-    const until = Date.now() + HIGHLIGHT_MS;
-    setHighlighted((current) => new Map([...current, ...fresh.map((id) => [id, until] as const)]));
-  }, [budgets.data]);
-  useEffect(() => {
-    if (highlighted.size === 0) return;
-    const timer = window.setTimeout(
-      () => setHighlighted((current) => new Map([...current].filter(([, until]) => until > Date.now()))),
-      Math.max(0, Math.min(...highlighted.values()) - Date.now()),
-    );
-    return () => window.clearTimeout(timer);
-  }, [highlighted]);
+    for (const id of takeCreatedBudgets((budgets.data ?? []).map((budget) => budget.id))) highlight(id);
+  }, [budgets.data, highlight]);
 
   // The row asked about stays highlighted while the confirmation is open; new rows while highlighted.
   // biome-ignore lint/correctness/useExhaustiveDependencies: redraws whenever the confirmed or the highlighted rows change

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { FieldError } from '../../components/FieldError';
-import { FormField } from '../../components/FormField';
+import { FormField, TextAreaField, TextField } from '../../components/FormField';
 import { useToasts } from '../../components/Toasts';
 import { useCurrentUser } from '../auth/hooks';
 import { type FormErrors, issuesToErrors } from '../users/form';
@@ -146,41 +146,26 @@ function DocumentForm({ document }: { document: Document | null }) {
   return (
     <form id={formId} className="form document-form card" onSubmit={onSubmit} noValidate data-testid="document-form">
       <div className="form-grid">
-        <FormField htmlFor={field('name')} labelId="documents.field.name">
-          <input
-            id={field('name')}
-            type="text"
-            value={name}
-            maxLength={DOCUMENT_LIMITS.nameMax}
-            onChange={(event) => setName(event.target.value)}
-            aria-invalid={errors.name ? true : undefined}
-            data-testid="document-name-input"
-          />
-          <FieldError message={errors.name} values={{ max: DOCUMENT_LIMITS.nameMax }} />
-        </FormField>
-        <FormField htmlFor={field('recordAmountKey')} labelId="documents.field.recordAmountKey">
-          <input
-            id={field('recordAmountKey')}
-            type="text"
-            value={recordAmountKey}
-            maxLength={LIMITS.text}
-            onChange={(event) => setRecordAmountKey(event.target.value)}
-            data-testid="document-record-amount-key"
-          />
-          <FieldError message={errors.recordAmountKey} values={{ max: LIMITS.text }} />
-        </FormField>
-      </div>
-      <FormField htmlFor={field('description')} labelId="documents.field.description">
-        <textarea
-          id={field('description')}
-          value={description}
-          rows={3}
-          maxLength={LIMITS.textArea}
-          onChange={(event) => setDescription(event.target.value)}
-          data-testid="document-description"
+        <TextField id={field('name')} labelId="documents.field.name" value={name} onChange={setName} max={DOCUMENT_LIMITS.nameMax} error={errors.name} testId="document-name-input" />
+        <TextField
+          id={field('recordAmountKey')}
+          labelId="documents.field.recordAmountKey"
+          value={recordAmountKey}
+          onChange={setRecordAmountKey}
+          max={LIMITS.text}
+          error={errors.recordAmountKey}
+          testId="document-record-amount-key"
         />
-        <FieldError message={errors.description} values={{ max: LIMITS.textArea }} />
-      </FormField>
+      </div>
+      <TextAreaField
+        id={field('description')}
+        labelId="documents.field.description"
+        value={description}
+        onChange={setDescription}
+        max={LIMITS.textArea}
+        error={errors.description}
+        testId="document-description"
+      />
       <div className="form-grid form-grid-3">
         <FormField htmlFor={field('year')} labelId="documents.field.year">
           <input

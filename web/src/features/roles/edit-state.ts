@@ -9,7 +9,6 @@ import { useInlineEditSession } from '../../grid/useInlineRowEditing';
  */
 
 /** BudgetsTab and the browser tests read the highlight time here. */
-export { type EditMode, HIGHLIGHT_MS } from '../../grid/inline-edit';
 
 /** A row of the roles table: a saved role, or the one unsaved new or duplicated row. */
 export interface RoleRow {

@@ -11,7 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
-import { moveUnsavedFirst } from '../../grid/inline-edit';
+import { type EditMode, moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import type { MessageKey } from '../../i18n/messages';
@@ -30,7 +30,6 @@ import {
 import {
   draftOf,
   EMPTY_SCHEME_DRAFT,
-  type EditMode,
   type SchemeDraft,
   type SchemeDraftField,
   type SchemeEditSession,

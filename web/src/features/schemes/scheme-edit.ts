@@ -22,7 +22,6 @@ export interface SchemeRow {
 
 export type SchemeDraft = Pick<SchemeRow, 'name' | 'fieldName' | 'description' | 'main' | 'secondary'>;
 export type SchemeDraftField = keyof SchemeDraft;
-export type { EditMode } from '../../grid/inline-edit';
 export type SchemeEditSession = InlineEditSession<SchemeDraft>;
 
 export function rowFromScheme(scheme: Scheme): SchemeRow {

@@ -1,10 +1,11 @@
 import { LIMITS, type Occupation, occupationInputSchema } from '@eelarve/shared';
+import { FieldError } from '../../components/FieldError';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormField } from '../../components/FormField';
+import { FormField, TextAreaField, TextField } from '../../components/FormField';
 import { Modal } from '../../components/Modal';
 import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { Spinner } from '../../components/Spinner';
@@ -20,7 +21,6 @@ import {
   updateOccupation,
   userKeys,
 } from './api';
-import { FieldMessage } from './FieldMessage';
 import { type FormErrors, issuesToErrors } from './form';
 
 /** Server codes that concern one field: the field is marked besides the alert. */
@@ -143,40 +143,34 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
                 </option>
               ))}
             </select>
-            <FieldMessage message={errors.userId} />
+            <FieldError message={errors.userId} />
           </FormField>
 
-          <FormField htmlFor={ids.name} labelId="occupations.field.name">
-            <input
-              id={ids.name}
-              type="text"
-              value={name}
-              maxLength={LIMITS.text}
-              onChange={(event) => {
-                setName(event.target.value);
-                clear('name');
-              }}
-              aria-invalid={errors.name ? true : undefined}
-              data-testid="occupation-name-input"
-            />
-            <FieldMessage message={errors.name} />
-          </FormField>
+          <TextField
+            id={ids.name}
+            labelId="occupations.field.name"
+            value={name}
+            onChange={(value) => {
+              setName(value);
+              clear('name');
+            }}
+            max={LIMITS.text}
+            error={errors.name}
+            testId="occupation-name-input"
+          />
 
-          <FormField htmlFor={ids.description} labelId="occupations.field.description">
-            <textarea
-              id={ids.description}
-              value={description}
-              rows={3}
-              maxLength={LIMITS.textArea}
-              onChange={(event) => {
-                setDescription(event.target.value);
-                clear('description');
-              }}
-              aria-invalid={errors.description ? true : undefined}
-              data-testid="occupation-description-input"
-            />
-            <FieldMessage message={errors.description} />
-          </FormField>
+          <TextAreaField
+            id={ids.description}
+            labelId="occupations.field.description"
+            value={description}
+            onChange={(value) => {
+              setDescription(value);
+              clear('description');
+            }}
+            max={LIMITS.textArea}
+            error={errors.description}
+            testId="occupation-description-input"
+          />
 
           <FormField htmlFor={ids.roles} labelId="occupations.field.roles">
             <MultiSelect
@@ -196,7 +190,7 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
             <div className="field-hint" id={ids.rolesHint}>
               <FormattedMessage id="occupations.field.rolesHint" />
             </div>
-            <FieldMessage message={errors.roles} />
+            <FieldError message={errors.roles} />
           </FormField>
         </form>
       )}

@@ -1,4 +1,5 @@
 import { type User, userInputSchema } from '@eelarve/shared';
+import { FieldError } from '../../components/FieldError';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
@@ -10,7 +11,6 @@ import { Modal } from '../../components/Modal';
 import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { useCurrentUser } from '../auth/hooks';
 import { canEditEmail } from './access';
-import { FieldMessage } from './FieldMessage';
 import { createUser, refreshAccounts, type UserPayload, updateUser } from './api';
 import { type FormErrors, issuesToErrors } from './form';
 
@@ -82,7 +82,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
             aria-invalid={errors.name ? true : undefined}
             data-testid="user-name-input"
           />
-          <FieldMessage message={errors.name} />
+          <FieldError message={errors.name} />
         </FormField>
 
         <FormField htmlFor={emailId} labelId="users.field.email">
@@ -105,7 +105,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
               <FormattedMessage id="users.field.emailAdminOnly" />
             </div>
           )}
-          <FieldMessage message={errors.email} />
+          <FieldError message={errors.email} />
         </FormField>
       </form>
     </Modal>
