@@ -185,13 +185,17 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
         copiedFrom: body.copy ?? null,
         now: new Date(),
       });
-      if (body.copy) {
-        // The budget rules (e.g. no comment copy into a monitoring budget) answer before a missing copy part does.
-        budgetDecider.decide(await command(), budgetDecider.initialState());
-        assertCopyPartsAvailable(body.copy);
-      }
-      // Only a sum budget has components; other new budgets cannot break the sum-budget rules.
-      const outcome = body.type === 'SUM_BUDGET' ? await executeComponentChange(request, documentId, command) : await execute(request, await command());
+      const outcome = await (async () => {
+        // Only a sum budget has components; other new budgets cannot break the sum-budget rules.
+        if (body.type === 'SUM_BUDGET') return executeComponentChange(request, documentId, command);
+        const built = await command();
+        if (body.copy) {
+          // The budget rules (e.g. no comment copy into a monitoring budget) answer before a missing copy part does.
+          budgetDecider.decide(built, budgetDecider.initialState());
+          assertCopyPartsAvailable(body.copy);
+        }
+        return execute(request, built);
+      })();
       if (body.type === 'MONITORING') {
         await issueApiKey(app.db, budgetId);
         await execute(request, { type: 'IssueBudgetApiKey', budgetId, now: new Date() });
