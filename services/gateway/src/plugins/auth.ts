@@ -37,9 +37,16 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   return { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId, privileges };
 }
 
-/** API paths need an occupation unless a route says otherwise; the docs and web files are public. */
-function defaultAccess(url: string): RouteAccess {
-  return isApiPath(url) && !url.startsWith(DOCS_PREFIX) ? 'occupation' : 'public';
+/**
+ * API routes need an occupation unless they say otherwise; the docs and web files are public.
+ * Decided on the matched route's pattern, never on the raw URL: the router decodes the path, so
+ * `/%61pi/...` reaches the same handler as `/api/...` and must meet the same access. A request
+ * that matches no route only reaches the not-found handler.
+ */
+function defaultAccess(routePattern: string | undefined): RouteAccess {
+  if (routePattern === undefined) return 'public';
+  const docs = routePattern === DOCS_PREFIX || routePattern.startsWith(`${DOCS_PREFIX}/`);
+  return isApiPath(routePattern) && !docs ? 'occupation' : 'public';
 }
 
 function authorise(access: RouteAccess, auth: AuthContext | null): void {
@@ -58,8 +65,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
   // onRequest: refuse before a body is even parsed or validated.
   app.addHook('onRequest', async (request) => {
-    // Non-API paths (the web client's files, the SPA fallback, docs) are public.
-    const access = request.routeOptions.config?.access ?? defaultAccess(request.url);
+    // Non-API routes (the web client's files, docs) and the not-found handler are public.
+    const access = request.routeOptions.config?.access ?? defaultAccess(request.routeOptions.url);
     assertSameOrigin(request, app.config.publicUrl);
     request.auth = access === 'public' && !request.cookies[SESSION_COOKIE] ? null : await authenticate(app, request);
     authorise(access, request.auth);
