@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The two commands of README: `npm start` (install, build, start with demo data) and
 // `npm test` (install, then every suite). Plain Node so it runs before anything is installed.
-import { execSync, spawnSync } from 'node:child_process';
+import { execSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,16 +54,33 @@ function summarise(reportFile) {
   rmSync(reportFile, { force: true });
 }
 
-if (command === 'start') {
-  install();
-  run('pnpm --filter @eelarve/web build');
-  // One process (no pnpm/tsx wrapper in between), so Ctrl+C reaches it once and it shuts down gracefully.
-  const server = spawnSync(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+/**
+ * Runs the gateway (no pnpm/tsx wrapper in between) in its own process group and hands it each
+ * Ctrl+C exactly once: the terminal signals every process of its group and npm forwards the signal
+ * to us as well, so signals within a second of the last one count as the same press. The first
+ * makes the gateway drain and stop the database; a second press forces it. We wait for it to end.
+ */
+function serve() {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
     cwd: root,
     stdio: 'inherit',
     env: { DEMO_DATA: 'true', ...process.env },
+    detached: true,
   });
-  process.exit(server.status ?? 0);
+  let lastForwarded = 0;
+  const forward = (signal) => {
+    if (Date.now() - lastForwarded < 1_000) return;
+    lastForwarded = Date.now();
+    server.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+if (command === 'start') {
+  install();
+  run('pnpm --filter @eelarve/web build');
+  serve();
 } else if (command === 'test') {
   install();
   ensureChromium();

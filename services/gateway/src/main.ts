@@ -1,30 +1,40 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO_PEOPLE, type LocalEidProvider, startLocalEidProvider } from '@eelarve/eid-provider';
-import { startEmbeddedPostgres } from '@eelarve/postgres';
-import closeWithGrace from 'close-with-grace';
+import { type EmbeddedPostgresEvent, startEmbeddedPostgres } from '@eelarve/postgres';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { type AppConfig, configFromEnvironment, DEMO_ADMIN, type Environment, parseEnvironment } from './config';
 import { seedDemoData } from './demo';
+import { installShutdown } from './infrastructure/shutdown';
+
+/** Bound on draining in-flight requests and running tasks before the database is stopped anyway. */
+const DRAIN_TIMEOUT_MS = 30_000;
 
 /** The process entry: configuration, the embedded database when none is given, port, signals. */
 async function main(): Promise<void> {
   const env = parseEnvironment(process.env);
   const dataDir = path.resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
-  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres') });
+  const log = startupLogger();
+  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), onEvent: (event) => logDatabaseEvent(log.current, event) });
   const databaseUrl = env.DATABASE_URL ?? (await embeddedDatabaseUrl(embedded!.adminUrl, dataDir));
   const config = configFromEnvironment(env, databaseUrl);
   const eid = config.oidc ? null : await startDemoEidProvider(env, config);
   const app = await buildApp(config);
+  log.current = app.log;
   if (env.DEMO_DATA === 'true') await seedDemoData(app);
 
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await eid?.close();
-    await embedded?.stop();
+  // app.close() stops accepting, waits for in-flight requests, then runs the onClose hooks:
+  // running tasks drain, projectors stop, pools close. The database goes last.
+  installShutdown({
+    drain: () => app.close(),
+    stop: async () => {
+      await eid?.close();
+      await embedded?.stop();
+    },
+    drainTimeoutMs: DRAIN_TIMEOUT_MS,
+    log: app.log,
   });
 
   await app.listen({ port: env.PORT, host: env.HOST });
@@ -80,6 +90,25 @@ function demoRedirectUris(publicUrl: string): string[] {
     for (const host of ['localhost', '127.0.0.1', '[::1]']) uris.add(`${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${path}`);
   }
   return [...uris];
+}
+
+type EventLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+/** Until the app (and its pino logger) exists, log lines go to stderr as JSON too. */
+function startupLogger(): { current: EventLog } {
+  const write = (level: string) => (object: object, message?: string) => {
+    process.stderr.write(`${JSON.stringify({ level, time: Date.now(), ...object, msg: message })}\n`);
+  };
+  return { current: { info: write('info'), warn: write('warn'), error: write('error') } as EventLog };
+}
+
+/** The embedded server's supervision, in the log: a death and its restart are worth a line each. */
+function logDatabaseEvent(log: EventLog, event: EmbeddedPostgresEvent): void {
+  if (event.type === 'exited') log.error({ code: event.code, signal: event.signal, restartInMs: event.restartInMs }, 'embedded PostgreSQL stopped unexpectedly; restarting');
+  else if (event.type === 'restart-failed') log.error({ err: event.error, restartInMs: event.restartInMs }, 'embedded PostgreSQL did not restart; trying again');
+  else if (event.type === 'restarted') log.info({ pid: event.pid }, 'embedded PostgreSQL restarted');
+  else if (event.type === 'stale-server-stopped') log.warn({ pid: event.pid }, 'stopped the embedded PostgreSQL a previous run left behind');
+  else log.info({ pid: event.pid }, 'removed a stale PostgreSQL lock file');
 }
 
 /** The product's own database on the embedded server; its address is left for the CLI tools. */

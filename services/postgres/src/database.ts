@@ -19,6 +19,9 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     application_name: options.applicationName ?? 'eelarve',
     // One long open transaction holds back every $all reader, so none may idle inside one.
     idle_in_transaction_session_timeout: 30_000,
+    // Waiting for a connection (the server away, or every connection busy) ends in an error the
+    // gateway answers 503 to, rather than a request that hangs.
+    connectionTimeoutMillis: 30_000,
   });
   // A connection dropped by a database restart must not crash the process: the query in
   // flight fails and the pool opens a new connection next time.

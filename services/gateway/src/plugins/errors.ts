@@ -2,8 +2,11 @@ import { DomainError, type ErrorBody, type FieldIssue } from '@eelarve/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../infrastructure/database';
 
 const API_PREFIXES = ['/api/', '/initial/', '/public/'];
+/** The embedded server's supervisor restarts it within seconds; a client need not come back sooner. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix)) || url === '/health' || url === '/ready';
@@ -21,7 +24,8 @@ function fieldIssues(error: FastifyError): FieldIssue[] {
 /**
  * One place turns every failure into `{ code, message, details? }` (DESIGN.md section 4):
  * domain errors keep their catalogue code and status, malformed requests answer 400 with the
- * schema-validation code, and only a real fault answers 500.
+ * schema-validation code, a database that is away answers 503 SERVICE_UNAVAILABLE with
+ * Retry-After, and only a real fault answers 500.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -35,6 +39,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
       return send(500, { code: 'INTERNAL_ERROR', message: 'internal error' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is restarting or stopped: a temporary state the client should wait out, not a fault.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(503, { code: 'SERVICE_UNAVAILABLE', message: 'the database is unavailable; try again shortly' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
