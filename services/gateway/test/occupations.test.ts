@@ -9,7 +9,7 @@ let admin: Client;
 let fixture: ReturnType<typeof accountsFixture>;
 let organizationId: string;
 let platformId: string;
-/** USER_ADMIN in the organisation. */
+/** USER_ADMIN in the organisation, holding what the test roles carry (nobody hands out privileges they lack). */
 let userAdmin: Client;
 let userAdminOccupationId: string;
 let roleId: string;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   platformId = (await admin.request({ method: 'GET', url: '/api/auth/me' })).json().organizationId;
   fixture = accountsFixture(server.app, admin);
   organizationId = await fixture.organization('Rakvere Linnavalitsus');
-  const member = await fixture.member(organizationId, ['USER_ADMIN']);
+  const member = await fixture.member(organizationId, ['USER_ADMIN', 'USER_VIEW', 'DATA_VIEW', 'SCHEMA_VIEW']);
   userAdminOccupationId = member.occupationId;
   userAdmin = await login(server.app, member.email, PASSWORD);
   roleId = await fixture.role(organizationId, ['DATA_VIEW'], 'Reader');

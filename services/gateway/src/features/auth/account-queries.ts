@@ -66,6 +66,7 @@ export function orderOccupations(occupations: UserOccupation[], lastOccupationId
   return [...occupations].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'et'));
 }
 
+/** Every privilege the roles carry, as stored (what assigning them hands out). */
 export async function privilegesOf(db: AppDatabase, roleIds: string[]): Promise<string[]> {
   if (roleIds.length === 0) return [];
   const roles = await readModels(db).selectFrom('roles').select('privilege_ids').where('id', 'in', roleIds).execute();
@@ -73,15 +74,21 @@ export async function privilegesOf(db: AppDatabase, roleIds: string[]): Promise<
 }
 
 /**
- * The privileges of the user's occupation in one query (every authenticated request asks), or
- * null when the occupation is no longer the user's.
+ * The privileges the user's occupation grants, in one query (every authenticated request asks),
+ * or null when the occupation is no longer the user's. Only roles of the occupation's own
+ * organisation count, and IS_ADMIN only in the platform organisation: a role elsewhere that
+ * carries it (made before that was refused) never makes anyone a platform administrator.
  */
 export async function occupationPrivileges(db: AppDatabase, userId: string, occupationId: string): Promise<string[] | null> {
   const { rows } = await sql<{ privileges: string[] }>`
     select coalesce(array(
-      select distinct p from read.roles r, unnest(r.privilege_ids) as p where r.id = any(o.role_ids) order by p
+      select distinct p
+      from read.roles r, unnest(r.privilege_ids) as p
+      where r.id = any(o.role_ids) and r.organization_id = o.organization_id and (p <> 'IS_ADMIN' or org.is_platform is true)
+      order by p
     ), '{}') as privileges
     from read.occupations o
+    left join read.organizations org on org.id = o.organization_id
     where o.id = ${occupationId} and o.user_id = ${userId}`.execute(db);
   return rows[0]?.privileges ?? null;
 }
@@ -128,7 +135,7 @@ export async function loadMe(db: AppDatabase, input: MeInput): Promise<Me | null
     occupationId: current?.id ?? null,
     lastOccupationId,
     occupations: orderOccupations(occupations, lastOccupationId, input.authenticationType).map(({ roleIds: _r, sessionLengthMs: _s, ...occupation }) => occupation),
-    privileges: current ? await privilegesOf(db, current.roleIds) : [],
+    privileges: current ? ((await occupationPrivileges(db, user.id, current.id)) ?? []) : [],
     authenticationType: input.authenticationType as Me['authenticationType'],
     organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,
     organizationLocaleSettings: organization?.locale_settings ?? null,

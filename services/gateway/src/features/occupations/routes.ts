@@ -8,8 +8,10 @@ import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
-import { organizationInScope, visibleTo } from '../users/access';
+import { privilegesOf } from '../auth/account-queries';
+import { isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../users/access';
 import { isMember } from '../users/queries';
+import { dryRun } from '../users/reservations';
 import { findOccupation, listOccupations, occupationUse, roleFacts } from './queries';
 
 /** The users area (occupations, users tabs) and the roles' in-use flags read accounts. */
@@ -27,6 +29,26 @@ const roleIdsOf = (input: OccupationInput) => [...new Set(input.roles.map((role)
 async function checksFor(app: FastifyInstance, organizationId: string, userId: string, roleIds: string[]): Promise<AssignmentChecks> {
   const [userIsMember, roles] = await Promise.all([isMember(app.db, organizationId, userId), roleFacts(app.db, roleIds)]);
   return { userIsMember, roles };
+}
+
+/**
+ * Assigning roles hands out their privileges: the caller must hold each of them (a platform
+ * administrator holds all), and IS_ADMIN goes only with occupations of the platform organisation.
+ * Runs after the decider's own checks (dry run), so an unknown user or role still answers its code.
+ */
+async function assertMayHandOut(app: FastifyInstance, auth: AuthContext, organizationId: string, roleIds: readonly string[]): Promise<void> {
+  if (roleIds.length === 0) return;
+  const granted = await privilegesOf(app.db, [...roleIds]);
+  if (granted.includes('IS_ADMIN') && !(await isPlatformOrganization(app, organizationId))) {
+    throw new DomainError('UNSUITABLE_ROLE', 'IS_ADMIN belongs to occupations of the platform organisation only');
+  }
+  const notHeld = privilegesNotHeld(auth, granted);
+  if (notHeld.length > 0) throw new DomainError('INSUFFICIENT_PERMISSIONS', `the roles grant privileges you do not hold: ${notHeld.join(', ')}`, { privileges: notHeld });
+}
+
+/** The roles an update hands out: all of them when the occupation goes to another user, else the new ones. */
+function rolesHandedOut(occupation: { user_id: string; role_ids: string[] }, userId: string, roleIds: string[]): string[] {
+  return occupation.user_id === userId ? roleIds.filter((roleId) => !occupation.role_ids.includes(roleId)) : roleIds;
 }
 
 /** An occupation of an organisation the caller may act in; any other id is "not found". */
@@ -54,11 +76,11 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: editors }, schema: { tags, params: idParamsSchema, body: occupationInputSchema, response: { 201: commandResultSchema } } },
     async (request, reply) => {
       const organizationId = request.params.id;
-      await organizationInScope(app, request, organizationId);
+      const auth = await organizationInScope(app, request, organizationId);
       const occupationId = randomUUID();
       const { userId, name, description } = request.body;
       const roleIds = roleIdsOf(request.body);
-      const outcome = await execute(request, {
+      const command: OccupationCommand = {
         type: 'CreateOccupation',
         occupationId,
         organizationId,
@@ -68,7 +90,10 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
         occupationType: 'DEFAULT',
         roleIds,
         checks: await checksFor(app, organizationId, userId, roleIds),
-      });
+      };
+      await dryRun(app.store, occupationDecider, command);
+      await assertMayHandOut(app, auth, organizationId, roleIds);
+      const outcome = await execute(request, command);
       return reply.status(201).send({ id: occupationId, position: positionOf(outcome.position) });
     },
   );
@@ -81,7 +106,7 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
       const occupation = await visibleOccupation(app, auth, request.params.id);
       const { userId, name, description } = request.body;
       const roleIds = roleIdsOf(request.body);
-      const outcome = await execute(request, {
+      const command: OccupationCommand = {
         type: 'UpdateOccupation',
         occupationId: occupation.id,
         userId,
@@ -90,7 +115,10 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
         roleIds,
         checks: await checksFor(app, occupation.organization_id, userId, roleIds),
         inUse: await occupationUse(app.db, occupation.id, auth),
-      });
+      };
+      await dryRun(app.store, occupationDecider, command);
+      await assertMayHandOut(app, auth, occupation.organization_id, rolesHandedOut(occupation, userId, roleIds));
+      const outcome = await execute(request, command);
       return { id: occupation.id, position: positionOf(outcome.position) };
     },
   );

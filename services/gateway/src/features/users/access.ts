@@ -34,3 +34,19 @@ export async function actsAsOrganizationAdmin(app: FastifyInstance, auth: AuthCo
   const occupation = await readModels(app.db).selectFrom('occupations').select('type').where('id', '=', auth.occupationId).executeTakeFirst();
   return occupation?.type === 'ADMIN';
 }
+
+/** The platform's own organisation (organisation 1): the only one whose roles may carry IS_ADMIN. */
+export async function isPlatformOrganization(app: FastifyInstance, organizationId: string): Promise<boolean> {
+  const row = await readModels(app.db).selectFrom('organizations').select('is_platform').where('id', '=', organizationId).executeTakeFirst();
+  return row?.is_platform === true;
+}
+
+/**
+ * The privileges the caller would hand out without holding them. Nobody grants more than they
+ * have (a user administrator cannot make themselves a role administrator); a platform
+ * administrator holds them all.
+ */
+export function privilegesNotHeld(auth: AuthContext, privileges: readonly string[]): string[] {
+  if (isPlatformAdmin(auth)) return [];
+  return [...new Set(privileges)].filter((privilege) => !auth.privileges.includes(privilege)).sort();
+}
