@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
-import { isPlatformAdmin, organizationInScope, visibleTo } from '../users/access';
+import { isPlatformAdmin, isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../users/access';
 import { dryRun } from '../users/reservations';
 import { type RoleNameClaim, releaseRoleName, reserveRoleName } from './name-reservation';
 import { findRole, listRoles, privilegeOption, roleAttached } from './queries';
@@ -23,16 +23,32 @@ const roleParamsSchema = z.object({ orgId: z.uuid({ message: 'validation.format'
 
 const positionOf = (position: GlobalPosition | null) => (position ? formatPosition(position) : null);
 
+interface SavedRole {
+  privileges: readonly string[];
+  /** Carried by an occupation: new privileges reach its user at once. */
+  attached: boolean;
+}
+
 /**
- * IS_ADMIN makes a platform administrator: only one may grant or take it. Others neither see it
- * (GET api/privileges) nor change it, so a role that has it keeps it when they save the role.
+ * The privileges a role is saved with. IS_ADMIN makes a platform administrator: only one may
+ * grant it, and only to a role of the platform organisation (in any other organisation's role it
+ * would let that organisation's user administrators make themselves platform administrators).
+ * Others neither see it (GET api/privileges) nor change it, so a platform role keeps it when they
+ * save the role, while a role elsewhere that carries it from before loses it. A role already in
+ * use gains only privileges the caller holds: widening it hands them out.
  */
-function privilegesToSave(auth: AuthContext, requested: Privilege[], current: readonly string[] = []): Privilege[] {
-  if (isPlatformAdmin(auth)) return requested;
-  const had = current.includes('IS_ADMIN');
-  if (requested.includes('IS_ADMIN') && !had) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may grant IS_ADMIN');
-  const others = requested.filter((privilege) => privilege !== 'IS_ADMIN');
-  return had ? [...others, 'IS_ADMIN'] : others;
+async function privilegesToSave(app: FastifyInstance, auth: AuthContext, organizationId: string, requested: Privilege[], saved?: SavedRole): Promise<Privilege[]> {
+  const current = saved?.privileges ?? [];
+  const added = requested.filter((privilege) => !current.includes(privilege));
+  if (added.includes('IS_ADMIN') && !isPlatformAdmin(auth)) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may grant IS_ADMIN');
+  const platformOrganization = await isPlatformOrganization(app, organizationId);
+  if (requested.includes('IS_ADMIN') && !platformOrganization) {
+    throw new DomainError('UNSUITABLE_ROLE', 'IS_ADMIN belongs to roles of the platform organisation only');
+  }
+  const notHeld = saved?.attached ? privilegesNotHeld(auth, added) : [];
+  if (notHeld.length > 0) throw new DomainError('INSUFFICIENT_PERMISSIONS', `a role in use gains only privileges you hold: ${notHeld.join(', ')}`, { privileges: notHeld });
+  const keepsIsAdmin = platformOrganization && !isPlatformAdmin(auth) && current.includes('IS_ADMIN') && !requested.includes('IS_ADMIN');
+  return keepsIsAdmin ? [...requested, 'IS_ADMIN'] : requested;
 }
 
 /** A role of the organisation in the path; any other id is "not found". */
@@ -68,7 +84,8 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
       const auth = await organizationInScope(app, request, organizationId);
       const roleId = randomUUID();
       const { name, description } = request.body;
-      const command: RoleCommand = { type: 'CreateRole', roleId, organizationId, name, description, privilegeIds: privilegesToSave(auth, request.body.privilegeIds), roleType: 'DEFAULT' };
+      const privilegeIds = await privilegesToSave(app, auth, organizationId, request.body.privilegeIds);
+      const command: RoleCommand = { type: 'CreateRole', roleId, organizationId, name, description, privilegeIds, roleType: 'DEFAULT' };
       // ROLE_RESERVED before the name is claimed.
       await dryRun(app.store, roleDecider, command);
       const claim = { organizationId, name, roleId, actor: actorOf(request) };
@@ -89,7 +106,9 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
       const auth = await organizationInScope(app, request, organizationId);
       const role = await roleInPath(app, auth, organizationId, roleId);
       const { name, description } = request.body;
-      const command: RoleCommand = { type: 'UpdateRole', roleId, name, description, privilegeIds: privilegesToSave(auth, request.body.privilegeIds, role.privilege_ids) };
+      const saved = { privileges: role.privilege_ids, attached: await roleAttached(app.db, roleId) };
+      const privilegeIds = await privilegesToSave(app, auth, organizationId, request.body.privilegeIds, saved);
+      const command: RoleCommand = { type: 'UpdateRole', roleId, name, description, privilegeIds };
       // ROLE_NOT_MODIFIABLE / ROLE_RESERVED before the new name is claimed.
       await dryRun(app.store, roleDecider, command);
       const claim = { organizationId, name, roleId, actor: actorOf(request) };
