@@ -21,7 +21,7 @@ export async function runCommand<Command, Event extends DomainEvent, State>(
   command: Command,
   actor: CommandActor,
   readModels: readonly string[],
-): Promise<CommandOutcome<Event>> {
+): Promise<CommandOutcome<Event, State>> {
   const outcome = await executeCommand(app.store, decider, command, actor);
   if (outcome.position) await app.projections.waitForPosition(readModels, outcome.position, app.config.readYourWritesTimeoutMs);
   return outcome;

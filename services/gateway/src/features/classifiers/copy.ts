@@ -3,7 +3,7 @@ import { classifierCopyCommands, classifierDecider, type SourceClassifier } from
 import type { GlobalPosition } from '@eelarve/eventstore';
 import { executeCommand } from '../../infrastructure/commands';
 import type { DocumentCopyContext } from '../documents/copy';
-import { classifierState, reserveFieldName } from './field-names';
+import { classifierState, withFieldName } from './field-names';
 import { listClassifiers } from './queries';
 
 /**
@@ -24,8 +24,8 @@ export async function copyClassifiers(context: DocumentCopyContext): Promise<voi
   const target = { documentId: context.targetDocumentId, organizationId: context.organizationId };
   let last: GlobalPosition | null = null;
   for (const command of classifierCopyCommands(sources, target, context.ids, randomUUID)) {
-    await reserveFieldName(app, actor, target.documentId, command.definition.fieldName, command.classifierId);
-    last = (await executeCommand(app.store, classifierDecider, command, actor)).position ?? last;
+    const claim = { documentId: target.documentId, fieldName: command.definition.fieldName, classifierId: command.classifierId };
+    last = (await withFieldName(app, actor, claim, () => executeCommand(app.store, classifierDecider, command, actor))).position ?? last;
   }
   // The task reports SUCCESS only once the classifiers tab shows the copies.
   if (last) await app.projections.waitForPosition(['classifiers'], last, app.config.readYourWritesTimeoutMs);

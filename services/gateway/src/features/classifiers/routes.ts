@@ -34,7 +34,7 @@ import { actorOf, runCommand } from '../../plugins/commands';
 import { assertResourceAccess, documentResource, findDocumentOrganization } from '../permissions/authorize';
 import { registerDocumentCopyStep } from '../documents/copy';
 import { copyClassifiers } from './copy';
-import { classifierState, releaseFieldName, withFieldName } from './field-names';
+import { classifierState, releaseFieldNameOf, withFieldName } from './field-names';
 import { formatOf, itemsCsv, itemsWorkbook, parseImportFile } from './files';
 import {
   type ClassifierRow,
@@ -121,7 +121,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
       const command: ClassifierCommand = { type: 'CreateClassifier', classifierId, documentId, organizationId: resource.organizationId, ...body, displayOrder, context };
       // Rule errors come before the field name is claimed.
       classifierDecider.decide(command, { status: 'none' });
-      const outcome = await withFieldName(app, actorOf(request), { documentId, fieldName: body.fieldName, classifierId, keep: false }, () => execute(request, command));
+      const outcome = await withFieldName(app, actorOf(request), { documentId, fieldName: body.fieldName, classifierId }, () => execute(request, command));
       return reply.status(201).send({ id: classifierId, position: positionOf(outcome.position) });
     },
   );
@@ -134,11 +134,8 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
       const context = await classifierContext(app.db, { classifierId: classifier.id, documentId: classifier.document_id, groupingId: classifier.grouping_id });
       const command: ClassifierCommand = { type: 'UpdateClassifier', classifierId: classifier.id, ...(request.body as ClassifierFields), context };
       classifierDecider.decide(command, await classifierState(app, classifier.id));
-      const sameName = classifier.field_name.toLowerCase() === request.body.fieldName.toLowerCase();
-      const outcome = await withFieldName(app, actorOf(request), { documentId: classifier.document_id, fieldName: request.body.fieldName, classifierId: classifier.id, keep: sameName }, () =>
-        execute(request, command),
-      );
-      if (!sameName) await releaseFieldName(app, actorOf(request), classifier.document_id, classifier.field_name, classifier.id);
+      const claim = { documentId: classifier.document_id, fieldName: request.body.fieldName, classifierId: classifier.id };
+      const outcome = await withFieldName(app, actorOf(request), claim, () => execute(request, command));
       return { id: classifier.id, position: positionOf(outcome.position) };
     },
   );
@@ -156,7 +153,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
         isMaster: context.isMaster,
         groupedByIds: context.groupedByIds,
       });
-      await releaseFieldName(app, actorOf(request), classifier.document_id, classifier.field_name, classifier.id);
+      await releaseFieldNameOf(app, actorOf(request), outcome, { documentId: classifier.document_id, classifierId: classifier.id });
       return { id: classifier.id, position: positionOf(outcome.position) };
     },
   );

@@ -1,9 +1,9 @@
-import { foldEvents, normaliseRoleName, type RoleEvent, roleDecider, roleStream } from '@eelarve/domain';
+import { foldEvents, normaliseRoleName, type RoleEvent, type RoleState, roleDecider, roleStream } from '@eelarve/domain';
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import type { CommandActor } from '../../infrastructure/commands';
+import type { CommandActor, CommandOutcome } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
-import { release, reservationStream, reserve } from '../users/reservations';
+import { reservationStream, settle, type UniqueValueKind, withClaim } from '../users/reservations';
 
 /**
  * Role names are unique within an organisation, case-insensitively (spec 1, section 5), also
@@ -16,39 +16,51 @@ export interface RoleNameClaim {
   actor: CommandActor;
 }
 
-const streamOf = (claim: Pick<RoleNameClaim, 'organizationId' | 'name'>) => reservationStream('rolename', `${claim.organizationId}:${normaliseRoleName(claim.name)}`);
-
-async function roleHoldsName(app: FastifyInstance, roleId: string, name: string): Promise<boolean> {
-  const state = foldEvents(roleDecider, (await app.store.readStream(roleStream(roleId))) as unknown as RoleEvent[]);
-  return state.status === 'active' && normaliseRoleName(state.name) === normaliseRoleName(name);
+export async function roleState(app: FastifyInstance, roleId: string): Promise<RoleState> {
+  return foldEvents(roleDecider, (await app.store.readStream(roleStream(roleId))) as unknown as RoleEvent[]);
 }
 
-/** Roles made without a claim (bootstrap, admin roles) are found in the read model and confirmed by their stream. */
-async function assertNoUnclaimedHolder(app: FastifyInstance, claim: RoleNameClaim): Promise<void> {
-  const rows = await readModels(app.db)
-    .selectFrom('roles')
-    .select('id')
-    .where('organization_id', '=', claim.organizationId)
-    .where((eb) => eb(eb.fn('lower', [eb.fn('btrim', ['name'])]), '=', normaliseRoleName(claim.name)))
-    .where('id', '!=', claim.roleId)
-    .execute();
-  for (const row of rows) {
-    if (await roleHoldsName(app, row.id, claim.name)) throw new DomainError('ROLE_NAME_NOT_UNIQUE');
-  }
-}
+const nameOf = (state: RoleState | undefined) => (state?.status === 'active' ? state.name : null);
 
-/** Claims the name for the role, or throws ROLE_NAME_NOT_UNIQUE; a no-op if the role holds it already. */
-export async function reserveRoleName(app: FastifyInstance, claim: RoleNameClaim): Promise<void> {
-  await assertNoUnclaimedHolder(app, claim);
-  await reserve(app.store, {
-    stream: streamOf(claim),
-    ownerId: claim.roleId,
-    actor: claim.actor,
+export function roleNames(app: FastifyInstance, organizationId: string): UniqueValueKind {
+  const carries = async (roleId: string, name: string) => {
+    const held = nameOf(await roleState(app, roleId));
+    return held !== null && normaliseRoleName(held) === normaliseRoleName(name);
+  };
+  return {
+    stream: (name) => reservationStream('rolename', `${organizationId}:${normaliseRoleName(name)}`),
     conflict: 'ROLE_NAME_NOT_UNIQUE',
-    holds: (ownerId) => roleHoldsName(app, ownerId, claim.name),
-  });
+    carries,
+    // Roles made without a claim (bootstrap, admin roles) are found in the read model and confirmed by their stream.
+    async assertNoUnclaimedHolder(name, roleId) {
+      const rows = await readModels(app.db)
+        .selectFrom('roles')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where((eb) => eb(eb.fn('lower', [eb.fn('btrim', ['name'])]), '=', normaliseRoleName(name)))
+        .where('id', '!=', roleId)
+        .execute();
+      for (const row of rows) {
+        if (await carries(row.id, name)) throw new DomainError('ROLE_NAME_NOT_UNIQUE');
+      }
+    },
+  };
 }
 
-export async function releaseRoleName(app: FastifyInstance, claim: RoleNameClaim): Promise<void> {
-  await release(app.store, { stream: streamOf(claim), ownerId: claim.roleId, actor: claim.actor });
+/**
+ * Runs the role's command (create or rename) with the name claimed: ROLE_NAME_NOT_UNIQUE if
+ * another role holds it; afterwards the name the role carried before is released.
+ */
+export function withRoleName<Event>(
+  app: FastifyInstance,
+  claim: RoleNameClaim,
+  work: () => Promise<CommandOutcome<Event, RoleState>>,
+): Promise<CommandOutcome<Event, RoleState>> {
+  return withClaim(app.store, roleNames(app, claim.organizationId), { value: claim.name, ownerId: claim.roleId, actor: claim.actor, formerValue: nameOf }, work);
+}
+
+/** After a delete: releases the name the role carried when the delete was decided. */
+export async function releaseRoleNameOf(app: FastifyInstance, outcome: CommandOutcome<unknown, RoleState>, claim: Omit<RoleNameClaim, 'name'>): Promise<void> {
+  const name = nameOf(outcome.before);
+  if (name !== null) await settle(app.store, roleNames(app, claim.organizationId), { value: name, ownerId: claim.roleId, actor: claim.actor });
 }

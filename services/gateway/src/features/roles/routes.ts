@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normaliseRoleName, type RoleCommand, roleDecider } from '@eelarve/domain';
+import { type RoleCommand, roleDecider } from '@eelarve/domain';
 import { formatPosition, type GlobalPosition } from '@eelarve/eventstore';
 import { commandResultSchema, DomainError, idParamsSchema, PRIVILEGES, type Privilege, privilegeSchema, roleInputSchema, roleSchema } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { isPlatformAdmin, isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../users/access';
 import { dryRun } from '../users/reservations';
-import { type RoleNameClaim, releaseRoleName, reserveRoleName } from './name-reservation';
+import { releaseRoleNameOf, withRoleName } from './name-reservation';
 import { findRole, listRoles, privilegeOption, roleAttached } from './queries';
 
 /** The roles screen reads accounts (roles and whether occupations use them). */
@@ -88,12 +88,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
       const command: RoleCommand = { type: 'CreateRole', roleId, organizationId, name, description, privilegeIds, roleType: 'DEFAULT' };
       // ROLE_RESERVED before the name is claimed.
       await dryRun(app.store, roleDecider, command);
-      const claim = { organizationId, name, roleId, actor: actorOf(request) };
-      await reserveRoleName(app, claim);
-      const outcome = await execute(request, command).catch(async (error) => {
-        await releaseRoleName(app, claim);
-        throw error;
-      });
+      const outcome = await withRoleName(app, { organizationId, name, roleId, actor: actorOf(request) }, () => execute(request, command));
       return reply.status(201).send({ id: roleId, position: positionOf(outcome.position) });
     },
   );
@@ -111,14 +106,8 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
       const command: RoleCommand = { type: 'UpdateRole', roleId, name, description, privilegeIds };
       // ROLE_NOT_MODIFIABLE / ROLE_RESERVED before the new name is claimed.
       await dryRun(app.store, roleDecider, command);
-      const claim = { organizationId, name, roleId, actor: actorOf(request) };
-      await reserveRoleName(app, claim);
-      const outcome = await execute(request, command).catch(async (error) => {
-        await releaseRoleName(app, claim);
-        throw error;
-      });
-      // The old name is free once the role no longer carries it (a change of case keeps the same claim).
-      await releaseIfRenamed(app, { ...claim, name: role.name }, name);
+      // Claimed also when the name looks unchanged: the read model may lag behind a rename.
+      const outcome = await withRoleName(app, { organizationId, name, roleId, actor: actorOf(request) }, () => execute(request, command));
       return { id: roleId, position: positionOf(outcome.position) };
     },
   );
@@ -129,14 +118,10 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { orgId: organizationId, id: roleId } = request.params;
       const auth = await organizationInScope(app, request, organizationId);
-      const role = await roleInPath(app, auth, organizationId, roleId);
+      await roleInPath(app, auth, organizationId, roleId);
       const outcome = await execute(request, { type: 'DeleteRole', roleId, attachedToOccupation: await roleAttached(app.db, roleId) });
-      await releaseRoleName(app, { organizationId, name: role.name, roleId, actor: actorOf(request) });
+      await releaseRoleNameOf(app, outcome, { organizationId, roleId, actor: actorOf(request) });
       return { id: roleId, position: positionOf(outcome.position) };
     },
   );
-}
-
-async function releaseIfRenamed(app: FastifyInstance, old: RoleNameClaim, newName: string): Promise<void> {
-  if (normaliseRoleName(old.name) !== normaliseRoleName(newName)) await releaseRoleName(app, old);
 }

@@ -7,7 +7,7 @@ import { actorOf, runCommand } from '../../plugins/commands';
 import { findUser } from '../auth/account-queries';
 import { meOf } from '../auth/login-flow';
 import { emailChangedMail, mailLanguage } from '../mail/templates';
-import { releaseEmail, reserveEmail } from '../users/email-reservation';
+import { withEmail } from '../users/email-reservation';
 
 const READ_MODELS = ['accounts'] as const;
 const tags = ['user-settings'];
@@ -92,14 +92,7 @@ export async function userSettingsRoutes(app: FastifyInstance): Promise<void> {
     const oldEmail = user.email;
     if (normaliseEmail(oldEmail) === email) return meOf(app, session);
     const actor = actorOf(request);
-    await reserveEmail(app, { email, userId, actor });
-    try {
-      await runCommand(app, userDecider, { type: 'ChangeEmail', userId, email }, actor, READ_MODELS);
-    } catch (error) {
-      await releaseEmail(app, { email, userId, actor });
-      throw error;
-    }
-    await releaseEmail(app, { email: oldEmail, userId, actor });
+    await withEmail(app, { email, userId, actor }, () => runCommand(app, userDecider, { type: 'ChangeEmail', userId, email }, actor, READ_MODELS));
     const language = await mailLanguage(app.db, { userId, organizationId: user.organization_id });
     await app.mail.enqueue(emailChangedMail(language, { to: oldEmail, name: user.name, newEmail: email }));
     return meOf(app, session);

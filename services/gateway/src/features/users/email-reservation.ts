@@ -1,18 +1,18 @@
-import { foldEvents, normaliseEmail, type UserEvent, userDecider, userStream } from '@eelarve/domain';
+import { foldEvents, normaliseEmail, type UserEvent, type UserState, userDecider, userStream } from '@eelarve/domain';
 import type { EventStore } from '@eelarve/eventstore';
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import type { CommandActor } from '../../infrastructure/commands';
+import type { CommandActor, CommandOutcome } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
-import { release, reservationStream, reserve } from './reservations';
+import { reservationStream, settle, type UniqueValueKind, withClaim } from './reservations';
 
 /**
  * E-mail uniqueness among users (case-insensitive, spec 1 section 5), safe under concurrent
- * requests. Use it around every command that gives a user an e-mail:
+ * requests. Run every command that gives a user an e-mail inside `withEmail`:
  *
- *   await reserveEmail(app, { email: newEmail, userId, actor });      // EMAIL_IN_USE if taken
- *   try { await runCommand(...ChangeEmail...) } catch (e) { await releaseEmail(app, { email: newEmail, userId, actor }); throw e; }
- *   await releaseEmail(app, { email: oldEmail, userId, actor });
+ *   await withEmail(app, { email: newEmail, userId, actor }, () => runCommand(...ChangeEmail...));  // EMAIL_IN_USE if taken
+ *
+ * and after a user is deleted, `releaseEmailOf(app, outcome, { userId, actor })`.
  */
 export interface EmailClaim {
   email: string;
@@ -22,40 +22,41 @@ export interface EmailClaim {
 
 export const emailReservationStream = (email: string) => reservationStream('useremail', normaliseEmail(email));
 
-async function userHoldsEmail(store: EventStore, userId: string, email: string): Promise<boolean> {
-  const state = foldEvents(userDecider, (await store.readStream(userStream(userId))) as unknown as UserEvent[]);
-  return state.status === 'active' && state.email === normaliseEmail(email);
+export async function userState(store: EventStore, userId: string): Promise<UserState> {
+  return foldEvents(userDecider, (await store.readStream(userStream(userId))) as unknown as UserEvent[]);
 }
 
-/**
- * Users registered before reservations existed (the bootstrap administrator) have no claim; the
- * read model finds them, and their own stream confirms they still hold the address.
- */
-async function assertNoUnclaimedHolder(app: FastifyInstance, claim: EmailClaim): Promise<void> {
-  const rows = await readModels(app.db)
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', normaliseEmail(claim.email)))
-    .where('id', '!=', claim.userId)
-    .execute();
-  for (const row of rows) {
-    if (await userHoldsEmail(app.store, row.id, claim.email)) throw new DomainError('EMAIL_IN_USE');
-  }
-}
+const emailOf = (state: UserState | undefined) => (state?.status === 'active' ? state.email : null);
 
-/** Claims the e-mail for the user, or throws EMAIL_IN_USE. A no-op if the user already holds it. */
-export async function reserveEmail(app: FastifyInstance, claim: EmailClaim): Promise<void> {
-  await assertNoUnclaimedHolder(app, claim);
-  await reserve(app.store, {
-    stream: emailReservationStream(claim.email),
-    ownerId: claim.userId,
-    actor: claim.actor,
+export function emails(app: FastifyInstance): UniqueValueKind {
+  const carries = async (userId: string, email: string) => emailOf(await userState(app.store, userId)) === normaliseEmail(email);
+  return {
+    stream: emailReservationStream,
     conflict: 'EMAIL_IN_USE',
-    holds: (ownerId) => userHoldsEmail(app.store, ownerId, claim.email),
-  });
+    carries,
+    // Users registered before reservations existed (the bootstrap administrator) have no claim; the
+    // read model finds them, and their own stream confirms they still hold the address.
+    async assertNoUnclaimedHolder(email, userId) {
+      const rows = await readModels(app.db)
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', normaliseEmail(email)))
+        .where('id', '!=', userId)
+        .execute();
+      for (const row of rows) {
+        if (await carries(row.id, email)) throw new DomainError('EMAIL_IN_USE');
+      }
+    },
+  };
 }
 
-/** Frees the e-mail after the user changed it or was deleted (or a command failed after reserving). */
-export async function releaseEmail(app: FastifyInstance, claim: EmailClaim): Promise<void> {
-  await release(app.store, { stream: emailReservationStream(claim.email), ownerId: claim.userId, actor: claim.actor });
+/** Runs the user's command with the e-mail claimed (EMAIL_IN_USE if taken); afterwards the former address is free. */
+export function withEmail<Event>(app: FastifyInstance, claim: EmailClaim, work: () => Promise<CommandOutcome<Event, UserState>>): Promise<CommandOutcome<Event, UserState>> {
+  return withClaim(app.store, emails(app), { value: claim.email, ownerId: claim.userId, actor: claim.actor, formerValue: emailOf }, work);
+}
+
+/** After a delete: frees the address the user had when the delete was decided. */
+export async function releaseEmailOf(app: FastifyInstance, outcome: CommandOutcome<unknown, UserState>, owner: Omit<EmailClaim, 'email'>): Promise<void> {
+  const email = emailOf(outcome.before);
+  if (email !== null) await settle(app.store, emails(app), { value: email, ownerId: owner.userId, actor: owner.actor });
 }

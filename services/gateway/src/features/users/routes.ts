@@ -12,7 +12,7 @@ import { findUser } from '../auth/account-queries';
 import { sendRegistrationConfirmation } from '../registration/confirmation';
 import { actsAsOrganizationAdmin, isPlatformAdmin, organizationInScope } from './access';
 import { clearAuthMethods } from './auth-methods';
-import { releaseEmail, reserveEmail } from './email-reservation';
+import { releaseEmailOf, withEmail } from './email-reservation';
 import { findMember, heldOccupations, listUserNames, listUsers } from './queries';
 import { dryRun } from './reservations';
 
@@ -60,12 +60,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       await organizationInScope(app, request, organizationId);
       const userId = randomUUID();
       const { name, email } = request.body;
-      const claim = { email, userId, actor: actorOf(request) };
-      await reserveEmail(app, claim);
-      const outcome = await execute(request, { type: 'RegisterUser', userId, organizationId, name, email, now: new Date() }).catch(async (error) => {
-        await releaseEmail(app, claim);
-        throw error;
-      });
+      const command: UserCommand = { type: 'RegisterUser', userId, organizationId, name, email, now: new Date() };
+      const outcome = await withEmail(app, { email, userId, actor: actorOf(request) }, () => execute(request, command));
       await sendRegistrationConfirmation(app, { userId, email: normaliseEmail(email), name, organizationId });
       return reply.status(201).send({ id: userId, position: positionOf(outcome.position) });
     },
@@ -86,13 +82,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       const command: UserCommand = { type: 'UpdateUser', userId, name: request.body.name, email: request.body.email, holdsAdminOccupation: admin };
       // USER_NOT_MODIFIABLE and friends before the e-mail is claimed.
       await dryRun(app.store, userDecider, command);
-      const claim = { email: request.body.email, userId, actor: actorOf(request) };
-      if (emailChanges) await reserveEmail(app, claim);
-      const outcome = await execute(request, command).catch(async (error) => {
-        if (emailChanges) await releaseEmail(app, claim);
-        throw error;
-      });
-      if (emailChanges) await releaseEmail(app, { ...claim, email: user.email });
+      // Claimed also when the address looks unchanged: the read model may lag behind a change.
+      const outcome = await withEmail(app, { email: request.body.email, userId, actor: actorOf(request) }, () => execute(request, command));
       return { id: userId, position: positionOf(outcome.position) };
     },
   );
@@ -103,10 +94,10 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { id: organizationId, userId } = request.params;
       await organizationInScope(app, request, organizationId);
-      const user = await ownUser(app, organizationId, userId);
+      await ownUser(app, organizationId, userId);
       const held = await heldOccupations(app.db, userId);
       const outcome = await execute(request, { type: 'DeleteUser', userId, holdsOccupation: held.any, holdsAdminOccupation: held.admin });
-      await releaseEmail(app, { email: user.email, userId, actor: actorOf(request) });
+      await releaseEmailOf(app, outcome, { userId, actor: actorOf(request) });
       await clearAuthMethods(app.db, userId);
       return { id: userId, position: positionOf(outcome.position) };
     },
