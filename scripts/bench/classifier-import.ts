@@ -53,16 +53,19 @@ async function main(): Promise<void> {
   await withServer(async (adminUrl) => {
     const database = `bench_classifiers_${randomUUID().slice(0, 8)}`;
     const databaseUrl = await createDatabase(adminUrl, database);
+    const dataDir = path.join(os.tmpdir(), `eelarve-bench-${randomBytes(4).toString('hex')}`);
     const app = await buildApp({
       environment: 'test',
       databaseUrl,
-      dataDir: path.join(os.tmpdir(), `eelarve-bench-${randomBytes(4).toString('hex')}`),
+      dataDir,
       publicUrl: 'http://localhost',
       bootstrapAdmin: { ...DEMO_ADMIN },
       logLevel: 'warn',
       runProjections: true,
       readYourWritesTimeoutMs: 30_000,
       mail: { from: 'Eelarve <no-reply@eelarve.local>' },
+      sessionIdleTimeoutMs: 12 * 60 * 60_000,
+      secrets: { keyFile: path.join(dataDir, 'secrets.key') },
     });
     try {
       const login = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: DEMO_ADMIN.email, password: DEMO_ADMIN.password } });

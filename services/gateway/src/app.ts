@@ -12,6 +12,7 @@ import { bootstrapPlatform } from './bootstrap';
 import { type BuildInfo, readBuildInfo } from './build-info';
 import type { AppConfig } from './config';
 import { authRoutes } from './features/auth/routes';
+import { loadSecretKeys, setUpSecrets } from './features/auth/secrets-setup';
 import { classifierRoutes } from './features/classifiers/routes';
 import { documentRoutes } from './features/documents/routes';
 import { electronicIdRoutes } from './features/electronic-id/routes';
@@ -136,11 +137,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const secretKeys = await loadSecretKeys(config);
   const runtime = await startRuntime(config, (error, context) => app.log.error({ err: error, context }, 'projection error'));
   app.addHook('onClose', async () => runtime.close());
   const buildInfo = readBuildInfo();
   app.decorate('config', config);
   app.decorate('db', runtime.db);
+  await setUpSecrets(secretKeys, runtime.db, app.log);
   app.decorate('store', runtime.store);
   app.decorate('projections', projectionsHandle(runtime));
   app.decorate('buildInfo', buildInfo);
@@ -154,7 +157,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await registerRoutes(app);
   await app.register(webPlugin, { webDist: config.webDist });
 
-  const plan = await bootstrapPlatform(runtime.store, runtime.db, config.bootstrapAdmin);
+  const plan = await bootstrapPlatform(runtime.store, runtime.db, config.bootstrapAdmin, { warn: (message) => app.log.warn(message) });
   // The first screen after start (login) reads the accounts read models.
   const [last] = await runtime.store.readStream(`occupation-${plan.occupationId}`);
   if (last) await app.projections.waitForPosition(['organizations', 'accounts'], last.position, 30_000);

@@ -6,6 +6,7 @@ import {
   organizationDecider,
   roleDecider,
   userDecider,
+  userStream,
 } from '@eelarve/domain';
 import { type EventStore, WrongExpectedRevisionError } from '@eelarve/eventstore';
 import { defaultLocaleSettings, MS_PER_DAY, PRIVILEGES, PRODUCT_NAME } from '@eelarve/shared';
@@ -51,11 +52,22 @@ async function step<C, E extends DomainEvent, S>(store: EventStore, decider: Dec
   await executeCommand(store, decider, command, actor, { eventIds: stepEventIds(plan, name) });
 }
 
+export const NO_ADMIN_MESSAGE =
+  'no platform administrator yet: production never creates the published demo administrator. Set BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD and start again to create one.';
+
+/** Where the bootstrap's one message goes (the app's logger). */
+export interface BootstrapLog {
+  warn(message: string): void;
+}
+
 /**
  * On an empty database: the platform organisation, its admin role with every privilege, and the
- * platform administrator (BOOTSTRAP_ADMIN_EMAIL / _PASSWORD, or the demo credentials).
+ * platform administrator (BOOTSTRAP_ADMIN_EMAIL / _PASSWORD, or the demo credentials outside
+ * production). Without an administrator to create (production without BOOTSTRAP_ADMIN_*) the
+ * organisation and role are made and the log says how to add the administrator: a later start
+ * with BOOTSTRAP_ADMIN_* continues the same plan.
  */
-export async function bootstrapPlatform(store: EventStore, db: AppDatabase, admin: { email: string; password: string }): Promise<BootstrapPlan> {
+export async function bootstrapPlatform(store: EventStore, db: AppDatabase, admin: { email: string; password: string } | undefined, log?: BootstrapLog): Promise<BootstrapPlan> {
   const actor: CommandActor = { correlationId: randomUUID(), userId: null, occupationId: null, organizationId: null };
   const plan = await claimPlan(store, actor);
   const now = new Date();
@@ -79,6 +91,10 @@ export async function bootstrapPlatform(store: EventStore, db: AppDatabase, admi
   await step(store, roleDecider, {
     type: 'CreateRole', roleId: plan.roleId, organizationId: plan.organizationId, name: 'ADMIN', description: '', privilegeIds: [...PRIVILEGES], roleType: 'ADMIN',
   }, plan, 'role', actor);
+  if (!admin) {
+    if ((await store.readStream(userStream(plan.userId), { maxCount: 1 })).length === 0) log?.warn(NO_ADMIN_MESSAGE);
+    return plan;
+  }
   await step(store, userDecider, { type: 'RegisterUser', userId: plan.userId, organizationId: plan.organizationId, name: 'Administrator', email: admin.email, now }, plan, 'user', actor);
   const credential = await db.selectFrom('operational.credentials').select('user_id').where('user_id', '=', plan.userId).executeTakeFirst();
   if (!credential) {

@@ -26,11 +26,17 @@ const environmentSchema = z.object({
   OIDC_ISSUER: z.preprocess(emptyAsUndefined, z.url().optional()),
   OIDC_CLIENT_ID: z.string().default('eelarve'),
   OIDC_CLIENT_SECRET: z.string().default('eelarve-local-secret'),
+  /** Sessions without remember-me end after this long without a request. */
+  SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(100_000).default(12 * 60),
+  /** The key that encrypts secrets (TOTP, budget API keys, flow cookies): base64 of 32 bytes. */
+  SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Or a file holding that key (base64), outside the database; created when missing outside production. */
+  KEY_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
 
-/** Demo credentials used when no BOOTSTRAP_ADMIN_* is given; README states them. */
+/** Demo credentials used when no BOOTSTRAP_ADMIN_* is given outside production; README states them. */
 export const DEMO_ADMIN = { email: 'admin@eelarve.local', password: 'Eelarve-Demo-2026' } as const;
 
 export interface AppConfig {
@@ -39,7 +45,11 @@ export interface AppConfig {
   eventStoreConnectionString?: string;
   dataDir: string;
   publicUrl: string;
-  bootstrapAdmin: { email: string; password: string };
+  /**
+   * The platform administrator created on an empty database. Undefined in production without
+   * BOOTSTRAP_ADMIN_*: the published demo credentials must never open a real installation.
+   */
+  bootstrapAdmin?: { email: string; password: string };
   logLevel: Environment['LOG_LEVEL'];
   /** Built web client to serve; undefined serves the API only. */
   webDist?: string;
@@ -51,6 +61,10 @@ export interface AppConfig {
   trustProxy?: boolean;
   /** Electronic ID (authentication type PASS) through OpenID Connect; undefined turns it off. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
+  /** Sessions without remember-me end after this long without a request (SESSION_IDLE_TIMEOUT_MINUTES). */
+  sessionIdleTimeoutMs: number;
+  /** Where the secrets key comes from: SECRETS_KEY, else KEY_FILE (default DATA_DIR/secrets.key outside production). */
+  secrets: { key?: string; keyFile?: string };
 }
 
 export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
@@ -74,10 +88,7 @@ export function configFromEnvironment(env: Environment, databaseUrl: string): Ap
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING,
     dataDir: path.resolve(env.DATA_DIR),
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-    bootstrapAdmin: {
-      email: env.BOOTSTRAP_ADMIN_EMAIL ?? DEMO_ADMIN.email,
-      password: env.BOOTSTRAP_ADMIN_PASSWORD ?? DEMO_ADMIN.password,
-    },
+    bootstrapAdmin: bootstrapAdminOf(env),
     logLevel: env.LOG_LEVEL,
     webDist: env.WEB_DIST ?? defaultWebDist(),
     runProjections: true,
@@ -85,5 +96,18 @@ export function configFromEnvironment(env: Environment, databaseUrl: string): Ap
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     trustProxy: env.TRUST_PROXY === 'true',
     oidc: env.OIDC_ISSUER ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
+    sessionIdleTimeoutMs: env.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
+    secrets: { key: env.SECRETS_KEY, keyFile: env.KEY_FILE ?? (env.NODE_ENV === 'production' ? undefined : path.resolve(env.DATA_DIR, 'secrets.key')) },
   };
+}
+
+/** The given administrator; outside production the demo one fills what is not given. */
+function bootstrapAdminOf(env: Environment): AppConfig['bootstrapAdmin'] {
+  const { BOOTSTRAP_ADMIN_EMAIL: email, BOOTSTRAP_ADMIN_PASSWORD: password } = env;
+  // Production refuses the published demo password: anyone who read the README could sign in.
+  if (env.NODE_ENV === 'production' && password === DEMO_ADMIN.password) throw new Error('invalid configuration: BOOTSTRAP_ADMIN_PASSWORD is the published demo password');
+  if (email && password) return { email, password };
+  if (env.NODE_ENV !== 'production') return { email: email ?? DEMO_ADMIN.email, password: password ?? DEMO_ADMIN.password };
+  if (email || password) throw new Error('invalid configuration: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD go together in production');
+  return undefined;
 }

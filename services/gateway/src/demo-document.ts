@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sessionCookieName } from './features/auth/sessions';
 
 /**
  * A demo budget document for the first organisation, made through the product's own HTTP routes
@@ -19,9 +20,10 @@ const ALLIKAD: Record<string, string> = { RE: 'Riigieelarve', OT: 'Omatulu', VV:
 type Session = (options: InjectOptions, expected?: number) => Promise<{ id?: string } & Record<string, unknown>>;
 
 async function signIn(app: FastifyInstance): Promise<Session> {
+  if (!app.config.bootstrapAdmin) throw new Error('demo data needs the bootstrap administrator (BOOTSTRAP_ADMIN_EMAIL and _PASSWORD)');
   const { email, password } = app.config.bootstrapAdmin;
   const login = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: email, password } });
-  const cookie = login.cookies.find((candidate) => candidate.name === 'eelarve_session');
+  const cookie = login.cookies.find((candidate) => candidate.name === sessionCookieName(app.config));
   if (login.statusCode !== 200 || !cookie) throw new Error(`demo sign-in failed: ${login.statusCode}`);
   return async (options, expected = 200) => {
     const response = await app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: `${cookie.name}=${cookie.value}` } });

@@ -39,12 +39,11 @@ async function main(): Promise<void> {
 
   await app.listen({ port: env.PORT, host: env.HOST });
   const address = `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
-  const admin = env.BOOTSTRAP_ADMIN_EMAIL ? { email: env.BOOTSTRAP_ADMIN_EMAIL, password: '(BOOTSTRAP_ADMIN_PASSWORD)' } : DEMO_ADMIN;
   process.stdout.write(
     [
       '',
       `  Eelarve is running at ${address}`,
-      `  Log in as ${admin.email} with password ${admin.password}`,
+      signInLine(env),
       `  API documentation: ${address}/api/docs`,
       embedded ? `  Embedded PostgreSQL data: ${path.join(dataDir, 'postgres')}` : '  Database: DATABASE_URL',
       config.oidc ? `  Electronic ID: ${eid ? `local stand-in provider at ${eid.issuer} (OIDC_ISSUER not set)` : config.oidc.issuer}` : '  Electronic ID: off (OIDC_ISSUER not set)',
@@ -53,6 +52,13 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/** How to sign in; production names no password and never the demo administrator. */
+function signInLine(env: Environment): string {
+  if (env.BOOTSTRAP_ADMIN_EMAIL && env.BOOTSTRAP_ADMIN_PASSWORD) return `  Log in as ${env.BOOTSTRAP_ADMIN_EMAIL} with BOOTSTRAP_ADMIN_PASSWORD`;
+  if (env.NODE_ENV === 'production') return '  No administrator is created without BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD (set both and start again)';
+  return `  Log in as ${env.BOOTSTRAP_ADMIN_EMAIL ?? DEMO_ADMIN.email} with password ${env.BOOTSTRAP_ADMIN_PASSWORD ? '(BOOTSTRAP_ADMIN_PASSWORD)' : DEMO_ADMIN.password}`;
 }
 
 /**

@@ -18,16 +18,19 @@ export interface TestServer {
 }
 
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  const dataDir = path.join(os.tmpdir(), `eelarve-test-${randomBytes(4).toString('hex')}`);
   return {
     environment: 'test',
     databaseUrl,
-    dataDir: path.join(os.tmpdir(), `eelarve-test-${randomBytes(4).toString('hex')}`),
+    dataDir,
     publicUrl: 'http://localhost',
     bootstrapAdmin: { ...DEMO_ADMIN },
     logLevel: (process.env.TEST_LOG_LEVEL as AppConfig['logLevel']) ?? 'silent',
     runProjections: true,
     readYourWritesTimeoutMs: 5_000,
     mail: { from: 'Eelarve <no-reply@eelarve.local>' },
+    sessionIdleTimeoutMs: 12 * 60 * 60_000,
+    secrets: { keyFile: path.join(dataDir, 'secrets.key') },
     ...overrides,
   };
 }

@@ -77,8 +77,11 @@ export async function createUser(
   return { userId, email, password: password ?? '', occupationIds };
 }
 
+/** The session cookie's name: plain on http, `__Host-` prefixed over HTTPS or in production. */
+const isSessionCookie = (name: string) => name === 'eelarve_session' || name === '__Host-eelarve_session';
+
 export function sessionCookie(response: LightMyRequestResponse): string | undefined {
-  const cookie = response.cookies.find((candidate) => candidate.name === 'eelarve_session');
+  const cookie = response.cookies.find((candidate) => isSessionCookie(candidate.name));
   return cookie ? `${cookie.name}=${cookie.value}` : undefined;
 }
 
@@ -96,7 +99,7 @@ export class Browser {
       ...options,
       headers: { ...(options.headers ?? {}), ...(this.cookie ? { cookie: this.cookie } : {}) },
     });
-    const next = response.cookies.find((candidate) => candidate.name === 'eelarve_session');
+    const next = response.cookies.find((candidate) => isSessionCookie(candidate.name));
     if (next) this.cookie = next.value ? `${next.name}=${next.value}` : undefined;
     return response;
   }

@@ -2,7 +2,7 @@ import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { occupationPrivileges } from '../features/auth/account-queries';
-import { findSession, SESSION_COOKIE } from '../features/auth/sessions';
+import { findSession, sessionToken } from '../features/auth/sessions';
 import type { AuthContext, RouteAccess } from '../types';
 import { isApiPath } from './errors';
 import { DOCS_PREFIX } from './openapi';
@@ -23,9 +23,9 @@ function assertSameOrigin(request: FastifyRequest, publicUrl: string): void {
 }
 
 async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext | null> {
-  const token = request.cookies[SESSION_COOKIE];
+  const token = sessionToken(app, request);
   if (!token) return null;
-  const session = await findSession(app.db, token);
+  const session = await findSession(app.db, token, app.config.sessionIdleTimeoutMs);
   if (!session) return null;
   let privileges: string[] = [];
   if (session.occupationId) {
@@ -68,7 +68,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     // Non-API routes (the web client's files, docs) and the not-found handler are public.
     const access = request.routeOptions.config?.access ?? defaultAccess(request.routeOptions.url);
     assertSameOrigin(request, app.config.publicUrl);
-    request.auth = access === 'public' && !request.cookies[SESSION_COOKIE] ? null : await authenticate(app, request);
+    request.auth = access === 'public' && !sessionToken(app, request) ? null : await authenticate(app, request);
     authorise(access, request.auth);
   });
 });

@@ -10,7 +10,8 @@ import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { loadMe } from '../auth/account-queries';
-import { countActiveSessions, SESSION_COOKIE } from '../auth/sessions';
+import { clearSessionCookie } from '../auth/login-flow';
+import { countActiveSessions } from '../auth/sessions';
 import { adminRoleOf } from '../roles/queries';
 
 /**
@@ -89,7 +90,7 @@ async function meOf(app: FastifyInstance, auth: AuthContext, occupationId: strin
 async function endSessionsIn(app: FastifyInstance, reply: FastifyReply, auth: AuthContext, occupationId: string): Promise<boolean> {
   await app.db.deleteFrom('operational.sessions').where('user_id', '=', auth.userId).where('occupation_id', '=', occupationId).execute();
   if (auth.occupationId !== occupationId) return false;
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  clearSessionCookie(app, reply);
   return true;
 }
 

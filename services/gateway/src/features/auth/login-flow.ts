@@ -1,8 +1,8 @@
 import { type AuthenticationType, DomainError, type ErrorCode, type Me } from '@eelarve/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { loadMe, type UserOccupation, userOccupations } from './account-queries';
+import { loadMe, occupationPrivileges, type UserOccupation, userOccupations } from './account-queries';
 import { hasMfa } from './mfa';
-import { countActiveSessions, SESSION_COOKIE, type SessionRecord, selectSessionOccupation } from './sessions';
+import { countActiveSessions, type SessionRecord, selectSessionOccupation, sessionCookieName, usesSecureCookies } from './sessions';
 
 /**
  * The sign-in flow of spec 1, section 4, server side. Exported for every way in (password here,
@@ -29,6 +29,24 @@ export class SignInStepRequired extends DomainError {
   override get status(): number {
     return 403;
   }
+}
+
+/**
+ * In production a platform administrator (an occupation holding IS_ADMIN, which only the platform
+ * organisation's roles grant) must prove a second factor whatever the organisation allows: a
+ * password alone then meets MFA_NOT_SET_UP or ENTER_MFA_CODE like an MFA organisation's user.
+ */
+async function withAdminMfa(app: FastifyInstance, userId: string, occupation: UserOccupation): Promise<UserOccupation> {
+  if (app.config.environment !== 'production') return occupation;
+  const privileges = await occupationPrivileges(app.db, userId, occupation.id);
+  if (!privileges?.includes('IS_ADMIN')) return occupation;
+  const strong = occupation.allowedAuthenticationTypes.filter((type) => type !== 'LOGIN' && type !== 'BASIC');
+  return { ...occupation, allowedAuthenticationTypes: strong.includes('LOGIN_WITH_MFA') ? strong : [...strong, 'LOGIN_WITH_MFA'] };
+}
+
+/** The user's occupations with the authentication types that may enter each. */
+async function enterableOccupations(app: FastifyInstance, userId: string): Promise<UserOccupation[]> {
+  return Promise.all((await userOccupations(app.db, userId)).map((occupation) => withAdminMfa(app, userId, occupation)));
 }
 
 /**
@@ -67,7 +85,7 @@ export async function enterOccupation(app: FastifyInstance, session: SessionReco
 
 /** Enters the user's occupation `occupationId` (OCCUPATION_NOT_FOUND if it is not theirs). */
 export async function enterOccupationById(app: FastifyInstance, session: SessionRecord, occupationId: string): Promise<SessionRecord> {
-  const occupation = (await userOccupations(app.db, session.userId)).find((candidate) => candidate.id === occupationId);
+  const occupation = (await enterableOccupations(app, session.userId)).find((candidate) => candidate.id === occupationId);
   if (!occupation) throw new DomainError('OCCUPATION_NOT_FOUND');
   return enterOccupation(app, session, occupation);
 }
@@ -80,7 +98,7 @@ export async function enterOccupationById(app: FastifyInstance, session: Session
  * user chooses one.
  */
 export async function chooseOccupation(app: FastifyInstance, session: SessionRecord, requested?: string | null): Promise<SessionRecord> {
-  const occupations = await userOccupations(app.db, session.userId);
+  const occupations = await enterableOccupations(app, session.userId);
   // A remembered occupation that is no longer the user's (removed since) is ignored, not an error.
   const wanted = requested ? occupations.find((occupation) => occupation.id === requested) : undefined;
   if (wanted) return enterOccupation(app, session, wanted);
@@ -98,14 +116,19 @@ export async function chooseOccupation(app: FastifyInstance, session: SessionRec
 }
 
 export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string, session: SessionRecord): void {
-  reply.setCookie(SESSION_COOKIE, token, {
+  reply.setCookie(sessionCookieName(app.config), token, {
+    // Path=/ with no Domain, as the __Host- prefix requires.
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: app.config.environment === 'production',
+    secure: usesSecureCookies(app.config),
     // Without remember-me the cookie ends with the browser session; the server expiry still applies.
     ...(session.rememberMe ? { expires: session.expiresAt } : {}),
   });
+}
+
+export function clearSessionCookie(app: FastifyInstance, reply: FastifyReply): void {
+  reply.clearCookie(sessionCookieName(app.config), { path: '/', httpOnly: true, sameSite: 'lax', secure: usesSecureCookies(app.config) });
 }
 
 export async function recordSignIn(app: FastifyInstance, userId: string, ip: string): Promise<void> {

@@ -17,7 +17,7 @@ import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { attemptSucceeded, beginAttempt, throttleKeys } from '../throttle/throttle';
 import { findUser, findUserByEmail } from './account-queries';
-import { chooseOccupation, enterOccupationById, meOf, recordSignIn, SignInStepRequired, setSessionCookie } from './login-flow';
+import { chooseOccupation, clearSessionCookie, enterOccupationById, meOf, recordSignIn, SignInStepRequired, setSessionCookie } from './login-flow';
 import { confirmPendingSecret, createPendingSecret, hasMfa, removeMfa, verifyMfaCode } from './mfa';
 import { assertPasswordAcceptable, hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
@@ -27,8 +27,8 @@ import {
   deleteSession,
   deleteUserSessions,
   PRE_OCCUPATION_SESSION_MS,
-  SESSION_COOKIE,
   type SessionRecord,
+  sessionToken,
   upgradeSession,
 } from './sessions';
 
@@ -77,8 +77,8 @@ async function withSessionCookie(
   }
 }
 
-function currentToken(request: FastifyRequest): string {
-  const token = request.cookies[SESSION_COOKIE];
+function currentToken(app: FastifyInstance, request: FastifyRequest): string {
+  const token = sessionToken(app, request);
   if (!token) throw new DomainError('UNAUTHORIZED');
   return token;
 }
@@ -89,7 +89,7 @@ function currentToken(request: FastifyRequest): string {
  */
 async function afterMfaCode(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, occupationId: string | null | undefined) {
   const { session } = requireAuth(request);
-  const upgraded = session.authenticationType === 'LOGIN' ? await upgradeSession(app.db, session, 'LOGIN_WITH_MFA') : { token: currentToken(request), session };
+  const upgraded = session.authenticationType === 'LOGIN' ? await upgradeSession(app.db, session, 'LOGIN_WITH_MFA') : { token: currentToken(app, request), session };
   setSessionCookie(app, reply, upgraded.token, upgraded.session);
   const current = await withSessionCookie(app, reply, upgraded.token, upgraded.session, (s) =>
     occupationId ? enterOccupationById(app, s, occupationId) : s.occupationId ? Promise.resolve(s) : chooseOccupation(app, s),
@@ -138,7 +138,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const { session } = requireAuth(request);
       const occupationId = 'occupationId' in request.body ? request.body.occupationId : request.body.user.occupationId;
       const current = await enterOccupationById(app, session, occupationId);
-      setSessionCookie(app, reply, currentToken(request), current);
+      setSessionCookie(app, reply, currentToken(app, request), current);
       return meOf(app, current);
     });
   }
@@ -148,7 +148,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const { session } = requireAuth(request);
       if (request.body?.logoutAllSessions) await deleteUserSessions(app.db, session.userId);
       else await deleteSession(app.db, session.tokenHash);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      clearSessionCookie(app, reply);
       return reply.status(204).send();
     });
   }

@@ -1,9 +1,30 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../../config';
 import type { AppDatabase } from '../../infrastructure/database';
 
 /** Until an occupation (and so an organisation with its session length) is chosen. */
 export const PRE_OCCUPATION_SESSION_MS = 24 * 60 * 60 * 1000;
+/** The cookie's name on plain http (local development, tests). */
 export const SESSION_COOKIE = 'eelarve_session';
+
+/** Whether the session cookie is Secure: served over HTTPS, or production (behind a TLS proxy). */
+export function usesSecureCookies(config: Pick<AppConfig, 'environment' | 'publicUrl'>): boolean {
+  return config.environment === 'production' || new URL(config.publicUrl).protocol === 'https:';
+}
+
+/**
+ * Over HTTPS the cookie is `__Host-` prefixed: browsers accept it only Secure, with Path=/ and no
+ * Domain, so neither a sibling subdomain nor a plain-http page can plant or overwrite it.
+ */
+export function sessionCookieName(config: Pick<AppConfig, 'environment' | 'publicUrl'>): string {
+  return usesSecureCookies(config) ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
+
+/** The session token the request carries, if any. */
+export function sessionToken(app: FastifyInstance, request: FastifyRequest): string | undefined {
+  return request.cookies[sessionCookieName(app.config)];
+}
 
 export interface SessionRecord {
   tokenHash: Buffer;
@@ -57,7 +78,11 @@ export async function createSession(
 /** Activity is recorded at most once a minute, so an ordinary request only reads its session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
-export async function findSession(db: Db, token: string): Promise<SessionRecord | null> {
+/**
+ * The live session of the token. A session without remember-me also ends after `idleTimeoutMs`
+ * without a request (measured from last_seen_at, so to within LAST_SEEN_RESOLUTION_MS).
+ */
+export async function findSession(db: Db, token: string, idleTimeoutMs: number): Promise<SessionRecord | null> {
   const tokenHash = hashToken(token);
   const row = await db
     .selectFrom('operational.sessions')
@@ -66,6 +91,10 @@ export async function findSession(db: Db, token: string): Promise<SessionRecord 
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
   if (!row) return null;
+  if (!row.remember_me && Date.now() - row.last_seen_at.getTime() > idleTimeoutMs) {
+    await deleteSession(db, tokenHash);
+    return null;
+  }
   if (Date.now() - row.last_seen_at.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await db.updateTable('operational.sessions').set({ last_seen_at: new Date() }).where('token_hash', '=', tokenHash).execute();
   }

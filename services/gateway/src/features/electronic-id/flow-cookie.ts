@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { AppDatabase } from '../../infrastructure/database';
+import { secretKey } from '../auth/secret-keys';
 
 /** The short-lived cookie that carries one electronic-ID round trip from its start to the callback. */
 export const FLOW_COOKIE = 'eelarve_eid_flow';
@@ -26,6 +28,17 @@ export const flowSchema = z.object({
 });
 
 export type Flow = z.infer<typeof flowSchema>;
+
+/**
+ * The cookie's key is derived from the installation's secrets key (never stored in the
+ * database). Older installations kept one in operational.electronic_id_keys under
+ * LEGACY_FLOW_KEY_NAME; the start-up migration deletes it (a round trip in flight then fails once).
+ */
+export const LEGACY_FLOW_KEY_NAME = 'flow-cookie-aes-gcm';
+
+export function flowCookieKey(db: AppDatabase): Buffer {
+  return secretKey(db, 'flow-cookie');
+}
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

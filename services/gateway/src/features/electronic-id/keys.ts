@@ -1,14 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppDatabase } from '../../infrastructure/database';
+import { flowCookieKey } from './flow-cookie';
 
 export interface ElectronicIdKeys {
   /** HMAC key for personal codes: the table holds only HMAC-SHA-256(key, code). */
   personalCode: Buffer;
-  /** AES-256-GCM key sealing the flow cookie (state, nonce, PKCE verifier). */
+  /** AES-256-GCM key sealing the flow cookie (state, nonce, PKCE verifier); from the secrets key, not the database. */
   flowCookie: Buffer;
 }
 
-const KEY_NAMES = { personalCode: 'personal-code-hmac', flowCookie: 'flow-cookie-aes-gcm' } as const;
+const KEY_NAMES = { personalCode: 'personal-code-hmac' } as const;
 const cache = new WeakMap<AppDatabase, Promise<ElectronicIdKeys>>();
 
 async function loadKey(db: AppDatabase, name: string): Promise<Buffer> {
@@ -26,7 +27,7 @@ async function loadKey(db: AppDatabase, name: string): Promise<Buffer> {
 export function electronicIdKeys(db: AppDatabase): Promise<ElectronicIdKeys> {
   let keys = cache.get(db);
   if (!keys) {
-    keys = (async () => ({ personalCode: await loadKey(db, KEY_NAMES.personalCode), flowCookie: await loadKey(db, KEY_NAMES.flowCookie) }))();
+    keys = (async () => ({ personalCode: await loadKey(db, KEY_NAMES.personalCode), flowCookie: flowCookieKey(db) }))();
     keys.catch(() => cache.delete(db));
     cache.set(db, keys);
   }
