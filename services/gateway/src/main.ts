@@ -2,7 +2,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO_PEOPLE, type LocalEidProvider, startLocalEidProvider } from '@eelarve/eid-provider';
 import { type EmbeddedPostgresEvent, startEmbeddedPostgres } from '@eelarve/postgres';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { type AppConfig, configFromEnvironment, DEMO_ADMIN, type Environment, parseEnvironment } from './config';
 import { seedDemoData } from './demo';
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   // app.close() stops accepting, waits for in-flight requests, then runs the onClose hooks:
   // running tasks drain, projectors stop, pools close. The database goes last.
   installShutdown({
-    drain: () => app.close(),
+    drain: () => closeApp(app),
     stop: async () => {
       await eid?.close();
       await embedded?.stop();
@@ -96,6 +96,20 @@ function demoRedirectUris(publicUrl: string): string[] {
     for (const host of ['localhost', '127.0.0.1', '[::1]']) uris.add(`${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${path}`);
   }
   return [...uris];
+}
+
+/**
+ * `app.close()` with keep-alive connections closed as soon as their last request is answered:
+ * the server closes the idle ones once when closing starts, but a connection whose request was
+ * still running would otherwise stay open (and keep the close waiting) until the client leaves.
+ */
+async function closeApp(app: FastifyInstance): Promise<void> {
+  const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweeper);
+  }
 }
 
 type EventLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
