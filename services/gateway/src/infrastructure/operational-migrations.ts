@@ -7,6 +7,7 @@ import { type RegistrationTables, registrationMigrations } from '../features/reg
 import { type TasksTables, tasksMigrations } from '../features/tasks/migrations';
 import { type ThrottleTables, throttleMigrations } from '../features/throttle/migrations';
 import { type UserSettingsTables, userSettingsMigrations } from '../features/user-settings/migrations';
+import { type OneOffMigrationTables, oneOffMigrationTables } from '../one-off-migrations/tables';
 
 /**
  * Operational state that is not domain history (DESIGN.md section 1): sessions, credentials and
@@ -57,9 +58,11 @@ export const operationalMigrations: Record<string, Migration> = {
   ...budgetMigrations,
   ...throttleMigrations,
   ...userSettingsMigrations,
+  ...oneOffMigrationTables,
 };
 
-export interface OperationalTables extends AuthTables, BudgetTables, ElectronicIdTables, MailTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
+export interface OperationalTables
+  extends AuthTables, BudgetTables, ElectronicIdTables, MailTables, OneOffMigrationTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;
