@@ -26,6 +26,9 @@ function gitRevision(): string {
 
 export default defineConfig(({ mode }) => ({
   plugins: [react()],
+  // The gateway puts each response's CSP nonce here (services/gateway/src/plugins/web.ts); the
+  // grid's injected <style> elements carry it (grid/setup.ts), so styles need no 'unsafe-inline'.
+  html: { cspNonce: '__EELARVE_CSP_NONCE__' },
   define: {
     __APP_VERSION__: JSON.stringify(packageVersion()),
     __APP_REVISION__: JSON.stringify(gitRevision()),

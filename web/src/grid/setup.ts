@@ -1,11 +1,21 @@
-import { AllCommunityModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
+import { AllCommunityModule, ModuleRegistry, provideGlobalGridOptions, themeQuartz } from 'ag-grid-community';
 
 let registered = false;
+
+/** The style nonce of this page load (`<meta property="csp-nonce">`, see vite.config.ts). */
+function cspNonce(): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const meta = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]');
+  return meta?.nonce || meta?.getAttribute('nonce') || undefined;
+}
 
 /** Registers the AG Grid Community modules, once for the whole app. */
 export function registerGridModules(): void {
   if (registered) return;
   ModuleRegistry.registerModules([AllCommunityModule]);
+  // The grid adds <style> elements; the page's CSP admits them by the nonce the server put in index.html.
+  const styleNonce = cspNonce();
+  if (styleNonce) provideGlobalGridOptions({ styleNonce });
   registered = true;
 }
 
