@@ -35,6 +35,7 @@ import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openApiPlugin } from './plugins/openapi';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { webPlugin } from './plugins/web';
 import type { ProjectionsHandle } from './types';
 import './types';
@@ -93,8 +94,6 @@ function buildHeaders(app: FastifyInstance, info: BuildInfo): void {
     reply.header(API_VERSION_HEADER, info.version);
     reply.header(API_REVISION_HEADER, info.revision);
     reply.header(API_BUILD_TIME_HEADER, info.buildTime);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
   });
 }
 
@@ -149,6 +148,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('buildInfo', buildInfo);
 
   buildHeaders(app, buildInfo);
+  // CSP, frame, HSTS and no-store headers (plugins/security-headers.ts).
+  await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024 } });
   await app.register(errorsPlugin);
