@@ -34,6 +34,7 @@ import { userRoutes } from './features/users/routes';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
+import { runOneOffMigrations } from './one-off-migrations/runner';
 import { openApiPlugin } from './plugins/openapi';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { webPlugin } from './plugins/web';
@@ -162,5 +163,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // The first screen after start (login) reads the accounts read models.
   const [last] = await runtime.store.readStream(`occupation-${plan.occupationId}`);
   if (last) await app.projections.waitForPosition(['organizations', 'accounts'], last.position, 30_000);
+  // Data repairs that run once per database (one-off-migrations/runner.ts).
+  await runOneOffMigrations(app);
   return app;
 }
