@@ -186,32 +186,47 @@ describe('Me', () => {
 });
 
 describe('throttling', () => {
-  it('answers 429 with Retry-After after five failures for an account, from any address, even with the right password', async () => {
+  it('answers 429 with Retry-After after five failures for an account from one address, even with the right password; the owner elsewhere signs in', async () => {
     const user = await createUser(server.app, [loginOrganization]);
-    for (let i = 0; i < 5; i++) {
-      const response = await new Browser(server.app, `10.1.0.${i + 1}`).login(user.email, 'Wrong-Password-1');
-      expect(response.statusCode).toBe(401);
-    }
-    const blocked = await new Browser(server.app, '10.1.0.99').login(user.email.toUpperCase(), user.password);
+    const attacker = new Browser(server.app, '10.1.0.1');
+    for (let i = 0; i < 5; i++) expect((await attacker.login(user.email, 'Wrong-Password-1')).statusCode).toBe(401);
+    const blocked = await attacker.login(user.email.toUpperCase(), user.password);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().code).toBe('TOO_MANY_ATTEMPTS');
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(14 * 60);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect(blocked.cookies).toHaveLength(0);
-    // Another account is not affected; an unknown address is throttled just the same (nothing revealed).
-    const other = await createUser(server.app, [loginOrganization]);
-    expect((await new Browser(server.app, '10.1.0.99').login(other.email, other.password)).statusCode).toBe(200);
-    for (let i = 0; i < 5; i++) await new Browser(server.app, `10.1.1.${i + 1}`).login('ghost@example.com', 'Wrong-Password-1');
-    expect((await new Browser(server.app, '10.1.1.99').login('ghost@example.com', 'Wrong-Password-1')).statusCode).toBe(429);
-    // Once the window has passed, sign-in works again.
-    await server.app.db.updateTable('operational.auth_failures').set({ window_started_at: new Date(Date.now() - 16 * 60_000) }).execute();
+    // The owner, from another address, is not locked out.
     expect((await new Browser(server.app, '10.1.0.99').login(user.email, user.password)).statusCode).toBe(200);
+    // An unknown address is throttled just the same (nothing revealed).
+    const ghost = new Browser(server.app, '10.1.1.1');
+    for (let i = 0; i < 5; i++) await ghost.login('ghost@example.com', 'Wrong-Password-1');
+    expect((await ghost.login('ghost@example.com', 'Wrong-Password-1')).statusCode).toBe(429);
+    // Once the window has passed, sign-in from the first address works again.
+    await server.app.db.updateTable('operational.auth_failures').set({ window_started_at: new Date(Date.now() - 16 * 60_000) }).execute();
+    expect((await attacker.login(user.email, user.password)).statusCode).toBe(200);
   });
 
-  it('lets no more than five of many concurrent guesses be checked', async () => {
+  it('stops distributed guessing at a ceiling of 100 per account, but never at an address the owner signed in from', async () => {
     const user = await createUser(server.app, [loginOrganization]);
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => new Browser(server.app, `10.4.0.${i + 1}`).login(user.email, 'Wrong-Password-1')));
+    expect((await new Browser(server.app, '10.5.9.9').login(user.email, user.password)).statusCode).toBe(200);
+    // Twenty addresses, five guesses each: each address reaches its own limit and the account its ceiling.
+    for (let address = 1; address <= 20; address++) {
+      const guesser = new Browser(server.app, `10.5.0.${address}`);
+      const statuses = await Promise.all(Array.from({ length: 5 }, () => guesser.login(user.email, 'Wrong-Password-1').then((response) => response.statusCode)));
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    }
+    const fromNewPlace = await new Browser(server.app, '10.5.1.1').login(user.email, user.password);
+    expect({ status: fromNewPlace.statusCode, code: fromNewPlace.json().code }).toEqual({ status: 429, code: 'TOO_MANY_ATTEMPTS' });
+    expect((await new Browser(server.app, '10.5.9.9').login(user.email, user.password)).statusCode).toBe(200);
+    // The owner's success at their usual address does not reopen the account to the guessers.
+    expect((await new Browser(server.app, '10.5.1.2').login(user.email, user.password)).statusCode).toBe(429);
+  });
+
+  it('lets no more than five of many concurrent guesses from one address be checked', async () => {
+    const user = await createUser(server.app, [loginOrganization]);
+    const responses = await Promise.all(Array.from({ length: 12 }, () => new Browser(server.app, '10.4.0.1').login(user.email, 'Wrong-Password-1')));
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);

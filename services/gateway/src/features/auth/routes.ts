@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
-import { attemptSucceeded, beginAttempt, throttleKeys } from '../throttle/throttle';
+import { type AttemptKeys, attemptSucceeded, beginAttempt, isKnownAddress, type ThrottleKey, throttleKeys } from '../throttle/throttle';
 import { findUser, findUserByEmail } from './account-queries';
 import { chooseOccupation, clearSessionCookie, enterOccupationById, meOf, recordSignIn, SignInStepRequired, setSessionCookie } from './login-flow';
 import { confirmPendingSecret, createPendingSecret, hasMfa, removeMfa, verifyMfaCode } from './mfa';
@@ -46,13 +46,21 @@ const READ_MODELS = ['accounts'] as const;
 const STRONG_SESSION_TYPES = new Set(['LOGIN_WITH_MFA', 'PASS']);
 
 /** Password check that takes the same time whether or not the address exists. */
-async function checkPassword(app: FastifyInstance, email: string, password: string) {
-  const user = await findUserByEmail(app.db, email);
+async function checkPassword(app: FastifyInstance, user: Awaited<ReturnType<typeof findUserByEmail>>, password: string) {
   const credential = user
     ? await app.db.selectFrom('operational.credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst()
     : undefined;
   const valid = credential ? await verifyPassword(password, credential.password_hash) : await verifyAgainstNothing(password);
   return user && valid ? user : null;
+}
+
+/**
+ * What a failed sign-in or MFA code counts against: the account from this address, the address,
+ * and (unless the account signed in from this address before) the account from anywhere.
+ */
+async function attemptKeys(app: FastifyInstance, account: ThrottleKey, accountFromAddress: ThrottleKey, userId: string | undefined, ip: string): Promise<AttemptKeys> {
+  const known = await isKnownAddress(app.db, userId, ip);
+  return { account: accountFromAddress, ip: throttleKeys.ip(ip), ...(known ? {} : { ceiling: account }) };
 }
 
 /**
@@ -105,9 +113,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/initial/auth/login',
     { config: { access: 'public' }, schema: { tags, body: loginRequestSchema, response: { 200: meSchema } } },
     async (request, reply) => {
-      const keys = { account: throttleKeys.login(request.body.username), ip: throttleKeys.ip(request.ip) };
+      const { username } = request.body;
+      const candidate = await findUserByEmail(app.db, username);
+      const keys = await attemptKeys(app, throttleKeys.login(username), throttleKeys.loginFrom(username, request.ip), candidate?.id, request.ip);
       await beginAttempt(app.db, reply, keys);
-      const user = await checkPassword(app, request.body.username, request.body.password);
+      const user = await checkPassword(app, candidate, request.body.password);
       if (!user) throw new DomainError('INVALID_USERNAME_OR_PASSWORD');
       await attemptSucceeded(app.db, keys);
       if (!user.confirmed_at) throw new DomainError('EMAIL_NOT_CONFIRMED');
@@ -190,7 +200,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   for (const url of ['/api/auth/confirm-mfa-code', '/initial/auth/confirm-mfa-code']) {
     api.post(url, { config: { access: 'user' }, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } }, async (request, reply) => {
       const { userId } = requireAuth(request);
-      const keys = { account: throttleKeys.mfa(userId), ip: throttleKeys.ip(request.ip) };
+      const keys = await attemptKeys(app, throttleKeys.mfa(userId), throttleKeys.mfaFrom(userId, request.ip), userId, request.ip);
       await beginAttempt(app.db, reply, keys);
       const result = await confirmPendingSecret(app.db, userId, request.body.code);
       if (result === 'not-set-up') throw new DomainError('MFA_NOT_INITIALIZED');
@@ -206,7 +216,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: 'user' }, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } },
     async (request, reply) => {
       const { userId } = requireAuth(request);
-      const keys = { account: throttleKeys.mfa(userId), ip: throttleKeys.ip(request.ip) };
+      const keys = await attemptKeys(app, throttleKeys.mfa(userId), throttleKeys.mfaFrom(userId, request.ip), userId, request.ip);
       await beginAttempt(app.db, reply, keys);
       const result = await verifyMfaCode(app.db, userId, request.body.code);
       if (result === 'not-set-up') throw new DomainError('MFA_NOT_SET_UP');
