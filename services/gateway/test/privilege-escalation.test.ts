@@ -4,6 +4,7 @@ import type { GlobalPosition } from '@eelarve/eventstore';
 import type { Privilege } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../src/infrastructure/commands';
+import { ONE_OFF_MIGRATIONS, runOneOffMigrations } from '../src/one-off-migrations/runner';
 import { accountsFixture, PASSWORD } from '../src/features/users/testing';
 import { startTestServer, type TestServer } from '../src/testing';
 import { type Client, login } from './helpers';
@@ -27,6 +28,8 @@ type Me = { privileges: string[]; occupationId: string | null };
 function expectError(response: { statusCode: number; json(): { code: string } }, status: number, code: string) {
   expect({ status: response.statusCode, code: response.json().code }).toEqual({ status, code });
 }
+
+const PLATFORM_PRIVILEGE_MIGRATION = ONE_OFF_MIGRATIONS.find((migration) => migration.name === '2026-11-23-is-admin-outside-platform')!;
 
 const actor = { correlationId: 'test-old-database', userId: null, occupationId: null, organizationId: null };
 
@@ -133,6 +136,26 @@ describe('IS_ADMIN outside the platform organisation', () => {
     expect(update.statusCode).toBe(200);
     const roles = (await admin.request({ method: 'GET', url: `/api/organization/${platformId}/roles` })).json() as Array<{ id: string; privileges: Array<{ id: string }> }>;
     expect(roles.find((role) => role.id === id)?.privileges.map((privilege) => privilege.id).sort()).toEqual(['DATA_VIEW', 'IS_ADMIN']);
+  });
+});
+
+describe('the one-off migration for older databases', () => {
+  it('takes IS_ADMIN out of customer roles and reports them, leaving platform roles alone', async () => {
+    const planted = await plantIsAdminRole(organizationId);
+    const platformRole = await fixture.role(platformId, ['IS_ADMIN', 'USER_VIEW']);
+    // It ran when this gateway started, on a database without such roles; run it again as on an older one.
+    await server.app.db.deleteFrom('operational.one_off_migrations').where('name', '=', PLATFORM_PRIVILEGE_MIGRATION.name).execute();
+    await runOneOffMigrations(server.app, [PLATFORM_PRIVILEGE_MIGRATION]);
+    const report = await server.app.db.selectFrom('operational.one_off_migrations').select('report').where('name', '=', PLATFORM_PRIVILEGE_MIGRATION.name).executeTakeFirstOrThrow();
+    const parsed = (typeof report.report === 'string' ? JSON.parse(report.report) : report.report) as { found: number; roles: Array<{ roleId: string; stripped: boolean }> };
+    expect(parsed.roles).toContainEqual(expect.objectContaining({ roleId: planted, stripped: true }));
+    expect(parsed.roles.some((role) => role.roleId === platformRole)).toBe(false);
+    const privilegesOf = async (organization: string, roleId: string) => {
+      const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organization}/roles` })).json() as Array<{ id: string; privileges: Array<{ id: string }> }>;
+      return roles.find((role) => role.id === roleId)?.privileges.map((privilege) => privilege.id).sort();
+    };
+    await expect.poll(() => privilegesOf(organizationId, planted)).toEqual(['DATA_VIEW']);
+    expect(await privilegesOf(platformId, platformRole)).toEqual(['IS_ADMIN', 'USER_VIEW']);
   });
 });
 

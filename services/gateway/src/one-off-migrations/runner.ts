@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { withAdvisoryLock } from '../infrastructure/advisory-lock';
 import type { CommandActor } from '../infrastructure/commands';
 import type { AppDatabase } from '../infrastructure/database';
+import { stripPlatformPrivilegeOutsidePlatform } from './platform-privilege';
 import { repairDuplicateNames } from './unique-names';
 
 /**
@@ -25,6 +26,7 @@ export interface OneOffMigration {
 
 export const ONE_OFF_MIGRATIONS: readonly OneOffMigration[] = [
   { name: '2026-11-23-duplicate-unique-names', readModels: ['accounts', 'classifiers'], run: repairDuplicateNames },
+  { name: '2026-11-23-is-admin-outside-platform', readModels: ['accounts', 'organizations'], run: stripPlatformPrivilegeOutsidePlatform },
 ];
 
 /** How long a start waits for the read models to catch up before leaving a migration to the next start. */

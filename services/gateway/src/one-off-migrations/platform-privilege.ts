@@ -1,0 +1,35 @@
+import { roleDecider } from '@eelarve/domain';
+import type { Privilege } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { type CommandActor, executeCommand } from '../infrastructure/commands';
+import { readModels } from '../infrastructure/database';
+import type { OneOffReport } from './runner';
+
+/**
+ * Takes IS_ADMIN out of roles outside the platform organisation (issue 8, finding 3). Older
+ * versions let a platform administrator put it into a customer role, and that organisation's
+ * user administrators could then make themselves platform administrators. Sign-in ignores it
+ * there already; this removes it from the roles themselves, through their own command, and
+ * reports each role. The admin role (type ADMIN) cannot be edited: it is reported, not changed
+ * (the product never gives it IS_ADMIN outside the platform).
+ */
+export async function stripPlatformPrivilegeOutsidePlatform(app: FastifyInstance, actor: CommandActor): Promise<OneOffReport> {
+  const roles = await readModels(app.db)
+    .selectFrom('roles as r')
+    .innerJoin('organizations as org', 'org.id', 'r.organization_id')
+    .select(['r.id', 'r.organization_id', 'r.name', 'r.description', 'r.type', 'r.privilege_ids'])
+    .where('org.is_platform', '=', false)
+    .where(sql<boolean>`'IS_ADMIN' = any(r.privilege_ids)`)
+    .execute();
+  const repaired = [];
+  for (const role of roles) {
+    const stripped = role.type !== 'ADMIN';
+    if (stripped) {
+      const privilegeIds = role.privilege_ids.filter((privilege) => privilege !== 'IS_ADMIN') as Privilege[];
+      await executeCommand(app.store, roleDecider, { type: 'UpdateRole', roleId: role.id, name: role.name, description: role.description, privilegeIds }, actor);
+    }
+    repaired.push({ roleId: role.id, organizationId: role.organization_id, name: role.name, stripped });
+  }
+  return { found: roles.length, roles: repaired };
+}
