@@ -174,6 +174,16 @@ export async function advanceCheckpoint(
   if (result.numUpdatedRows !== 1n) throw new CheckpointMovedError(key);
 }
 
+/** Adds to a generation's applied-events count, when it is only known after the checkpoint moved. */
+export async function countApplied(db: Kysely<unknown>, key: GenerationKey, applied: number): Promise<void> {
+  await control(db)
+    .updateTable('projections.checkpoints')
+    .set({ events_applied: sql<string>`events_applied + ${applied}` })
+    .where('projector', '=', key.projector)
+    .where('generation', '=', key.generation)
+    .execute();
+}
+
 export async function setStatus(db: Kysely<unknown>, key: GenerationKey, status: GenerationStatus): Promise<void> {
   await control(db)
     .updateTable('projections.checkpoints')

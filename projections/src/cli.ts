@@ -1,9 +1,10 @@
 /**
- * `pnpm projections status` prints every projector's generations, position and lag.
+ * `pnpm projections status` prints every projector's generations, position and lag, and the
+ * events each generation parked (its handler failed on them; a rebuild with fixed code replays them).
  * `pnpm projections rebuild <name>` rebuilds a projector from position zero (whichever process
  * runs it does the work, this one if none does) and prints progress until reads switch over.
  */
-import { createEventStore, type EventStore, formatPosition } from '@eelarve/eventstore';
+import { createEventStore, type EventStore } from '@eelarve/eventstore';
 import { createKysely, createPool } from '@eelarve/postgres';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
@@ -12,7 +13,8 @@ import { connectProductDatabase } from './connection';
 import { startProjections } from './engine';
 import { resolveProjectors } from './registry';
 import { migrateControlSchema } from './schema';
-import { type ProjectorStatus, projectionStatus } from './status';
+import { statusLines } from './report';
+import { projectionStatus } from './status';
 
 interface Connection {
   pool: pg.Pool;
@@ -22,18 +24,12 @@ interface Connection {
 
 const USAGE = 'usage: pnpm projections status | pnpm projections rebuild <projector>';
 
-function describe(row: ProjectorStatus): string {
-  const behind = row.eventsBehind === null ? `head ${formatPosition(row.head)}` : `${row.eventsBehind} events behind`;
-  const error = row.lastError ? `  last error: ${row.lastError}` : '';
-  return `${row.name} v${row.version} g${row.generation} ${row.role} ${row.state}: ${row.eventsApplied} events applied, at ${formatPosition(row.position)}, ${behind}${error}`;
-}
-
 async function printStatus({ db, store }: Connection): Promise<void> {
   if ((await loadCheckpoints(db)).length === 0) {
     console.log('no projector has run against this database yet');
     return;
   }
-  for (const row of await projectionStatus(db, store)) console.log(describe(row));
+  for (const line of statusLines(await projectionStatus(db, store))) console.log(line);
 }
 
 async function rebuild(connection: Connection, name: string): Promise<void> {
@@ -49,10 +45,13 @@ async function rebuild(connection: Connection, name: string): Promise<void> {
     const { generation } = await engine.rebuildProjector(name, {
       progressIntervalMs: 1_000,
       onProgress: (rows) => {
-        for (const row of rows) if (row.role === 'building') console.log(describe(row));
+        for (const line of statusLines(rows.filter((row) => row.role === 'building'))) console.log(line);
       },
     });
     console.log(`${name} generation ${generation} now serves reads`);
+    // A rebuild that parked events again says so (they stay listed by `pnpm projections status`).
+    const serving = (await engine.status()).filter((row) => row.name === name && row.generation === generation);
+    for (const line of statusLines(serving)) console.log(line);
   } finally {
     await engine.stop();
   }

@@ -6,7 +6,8 @@ import { type Checkpoint, loadActivePositions, loadCheckpoint, loadCheckpoints, 
 import { createGeneration, dropGeneration, dropOrphanSchemas, switchOver } from './generations';
 import { LockSession } from './lock';
 import { assertDistinctTables, type Projector } from './projector';
-import { GenerationRunner } from './runner';
+import { EventParkedError } from './parked';
+import { DEFAULT_RETRY_POLICY, GenerationRunner, type RetryPolicy } from './runner';
 import { migrateControlSchema } from './schema';
 import { backoffDelay, Signal } from './signal';
 import { type ProjectorStatus, projectionStatus, watchRebuild } from './status';
@@ -25,6 +26,12 @@ export interface ProjectionEngineOptions {
   pollIntervalMs?: number;
   /** How often an idle runner reads anyway, in case a live wake-up was missed. */
   idleReadMs?: number;
+  /**
+   * How often a batch the handler fails on is tried before the events it fails on are parked
+   * (DEFAULT_RETRY_POLICY: 5 attempts from 100 ms apart). Database outages never park.
+   */
+  retry?: Partial<RetryPolicy>;
+  /** Also told about each parked event, once, with an EventParkedError (meant for the error log). */
   onError?: (error: unknown, context: string) => void;
 }
 
@@ -38,7 +45,9 @@ export interface ProjectionEngine {
   readonly projectors: readonly Projector[];
   /**
    * Resolves true once every named projector has applied the log up to `position` (a write's
-   * position, for read-your-writes), false when `timeoutMs` passes first. Never throws.
+   * position, for read-your-writes), false when `timeoutMs` passes first. Never throws. A parked
+   * event counts as passed: its checkpoint moved past it when it was parked (within the retry
+   * policy's 1.5 s by default), so a request whose event was parked does not hang.
    */
   waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number): Promise<boolean>;
   /**
@@ -271,7 +280,9 @@ class Engine implements ProjectionEngine {
       batchSize: this.options.batchSize ?? DEFAULT_BATCH_SIZE,
       wake: this.wake,
       idleReadMs: this.options.idleReadMs ?? 5_000,
+      retry: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
       onProgress: () => this.progress.notify(),
+      onParked: (event) => this.report(new EventParkedError(event), `projector ${event.projector} generation ${event.generation} parked an event`),
       onCaughtUp: (runner) => {
         if (runner === ownership.building && !ownership.switching) {
           ownership.switching = true;

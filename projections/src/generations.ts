@@ -1,6 +1,7 @@
 import { comparePositions } from '@eelarve/eventstore';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { type Checkpoint, type GenerationRole, control, loadCheckpoints } from './checkpoints';
+import { deleteParkedEvents, markParkedReplayed } from './parked';
 import type { Projector } from './projector';
 import { generationSchema, READ_SCHEMA } from './schema';
 
@@ -68,7 +69,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Makes the building generation the active one: in one transaction the read views move to its
- * tables and the old checkpoint row goes, so a query sees either the old or the new generation,
+ * tables, the old checkpoint row goes and the old generation's parked events are marked replayed, so a query sees either the old or the new generation,
  * never a mix. Returns false, changing nothing, when the new generation is behind the old one
  * (a reader's own recent write would disappear for a moment) or the views are busy.
  */
@@ -82,6 +83,8 @@ export async function switchOver(db: Kysely<unknown>, projector: string, buildin
       if (!next || !current) return false;
       if (comparePositions(next.position, current.position) < 0) return false;
       await control(trx).deleteFrom('projections.checkpoints').where('projector', '=', projector).where('generation', '=', current.generation).execute();
+      // The new generation replayed the whole log, parked events included; it parked again what it still fails on.
+      await markParkedReplayed(trx, current);
       await control(trx)
         .updateTable('projections.checkpoints')
         .set({ role: 'active', rebuild_requested: false, updated_at: sql<Date>`now()` })
@@ -106,6 +109,7 @@ export async function dropGeneration(db: Kysely<unknown>, projector: string, gen
       .where('generation', '=', generation)
       .where('role', '=', 'building')
       .execute();
+    await deleteParkedEvents(trx, projector, generation);
     await sql`drop schema if exists ${sql.id(generationSchema(projector, generation))} cascade`.execute(trx);
   });
 }
@@ -136,6 +140,7 @@ export async function dropProjector(db: Kysely<unknown>, projector: string): Pro
       await sql`drop view if exists ${sql.id(READ_SCHEMA, table)}`.execute(trx);
     }
     await control(trx).deleteFrom('projections.checkpoints').where('projector', '=', projector).execute();
+    await deleteParkedEvents(trx, projector);
   });
   await dropOrphanSchemas(db, projector);
 }

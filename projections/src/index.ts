@@ -10,6 +10,8 @@ export {
 export { connectProductDatabase, type ProductDatabase } from './connection';
 export { type ProjectionEngine, type ProjectionEngineOptions, type RebuildOptions, startProjections } from './engine';
 export { dropProjector } from './generations';
+export { EventParkedError, type ParkedEvent } from './parked';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './runner';
 export { type AnyDb, defineProjector, type Projector } from './projector';
 export { productProjectors, resolveProjectors } from './registry';
 export { CONTROL_SCHEMA, generationSchema, migrateControlSchema, READ_SCHEMA } from './schema';

@@ -1,17 +1,31 @@
-import { comparePositions, type EventStore, type GlobalPosition, type ReadAllResult } from '@eelarve/eventstore';
-import type { Kysely } from 'kysely';
+import { comparePositions, type EventStore, type GlobalPosition, type ReadAllResult, type StoredEvent } from '@eelarve/eventstore';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   advanceCheckpoint,
   type Checkpoint,
+  countApplied,
   type GenerationKey,
   type GenerationStatus,
   loadCheckpoint,
   recordError,
   setStatus,
 } from './checkpoints';
+import { HandlerFailure, isTransientFailure } from './failures';
 import { scopeToSchema } from './generations';
+import { type ParkedEvent, parkEvent } from './parked';
 import type { Projector } from './projector';
 import { backoffDelay, type Signal, sleep } from './signal';
+
+/** When a handler keeps failing on a batch: how often to try it before parking the events it fails on. */
+export interface RetryPolicy {
+  /** Failed attempts of a batch (not counting database outages) before its failing events are isolated and parked. */
+  attempts: number;
+  /** Pause before the first retry; each further one doubles it (with jitter), at most 10 s. */
+  firstDelayMs: number;
+}
+
+/** Five attempts over about 1.5 s: an event is parked well within a command's read-your-writes wait (5 s). */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 5, firstDelayMs: 100 };
 
 export interface RunnerOptions {
   db: Kysely<unknown>;
@@ -23,7 +37,10 @@ export interface RunnerOptions {
   wake: Signal;
   /** Fallback read interval when no wake-up comes (e.g. the wake-up subscription is down). */
   idleReadMs: number;
+  retry: RetryPolicy;
   onProgress(runner: GenerationRunner): void;
+  /** An event was parked (its checkpoint already moved past it). */
+  onParked(event: ParkedEvent, runner: GenerationRunner): void;
   /** Called each time the runner reaches the end of the log. */
   onCaughtUp(runner: GenerationRunner): void;
   onError(error: unknown, runner: GenerationRunner): void;
@@ -35,7 +52,10 @@ class GenerationGoneError extends Error {}
 /**
  * Runs one generation of one projector: reads $all from its checkpoint in batches, applies each
  * batch and advances the checkpoint in one transaction, and once at the end of the log waits for
- * a wake-up. Errors restart it from the stored checkpoint after a backoff.
+ * a wake-up. Errors restart it from the stored checkpoint after a backoff. When the handler keeps
+ * failing on a batch (not the database: see isTransientFailure), after `retry.attempts` the batch
+ * is applied event by event and the events that still fail are parked, so one bad event cannot
+ * stop the read model.
  */
 export class GenerationRunner {
   readonly key: GenerationKey;
@@ -44,6 +64,10 @@ export class GenerationRunner {
   status: GenerationStatus;
   /** Consecutive failures, for the backoff; a committed batch resets it. */
   private failures = 0;
+  /** The handler's consecutive failures on the batch at `failingAt`, and when the first came. */
+  private handlerFailures = 0;
+  private failingAt: GlobalPosition | undefined;
+  private firstFailedAt: Date | undefined;
   private readonly abort = new AbortController();
   private readonly done: Promise<void>;
 
@@ -73,9 +97,11 @@ export class GenerationRunner {
         await this.consume();
       } catch (error) {
         if (this.stopped || error instanceof GenerationGoneError) return;
-        this.options.onError(error, this);
-        await recordError(this.options.db, this.key, String(error)).catch(() => {});
-        await sleep(backoffDelay(this.failures++), this.abort.signal);
+        const handlerFailure = error instanceof HandlerFailure && !isTransientFailure(error.failure);
+        const failure = error instanceof HandlerFailure ? error.failure : error;
+        this.options.onError(failure, this);
+        await recordError(this.options.db, this.key, String(failure)).catch(() => {});
+        await sleep(handlerFailure ? this.retryDelay() : backoffDelay(this.failures++), this.abort.signal);
       }
     }
   }
@@ -86,7 +112,25 @@ export class GenerationRunner {
     if (!checkpoint) throw new GenerationGoneError();
     this.position = checkpoint.position;
     this.status = checkpoint.status;
+    // The failing batch is behind us (another process got past it): its count no longer applies.
+    if (this.failingAt && comparePositions(this.failingAt, this.position) !== 0) this.clearHandlerFailures();
     await this.setStatus('catching-up');
+  }
+
+  /** Counts a handler failure at the current position; the pause before the next attempt. */
+  private retryDelay(): number {
+    const { attempts, firstDelayMs } = this.options.retry;
+    this.failingAt = this.position;
+    this.firstFailedAt ??= new Date();
+    this.handlerFailures++;
+    // The last failure leads straight to the event-by-event attempt.
+    return this.handlerFailures >= attempts ? 0 : backoffDelay(this.handlerFailures - 1, 10_000, firstDelayMs);
+  }
+
+  private clearHandlerFailures(): void {
+    this.handlerFailures = 0;
+    this.failingAt = undefined;
+    this.firstFailedAt = undefined;
   }
 
   private async consume(): Promise<void> {
@@ -118,20 +162,62 @@ export class GenerationRunner {
   private async apply(batch: ReadAllResult): Promise<void> {
     const { db, projector } = this.options;
     const to = batch.nextPosition;
+    let parked: ParkedEvent[] = [];
     if (batch.events.length === 0) {
       if (comparePositions(to, this.position) <= 0) return;
       // Nothing to handle: still record the progress, so lag and read-your-writes see it.
       await advanceCheckpoint(db, this.key, this.position, to, 0);
+    } else if (this.handlerFailures >= this.options.retry.attempts) {
+      parked = await this.applyParkingFailures(batch);
     } else {
       await db.transaction().execute(async (trx) => {
         // The checkpoint goes first: a competing writer blocks on the row, then finds it moved.
         await advanceCheckpoint(trx, this.key, this.position, to, batch.events.length);
-        await projector.handle(batch.events, await scopeToSchema(trx, this.schema));
+        await projector.handle(batch.events, await scopeToSchema(trx, this.schema)).catch((error) => {
+          throw new HandlerFailure(error);
+        });
       });
     }
     this.position = to;
     this.failures = 0;
+    this.clearHandlerFailures();
+    for (const event of parked) this.options.onParked(event, this);
     this.options.onProgress(this);
+  }
+
+  /**
+   * Applies a batch the handler kept failing on one event at a time, each behind a savepoint:
+   * the events it still fails on are parked, the others applied, and the checkpoint moves past
+   * all of them, in one transaction. A database failure rolls it all back (retried as usual).
+   */
+  private async applyParkingFailures(batch: ReadAllResult): Promise<ParkedEvent[]> {
+    return this.options.db.transaction().execute(async (trx) => {
+      await advanceCheckpoint(trx, this.key, this.position, batch.nextPosition, 0);
+      const scoped = await scopeToSchema(trx, this.schema);
+      const parked: ParkedEvent[] = [];
+      for (const event of batch.events) {
+        const failure = await this.applyAlone(trx, scoped, event);
+        if (failure === undefined) continue;
+        const attempts = this.handlerFailures + 1;
+        parked.push(await parkEvent(trx, this.key, event, { error: failure, attempts, firstFailedAt: this.firstFailedAt ?? new Date() }));
+      }
+      await countApplied(trx, this.key, batch.events.length - parked.length);
+      return parked;
+    });
+  }
+
+  /** Handles one event behind a savepoint; returns the handler's failure (rolled back), if any. */
+  private async applyAlone(trx: Transaction<unknown>, scoped: Kysely<unknown>, event: StoredEvent): Promise<unknown> {
+    await sql`savepoint park_probe`.execute(trx);
+    try {
+      await this.options.projector.handle([event], scoped);
+    } catch (error) {
+      if (isTransientFailure(error)) throw error;
+      await sql`rollback to savepoint park_probe`.execute(trx);
+      return error ?? new Error('the handler failed without an error');
+    }
+    await sql`release savepoint park_probe`.execute(trx);
+    return undefined;
   }
 
   private async setStatus(status: GenerationStatus): Promise<void> {

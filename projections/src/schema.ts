@@ -1,7 +1,7 @@
 import { migrate } from '@eelarve/postgres';
 import { type Kysely, sql } from 'kysely';
 
-/** Holds the engine's own bookkeeping: one checkpoint row per projector generation. */
+/** Holds the engine's own bookkeeping: one checkpoint row per projector generation, and parked events. */
 export const CONTROL_SCHEMA = 'projections';
 /** Holds one view per read-model table, pointing at the active generation. Queries read here. */
 export const READ_SCHEMA = 'read';
@@ -45,6 +45,29 @@ export async function migrateControlSchema(db: Kysely<unknown>): Promise<void> {
           )`.execute(db);
         await sql`create unique index checkpoints_one_active on projections.checkpoints (projector) where role = 'active'`.execute(db);
         await sql`create unique index checkpoints_one_building on projections.checkpoints (projector) where role = 'building'`.execute(db);
+      },
+    },
+    '0002_parked_events': {
+      async up(db) {
+        // Dead letters: events a generation's handler kept failing on, skipped so the rest of the
+        // log still reaches the read model. replayed_at is set when a rebuild replaces the generation.
+        await sql`
+          create table projections.parked_events (
+            projector text not null,
+            generation integer not null,
+            position_commit numeric(20, 0) not null,
+            position_prepare numeric(20, 0) not null,
+            stream_name text not null,
+            event_id uuid not null,
+            event_type text not null,
+            error text not null,
+            attempts integer not null,
+            first_failed_at timestamptz not null,
+            parked_at timestamptz not null default now(),
+            replayed_at timestamptz,
+            primary key (projector, generation, position_commit, position_prepare)
+          )`.execute(db);
+        await sql`create index parked_events_unreplayed on projections.parked_events (projector, generation) where replayed_at is null`.execute(db);
       },
     },
   });

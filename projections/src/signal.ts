@@ -39,8 +39,8 @@ export function sleep(ms: number, abort?: AbortSignal): Promise<void> {
   return new Signal().wait(0, ms, abort);
 }
 
-/** Exponential backoff with jitter: 100 ms, 200 ms, ... capped at `maxMs`. */
-export function backoffDelay(attempt: number, maxMs = 10_000): number {
-  const base = Math.min(maxMs, 100 * 2 ** Math.min(attempt, 16));
+/** Exponential backoff with jitter: `firstMs` (100 ms), twice that, ... capped at `maxMs`. */
+export function backoffDelay(attempt: number, maxMs = 10_000, firstMs = 100): number {
+  const base = Math.min(maxMs, firstMs * 2 ** Math.min(attempt, 16));
   return base / 2 + Math.random() * (base / 2);
 }

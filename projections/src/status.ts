@@ -1,6 +1,7 @@
 import { type EventStore, type GlobalPosition, PostgresEventStore } from '@eelarve/eventstore';
 import { type Kysely, sql } from 'kysely';
 import { type Checkpoint, type GenerationRole, loadCheckpoints } from './checkpoints';
+import { generationKeyOf, loadParkedSummaries, type ParkedEvent } from './parked';
 import { CONTROL_SCHEMA, LOCK_PREFIX } from './schema';
 import { sleep } from './signal';
 
@@ -20,6 +21,10 @@ export interface ProjectorStatus {
   eventsBehind: number | null;
   eventsApplied: number;
   lastError: string | null;
+  /** Events this generation's handler failed on, skipped so the rest was applied; 0 when healthy. */
+  parkedCount: number;
+  /** The first parked events (at most PARKED_LISTED), in log order. */
+  parkedEvents: ParkedEvent[];
   updatedAt: Date;
 }
 
@@ -30,7 +35,7 @@ export interface StatusOptions {
 
 /** Every generation of every projector that has run against this database. */
 export async function projectionStatus(db: Kysely<unknown>, store: EventStore, options: StatusOptions = {}): Promise<ProjectorStatus[]> {
-  const [rows, running, head] = await Promise.all([loadCheckpoints(db), runningProjectors(db), store.headPosition()]);
+  const [rows, running, head, parked] = await Promise.all([loadCheckpoints(db), runningProjectors(db), store.headPosition(), loadParkedSummaries(db)]);
   const countEvents = options.countEvents ?? (store instanceof PostgresEventStore ? countPostgresEvents(db) : undefined);
   return Promise.all(
     rows.map(async (row) => ({
@@ -44,6 +49,8 @@ export async function projectionStatus(db: Kysely<unknown>, store: EventStore, o
       eventsBehind: countEvents ? await countEvents(row.position, head).catch(() => null) : null,
       eventsApplied: row.eventsApplied,
       lastError: row.lastError,
+      parkedCount: parked.get(generationKeyOf(row))?.count ?? 0,
+      parkedEvents: parked.get(generationKeyOf(row))?.events ?? [],
       updatedAt: row.updatedAt,
     })),
   );
