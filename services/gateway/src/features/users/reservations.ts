@@ -152,9 +152,12 @@ export async function withClaim<Event, State>(
   let outcome: CommandOutcome<Event, State>;
   try {
     outcome = await work();
-  } finally {
-    await settle(store, kind, claimed);
+  } catch (error) {
+    // The command's own error is the answer; a claim left pending expires (STALE_AFTER_MS).
+    await settle(store, kind, claimed).catch(() => undefined);
+    throw error;
   }
+  await settle(store, kind, claimed);
   const former = input.formerValue?.(outcome.before) ?? null;
   if (former !== null && !sameValue(kind, former, input.value)) await settle(store, kind, { value: former, ownerId: input.ownerId, actor: input.actor });
   return outcome;
