@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForMail } from '../src/features/mail/mailbox';
 import { startTestServer, type TestServer } from '../src/testing';
 import { awayFromStepEdge, Browser, codeFor, createOrganization, createUser, type TestUser } from './auth-fixtures';
 import { type Client, login } from './helpers';
@@ -182,6 +183,20 @@ describe('disabling MFA', () => {
     expect(again.json().code).toBe('MFA_NOT_SET_UP');
     const upgrade = await browser.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: codeFor(secret) } });
     expect(upgrade.json().code).toBe('MFA_NOT_SET_UP');
+    // The owner is told by mail, in their language.
+    const notice = await waitForMail(server.app.config.dataDir, user.email);
+    expect(notice.subject).toBe('Eelarve: mitmeastmeline autentimine eemaldatud');
+  });
+
+  it('tells the owner in English when that is their language', async () => {
+    const user = await createUser(server.app, [loginOrganization]);
+    const browser = await signedIn(user);
+    expect((await browser.request({ method: 'PUT', url: '/api/user-settings/language', payload: { language: 'en' } })).statusCode).toBe(200);
+    await setUpMfa(browser);
+    expect((await browser.request({ method: 'POST', url: '/api/auth/disable-mfa' })).statusCode).toBe(200);
+    const notice = await waitForMail(server.app.config.dataDir, user.email);
+    expect(notice.subject).toBe('Eelarve: multi-factor authentication removed');
+    expect(notice.text).toContain('A password alone now signs you in.');
   });
 });
 

@@ -202,6 +202,12 @@ describe('change password', () => {
     expect((await new Browser(server.app).login(user.email, 'New-Password-2')).statusCode).toBe(200);
     const anonymous = await server.app.inject({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: 'New-Password-2', newPassword: 'Other-Password-3' } });
     expect(anonymous.statusCode).toBe(401);
+    // The owner is told (in the organisation's language, Estonian here), without the password.
+    const notice = await waitForMail(server.app.config.dataDir, user.email);
+    expect(notice.subject).toBe('Eelarve: parool muudetud');
+    expect(notice.text).toContain('parool muudeti');
+    expect(notice.text).not.toContain('New-Password-2');
+    expect(await mailTo(server.app.config.dataDir, user.email)).toHaveLength(1);
   });
 
   it('applies the password rules', async () => {

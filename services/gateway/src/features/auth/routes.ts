@@ -14,6 +14,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
+import type { MailMessage } from '../mail/outbox';
+import { type MailLanguage, mailLanguage, mfaRemovedMail, passwordChangedMail } from '../mail/templates';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { type AttemptKeys, attemptSucceeded, beginAttempt, isKnownAddress, type ThrottleKey, throttleKeys } from '../throttle/throttle';
 import { findUser, findUserByEmail } from './account-queries';
@@ -103,6 +105,14 @@ async function afterMfaCode(app: FastifyInstance, request: FastifyRequest, reply
     occupationId ? enterOccupationById(app, s, occupationId) : s.occupationId ? Promise.resolve(s) : chooseOccupation(app, s),
   );
   return meOf(app, current);
+}
+
+/** A mail to the account's own address in the user's language: a change made by someone else does not go unnoticed. */
+async function notifyOwner(app: FastifyInstance, userId: string, template: (language: MailLanguage, input: { to: string; name: string }) => MailMessage): Promise<void> {
+  const user = await findUser(app.db, userId);
+  if (!user) return;
+  const language = await mailLanguage(app.db, { userId, organizationId: user.organization_id });
+  await app.mail.enqueue(template(language, { to: user.email, name: user.name }));
 }
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
@@ -233,6 +243,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     if (!STRONG_SESSION_TYPES.has(session.authenticationType)) throw new SignInStepRequired('ENTER_MFA_CODE', 'removing MFA needs an MFA-authenticated session', {});
     await removeMfa(app.db, userId);
     await runCommand(app, userDecider, { type: 'DisableMfa', userId }, actorOf(request), READ_MODELS);
+    await notifyOwner(app, userId, mfaRemovedMail);
     return meOf(app, session);
   });
 
@@ -258,6 +269,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       .execute();
     // Whoever knew the old password is signed out everywhere but here.
     await deleteOtherSessions(app.db, userId, session.tokenHash);
+    await notifyOwner(app, userId, passwordChangedMail);
     return reply.status(204).send();
   });
 }

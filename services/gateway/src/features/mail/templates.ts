@@ -102,6 +102,44 @@ export function emailChangedMail(language: MailLanguage, input: { to: string; na
   return render(input.to, content[language]);
 }
 
+/** After a password change: the owner learns of it even if someone else made it. */
+export function passwordChangedMail(language: MailLanguage, input: { to: string; name: string }): MailMessage {
+  const content: Record<MailLanguage, Content> = {
+    et: {
+      subject: `${PRODUCT_NAME}: parool muudetud`,
+      greeting: `Tere, ${input.name}!`,
+      paragraphs: ['Sinu konto parool muudeti. Kõik teised seansid lõpetati.', 'Kui sina seda ei teinud, lähtesta parool kohe sisselogimislehel ja võta ühendust oma organisatsiooni administraatoriga.'],
+      footer: footer.et,
+    },
+    en: {
+      subject: `${PRODUCT_NAME}: password changed`,
+      greeting: `Hello ${input.name},`,
+      paragraphs: ['The password of your account was changed. All other sessions were ended.', 'If you did not do this, reset your password on the sign-in page at once and contact the administrator of your organisation.'],
+      footer: footer.en,
+    },
+  };
+  return render(input.to, content[language]);
+}
+
+/** After MFA was removed from the account. */
+export function mfaRemovedMail(language: MailLanguage, input: { to: string; name: string }): MailMessage {
+  const content: Record<MailLanguage, Content> = {
+    et: {
+      subject: `${PRODUCT_NAME}: mitmeastmeline autentimine eemaldatud`,
+      greeting: `Tere, ${input.name}!`,
+      paragraphs: ['Sinu kontolt eemaldati mitmeastmeline autentimine (autentimisrakenduse kood). Sisselogimiseks piisab nüüd paroolist.', 'Kui sina seda ei teinud, muuda kohe oma parooli ja võta ühendust oma organisatsiooni administraatoriga.'],
+      footer: footer.et,
+    },
+    en: {
+      subject: `${PRODUCT_NAME}: multi-factor authentication removed`,
+      greeting: `Hello ${input.name},`,
+      paragraphs: ['Multi-factor authentication (the authenticator app code) was removed from your account. A password alone now signs you in.', 'If you did not do this, change your password at once and contact the administrator of your organisation.'],
+      footer: footer.en,
+    },
+  };
+  return render(input.to, content[language]);
+}
+
 function asLanguage(value: unknown): MailLanguage | null {
   return value === 'et' || value === 'en' ? value : null;
 }
