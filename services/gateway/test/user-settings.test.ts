@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailTo, waitForMail } from '../src/features/mail/mailbox';
+import { extractLink, extractToken, mailTo, waitForMail } from '../src/features/mail/mailbox';
 import { startTestServer, type TestServer } from '../src/testing';
 import { Browser, createOrganization, createUser } from './auth-fixtures';
 import { type Client, login } from './helpers';
@@ -108,43 +108,109 @@ describe('language', () => {
 });
 
 describe('own e-mail', () => {
-  it('changes the sign-in address and tells the old address', async () => {
+  const PASSWORD = { currentPassword: 'Valid-Password-1' };
+  const change = (client: Client, email: string, currentPassword = PASSWORD.currentPassword) =>
+    client.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email, currentPassword } });
+  const confirm = (token: string) => server.app.inject({ method: 'POST', url: '/public/email-change/confirm', payload: { token } });
+
+  it('needs the current password', async () => {
     const user = await createUser(server.app, [organizationId]);
     const client = await login(server.app, user.email, user.password);
     const newEmail = `new-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await client.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email: newEmail.toUpperCase() } });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().email).toBe(newEmail);
-    expect((await new Browser(server.app).login(newEmail, user.password)).statusCode).toBe(200);
-    expect((await new Browser(server.app).login(user.email, user.password)).statusCode).toBe(401);
-    const notice = await waitForMail(server.app.config.dataDir, user.email);
-    expect(notice.subject).toBe('Eelarve: e-posti aadress muudetud');
-    expect(notice.text).toContain(newEmail);
+    const missing = await client.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email: newEmail } });
+    expect(missing.statusCode).toBe(400);
+    const wrong = await change(client, newEmail, 'Wrong-Password-1');
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({ code: 'INVALID_CURRENT_PASSWORD', details: [{ path: 'currentPassword' }] });
     expect(await mailTo(server.app.config.dataDir, newEmail)).toHaveLength(0);
+    expect((await client.request({ method: 'GET', url: '/api/user-settings/email' })).json()).toEqual({ pendingEmail: null });
   });
 
-  it('refuses an address another user has, whatever its case', async () => {
+  it('changes the sign-in address only once the new address confirms the mailed link, once, and tells the old address', async () => {
+    const user = await createUser(server.app, [organizationId]);
+    const client = await login(server.app, user.email, user.password);
+    const newEmail = `new-${randomUUID().slice(0, 8)}@example.com`;
+    const response = await change(client, newEmail.toUpperCase());
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ pendingEmail: newEmail });
+    expect((await client.request({ method: 'GET', url: '/api/user-settings/email' })).json()).toEqual({ pendingEmail: newEmail });
+
+    // Requested, not made: the old address still signs in and is told of the request.
+    expect((await client.request({ method: 'GET', url: '/api/auth/me' })).json().email).toBe(user.email);
+    expect((await new Browser(server.app).login(user.email, user.password)).statusCode).toBe(200);
+    expect((await new Browser(server.app).login(newEmail, user.password)).statusCode).toBe(401);
+    const requested = await waitForMail(server.app.config.dataDir, user.email);
+    expect(requested.subject).toBe('Eelarve: e-posti aadressi muutmise taotlus');
+    expect(requested.text).toContain(newEmail);
+    expect(requested.text).not.toMatch(/confirm-email\?token=/);
+
+    const confirmation = await waitForMail(server.app.config.dataDir, newEmail);
+    expect(confirmation.subject).toBe('Eelarve: kinnita uus e-posti aadress');
+    const token = extractToken(confirmation, '/confirm-email');
+    expect(extractLink(confirmation, '/confirm-email')).toMatch(/^http:\/\/localhost\/confirm-email\?token=/);
+    const confirmed = await confirm(token);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json()).toEqual({ email: newEmail });
+    expect((await confirm(token)).json().code).toBe('INVALID_OR_EXPIRED_TOKEN');
+
+    expect((await client.request({ method: 'GET', url: '/api/auth/me' })).json().email).toBe(newEmail);
+    expect((await new Browser(server.app).login(newEmail, user.password)).statusCode).toBe(200);
+    expect((await new Browser(server.app).login(user.email, user.password)).statusCode).toBe(401);
+    const notice = await waitForMail(server.app.config.dataDir, user.email, { seen: [requested.file] });
+    expect(notice.subject).toBe('Eelarve: e-posti aadress muudetud');
+    expect(notice.text).toContain(newEmail);
+    expect((await client.request({ method: 'GET', url: '/api/user-settings/email' })).json()).toEqual({ pendingEmail: null });
+  });
+
+  it('refuses an address another user has, whatever its case, and holds a pending one for the requester', async () => {
     const user = await createUser(server.app, [organizationId]);
     const other = await createUser(server.app, [organizationId]);
     const client = await login(server.app, user.email, user.password);
     for (const email of [other.email, other.email.toUpperCase(), server.admin.email]) {
-      const response = await client.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email } });
+      const response = await change(client, email);
       expect(response.statusCode).toBe(409);
       expect(response.json().code).toBe('EMAIL_IN_USE');
     }
     expect((await client.request({ method: 'GET', url: '/api/auth/me' })).json().email).toBe(user.email);
     // Its own address is no change.
-    expect((await client.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email: user.email } })).statusCode).toBe(200);
+    expect((await change(client, user.email)).json()).toEqual({ pendingEmail: null });
+    // An address awaiting confirmation is not free for someone else meanwhile.
+    const wanted = `wanted-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await change(client, wanted)).statusCode).toBe(200);
+    const otherClient = await login(server.app, other.email, other.password);
+    expect((await change(otherClient, wanted)).json().code).toBe('EMAIL_IN_USE');
   });
 
-  it('frees the old address for someone else', async () => {
+  it('refuses an unknown, expired or replaced token', async () => {
+    const user = await createUser(server.app, [organizationId]);
+    const client = await login(server.app, user.email, user.password);
+    expect((await confirm('not-a-token')).json().code).toBe('INVALID_OR_EXPIRED_TOKEN');
+    const first = `first-${randomUUID().slice(0, 8)}@example.com`;
+    const second = `second-${randomUUID().slice(0, 8)}@example.com`;
+    await change(client, first);
+    const firstToken = extractToken(await waitForMail(server.app.config.dataDir, first), '/confirm-email');
+    await change(client, second);
+    const secondToken = extractToken(await waitForMail(server.app.config.dataDir, second), '/confirm-email');
+    // The later request replaces the earlier one, whose address is free again.
+    expect((await confirm(firstToken)).json().code).toBe('INVALID_OR_EXPIRED_TOKEN');
+    const other = await createUser(server.app, [organizationId]);
+    expect((await change(await login(server.app, other.email, other.password), first)).statusCode).toBe(200);
+    await server.app.db.updateTable('operational.email_changes').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.userId).execute();
+    const expired = await confirm(secondToken);
+    expect({ status: expired.statusCode, code: expired.json().code }).toEqual({ status: 422, code: 'INVALID_OR_EXPIRED_TOKEN' });
+    expect((await client.request({ method: 'GET', url: '/api/auth/me' })).json().email).toBe(user.email);
+  });
+
+  it('frees the old address for someone else once confirmed', async () => {
     const user = await createUser(server.app, [organizationId]);
     const client = await login(server.app, user.email, user.password);
     const oldEmail = user.email;
-    await client.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email: `moved-${randomUUID().slice(0, 8)}@example.com` } });
+    const moved = `moved-${randomUUID().slice(0, 8)}@example.com`;
+    await change(client, moved);
+    expect((await confirm(extractToken(await waitForMail(server.app.config.dataDir, moved), '/confirm-email'))).statusCode).toBe(200);
     const other = await createUser(server.app, [organizationId]);
     const otherClient = await login(server.app, other.email, other.password);
-    const taken = await otherClient.request({ method: 'PUT', url: '/api/user-settings/email', payload: { email: oldEmail } });
+    const taken = await change(otherClient, oldEmail);
     expect(taken.statusCode, taken.body).toBe(200);
   });
 });

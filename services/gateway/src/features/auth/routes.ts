@@ -20,6 +20,7 @@ import { actorOf, runCommand } from '../../plugins/commands';
 import { type AttemptKeys, attemptSucceeded, beginAttempt, isKnownAddress, type ThrottleKey, throttleKeys } from '../throttle/throttle';
 import { findUser, findUserByEmail } from './account-queries';
 import { chooseOccupation, clearSessionCookie, enterOccupationById, meOf, recordSignIn, SignInStepRequired, setSessionCookie } from './login-flow';
+import { assertCurrentPassword } from './current-password';
 import { confirmPendingSecret, createPendingSecret, hasMfa, removeMfa, verifyMfaCode } from './mfa';
 import { assertPasswordAcceptable, hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
@@ -251,12 +252,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   api.post('/api/auth/change-password', { config: { access: 'user' }, schema: { tags, body: changePasswordSchema } }, async (request, reply) => {
     const { session, userId } = requireAuth(request);
-    const keys = { account: throttleKeys.currentPassword(userId), ip: throttleKeys.ip(request.ip) };
-    await beginAttempt(app.db, reply, keys);
-    const credential = await app.db.selectFrom('operational.credentials').select('password_hash').where('user_id', '=', userId).executeTakeFirst();
-    const valid = credential ? await verifyPassword(request.body.currentPassword, credential.password_hash) : await verifyAgainstNothing(request.body.currentPassword);
-    if (!valid) throw new DomainError('INVALID_CURRENT_PASSWORD', 'the current password is wrong', [{ path: 'currentPassword', message: 'error.INVALID_CURRENT_PASSWORD' }]);
-    await attemptSucceeded(app.db, keys);
+    await assertCurrentPassword(app, reply, { userId, ip: request.ip, password: request.body.currentPassword });
     const user = await findUser(app.db, userId);
     if (!user) throw new DomainError('USER_NOT_FOUND');
     assertPasswordAcceptable(request.body.newPassword, user.email, 'newPassword');

@@ -102,6 +102,58 @@ export function emailChangedMail(language: MailLanguage, input: { to: string; na
   return render(input.to, content[language]);
 }
 
+/** To the new address: the change takes effect only through this link. */
+export function emailChangeConfirmMail(language: MailLanguage, input: { to: string; name: string; url: string }): MailMessage {
+  const content: Record<MailLanguage, Content> = {
+    et: {
+      subject: `${PRODUCT_NAME}: kinnita uus e-posti aadress`,
+      greeting: `Tere, ${input.name}!`,
+      paragraphs: [
+        `Sinu konto e-posti aadressiks soovitakse muuta ${input.to}.`,
+        'Muudatuse kinnitamiseks ava allolev link. Kuni kinnitamiseni logid sisse vana aadressiga. Link kehtib 24 tundi ja seda saab kasutada ühe korra. Kui sa seda ei palunud, võid kirja eirata.',
+      ],
+      action: { label: 'Kinnita e-posti aadress', url: input.url },
+      footer: footer.et,
+    },
+    en: {
+      subject: `${PRODUCT_NAME}: confirm your new e-mail address`,
+      greeting: `Hello ${input.name},`,
+      paragraphs: [
+        `A change of your account's e-mail address to ${input.to} was requested.`,
+        'Open the link below to confirm it. Until then you sign in with the old address. The link is valid for 24 hours and can be used once. If you did not ask for this, you can ignore this message.',
+      ],
+      action: { label: 'Confirm e-mail address', url: input.url },
+      footer: footer.en,
+    },
+  };
+  return render(input.to, content[language]);
+}
+
+/** To the old address when a change is requested: nothing has changed yet, but the owner should know. */
+export function emailChangeRequestedMail(language: MailLanguage, input: { to: string; name: string; newEmail: string }): MailMessage {
+  const content: Record<MailLanguage, Content> = {
+    et: {
+      subject: `${PRODUCT_NAME}: e-posti aadressi muutmise taotlus`,
+      greeting: `Tere, ${input.name}!`,
+      paragraphs: [
+        `Sinu konto e-posti aadressi soovitakse muuta aadressiks ${input.newEmail}. Muudatus jõustub alles siis, kui see on uuelt aadressilt kinnitatud.`,
+        'Kui sina seda ei teinud, muuda kohe oma parooli ja võta ühendust oma organisatsiooni administraatoriga.',
+      ],
+      footer: footer.et,
+    },
+    en: {
+      subject: `${PRODUCT_NAME}: e-mail address change requested`,
+      greeting: `Hello ${input.name},`,
+      paragraphs: [
+        `A change of your account's e-mail address to ${input.newEmail} was requested. It takes effect only once it is confirmed from the new address.`,
+        'If you did not do this, change your password at once and contact the administrator of your organisation.',
+      ],
+      footer: footer.en,
+    },
+  };
+  return render(input.to, content[language]);
+}
+
 /** After a password change: the owner learns of it even if someone else made it. */
 export function passwordChangedMail(language: MailLanguage, input: { to: string; name: string }): MailMessage {
   const content: Record<MailLanguage, Content> = {

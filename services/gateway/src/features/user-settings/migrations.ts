@@ -20,6 +20,21 @@ export const userSettingsMigrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  /** One pending change of one's own e-mail per user; the token (hashed) is mailed to the new address. */
+  '2026-11-23-user-settings-002-email-changes': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table operational.email_changes (
+          user_id uuid primary key,
+          new_email text not null,
+          -- the pending claim on the new address's reservation stream, settled when the change ends
+          claim_id uuid not null,
+          token_hash bytea not null unique,
+          requested_at timestamptz not null default now(),
+          expires_at timestamptz not null
+        )`.execute(db);
+    },
+  },
 };
 
 export interface UserSettingsTables {
@@ -34,4 +49,5 @@ export interface UserSettingsTables {
     settings: unknown;
     updated_at: Generated<Date>;
   };
+  'operational.email_changes': { user_id: string; new_email: string; claim_id: string; token_hash: Buffer; requested_at: Generated<Date>; expires_at: Date };
 }

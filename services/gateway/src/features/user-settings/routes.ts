@@ -1,13 +1,11 @@
-import { normaliseEmail, userDecider } from '@eelarve/domain';
-import { DomainError, emailRequestSchema, languageRequestSchema, meSchema, userSettingsPutSchema, userSettingsQuerySchema, userSettingsSchema } from '@eelarve/shared';
+import { userDecider } from '@eelarve/domain';
+import { DomainError, languageRequestSchema, meSchema, userSettingsPutSchema, userSettingsQuerySchema, userSettingsSchema } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
-import { findUser } from '../auth/account-queries';
 import { meOf } from '../auth/login-flow';
-import { emailChangedMail, mailLanguage } from '../mail/templates';
-import { withEmail } from '../users/email-reservation';
+import { emailChangeRoutes } from './email-change';
 
 const READ_MODELS = ['accounts'] as const;
 const tags = ['user-settings'];
@@ -80,21 +78,5 @@ export async function userSettingsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  /**
-   * The user changes their own e-mail: the new address must be free (EMAIL_IN_USE), the old
-   * address is told, so a hijacked session changing it does not go unnoticed.
-   */
-  api.put('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, body: emailRequestSchema, response: { 200: meSchema } } }, async (request) => {
-    const { session, userId } = requireAuth(request);
-    const user = await findUser(app.db, userId);
-    if (!user) throw new DomainError('USER_NOT_FOUND');
-    const email = normaliseEmail(request.body.email);
-    const oldEmail = user.email;
-    if (normaliseEmail(oldEmail) === email) return meOf(app, session);
-    const actor = actorOf(request);
-    await withEmail(app, { email, userId, actor }, () => runCommand(app, userDecider, { type: 'ChangeEmail', userId, email }, actor, READ_MODELS));
-    const language = await mailLanguage(app.db, { userId, organizationId: user.organization_id });
-    await app.mail.enqueue(emailChangedMail(language, { to: oldEmail, name: user.name, newEmail: email }));
-    return meOf(app, session);
-  });
+  emailChangeRoutes(app);
 }
