@@ -2,7 +2,7 @@ import { comparePositions, createPostgresEventStore } from '@eelarve/eventstore'
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCheckpoints } from '../src/checkpoints';
-import { type ProjectionEngine, startProjections } from '../src/engine';
+import { type ProjectionEngine, type ProjectionEngineOptions, startProjections } from '../src/engine';
 import { projectionStatus } from '../src/status';
 import { ledgerProjector } from './ledger';
 import { appendDeposits, createHarness, type Harness, newEvent, tableContents, waitFor } from './support';
@@ -19,13 +19,14 @@ afterEach(async () => {
   await harness.close();
 });
 
-async function start(projector = ledgerProjector(), batchSize = 50) {
+async function start(projector = ledgerProjector(), batchSize = 50, retry?: ProjectionEngineOptions['retry']) {
   const engine = await startProjections({
     pool: harness.pool,
     store: harness.store,
     projectors: [projector],
     batchSize,
     pollIntervalMs: 200,
+    retry,
     onError: () => {},
   });
   engines.push(engine);
@@ -81,7 +82,8 @@ describe('projection engine', () => {
         if (poisoned && events.some((event) => (event.data as { index: number }).index === 60)) throw new Error('poison');
       },
     });
-    await start(projector, 25);
+    // A failure that heals before the retries run out (parking is parking.test.ts's subject).
+    await start(projector, 25, { attempts: 1_000 });
     await waitFor(async () => (await loadCheckpoints(harness.db, 'ledger'))[0]?.lastError?.includes('poison') ?? false, 'the failure');
 
     // Stuck before the failing batch: entries and checkpoint agree, nothing of that batch is visible.

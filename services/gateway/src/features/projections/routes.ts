@@ -1,4 +1,5 @@
 import { formatPosition } from '@eelarve/eventstore';
+import type { ParkedEvent } from '@eelarve/projections/parked';
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,6 +7,18 @@ import { z } from 'zod';
 
 const access = { privileges: ['IS_ADMIN' as const] };
 const tags = ['admin: projections'];
+
+/** An event the projector's handler kept failing on, skipped so the rest of the log was applied. */
+const parkedEventSchema = z.object({
+  position: z.string(),
+  streamName: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  error: z.string(),
+  attempts: z.number(),
+  firstFailedAt: z.string(),
+  parkedAt: z.string(),
+});
 
 const statusSchema = z.array(
   z.object({
@@ -19,11 +32,27 @@ const statusSchema = z.array(
     eventsBehind: z.number().nullable(),
     eventsApplied: z.number(),
     lastError: z.string().nullable(),
+    /** Events this generation parked (0 when healthy); a rebuild with a fixed projector replays them. */
+    parkedCount: z.number(),
+    parkedEvents: z.array(parkedEventSchema),
     updatedAt: z.string(),
   }),
 );
 
-/** Projection status and rebuilds for platform administrators (DESIGN.md section 3). */
+function parkedEventBody(event: ParkedEvent) {
+  return {
+    position: formatPosition(event.position),
+    streamName: event.streamName,
+    eventId: event.eventId,
+    eventType: event.eventType,
+    error: event.error,
+    attempts: event.attempts,
+    firstFailedAt: event.firstFailedAt.toISOString(),
+    parkedAt: event.parkedAt.toISOString(),
+  };
+}
+
+/** Projection status (with parked events) and rebuilds for platform administrators (DESIGN.md section 3). */
 export async function projectionRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -33,6 +62,7 @@ export async function projectionRoutes(app: FastifyInstance): Promise<void> {
       ...status,
       position: formatPosition(status.position),
       head: formatPosition(status.head),
+      parkedEvents: status.parkedEvents.map(parkedEventBody),
       updatedAt: status.updatedAt.toISOString(),
     }));
   });
