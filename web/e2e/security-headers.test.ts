@@ -42,7 +42,7 @@ describe('web: security headers (browser)', () => {
 
     await signIn(page, suite.server.admin);
     await page.goto(`${ADMIN_ROUTE}/organizations`);
-    await expect.poll(() => gridRows(page, 'organizations-grid').count()).toBeGreaterThan(0);
+    await expect.poll(() => gridRows(page, 'organizations-grid').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     // The grid's own styles were admitted (by the page's nonce): its header has the theme's colour.
     const header = page.locator('[data-testid="organizations-grid"] .ag-header').first();
     expect(await header.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(243, 246, 250)');
