@@ -73,7 +73,7 @@ describe('web: registration from the mailed link to the first login, then accoun
     await page.getByTestId('token-error').waitFor();
   });
 
-  it('changes password, language and e-mail in the account settings', async () => {
+  it('changes password, language and (confirmed from the new address) e-mail in the account settings', async () => {
     page = await suite.openPage();
     await signIn(page, { email: USER.email, password: PASSWORD });
     await page.getByTestId('account-link').click();
@@ -101,18 +101,40 @@ describe('web: registration from the mailed link to the first login, then accoun
     await expect.poll(() => title.textContent()).toBe(en['account.title']);
     expect(await page.getByTestId('account-language-en').isChecked()).toBe(true);
 
-    // E-mail: an address in use is refused on the field; a free one is saved.
+    // E-mail: the current password is asked for; an address in use is refused on the field.
     await page.getByTestId('account-email-input').fill(suite.server.admin.email);
+    await page.getByTestId('account-email-save').click();
+    await expect.poll(() => page.getByTestId('account-email-current').getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('account-email-current').fill(NEW_PASSWORD);
     await page.getByTestId('account-email-save').click();
     await page.getByTestId('account-email').locator('[data-error-code="EMAIL_IN_USE"]').waitFor();
     // The browser logs the refused request (409); that one was provoked.
     const provoked = () => suite.pageErrors.findIndex((error) => error.includes('status of 409'));
     await expect.poll(provoked).toBeGreaterThanOrEqual(0);
     suite.pageErrors.splice(provoked(), 1);
+
+    // A free address: nothing changes yet; the section says to confirm from the new address.
     await page.getByTestId('account-email-input').fill(NEW_EMAIL);
+    await page.getByTestId('account-email-current').fill(NEW_PASSWORD);
     await page.getByTestId('account-email-save').click();
-    await page.getByTestId('account-email-saved').waitFor();
+    const pending = page.getByTestId('account-email-pending');
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain(NEW_EMAIL);
+    expect(await page.locator('.account-heading .muted').textContent()).toContain(USER.email);
+    await screenshot(page, 'account-email-pending');
+    const notice = await waitForMailTo(suite.server, USER.email);
+    expect(notice.text).toContain(NEW_EMAIL);
+
+    // The link mailed to the new address makes the change.
+    const confirmation = await waitForMailTo(suite.server, NEW_EMAIL);
+    await page.goto(mailLinkPath(confirmation, '/confirm-email'));
+    const confirmed = page.getByTestId('confirm-email-success');
+    await confirmed.waitFor();
+    expect(await confirmed.textContent()).toContain(NEW_EMAIL);
+    await screenshot(page, 'confirm-email');
+    await page.goto('/account');
     await expect.poll(() => page.locator('.account-heading .muted').textContent()).toContain(NEW_EMAIL);
+    expect(await page.getByTestId('account-email-pending').count()).toBe(0);
     await screenshot(page, 'account-settings-english');
 
     // The next login uses the new e-mail and password, and the user's language.

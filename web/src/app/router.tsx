@@ -1,6 +1,7 @@
 import { ADMIN_ROUTE } from '@eelarve/shared';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AccountPage } from '../features/account/AccountPage';
+import { ConfirmEmailPage } from '../features/account/ConfirmEmailPage';
 import { LoginLayout } from '../features/auth/LoginLayout';
 import { LoginPage } from '../features/auth/LoginPage';
 import { EnterMfaCodePage, SetupMfaPage } from '../features/auth/MfaPages';
@@ -48,6 +49,8 @@ export function createRouter() {
             { path: '/resend-confirmation', element: <ResendConfirmationPage /> },
             { path: '/update-password', element: <UpdatePasswordPage /> },
             { path: '/confirm', element: <ConfirmRegistrationPage /> },
+            // The link mailed to a new e-mail address (the user's own change in account settings).
+            { path: '/confirm-email', element: <ConfirmEmailPage /> },
             {
               element: <RequireUser />,
               children: [

@@ -10,8 +10,19 @@ const et = {
 
   'account.email.title': 'E-post',
   'account.email.field': 'E-posti aadress',
+  'account.email.currentPassword': 'Praegune parool',
+  'account.email.howItWorks':
+    'Uuele aadressile saadetakse kinnituslink. Aadress muutub alles siis, kui avad selle lingi; seni logid sisse praeguse aadressiga.',
   'account.email.save': 'Muuda e-posti aadressi',
-  'account.email.saved': 'E-posti aadress on muudetud.',
+  'account.email.pendingTitle': 'Kinnita uus aadress',
+  'account.email.pending':
+    'Saatsime kinnituslingi aadressile {email}. Ava see link uue aadressi postkastist (link kehtib 24 tundi). Kuni kinnitamiseni logid sisse aadressiga {current}.',
+  'account.email.needsPassword': 'E-posti aadressi muutmiseks on vaja parooli. Määra endale esmalt parool.',
+
+  'confirmEmail.title': 'Uue e-posti aadressi kinnitamine',
+  'confirmEmail.description': 'Kinnitame sinu konto uut e-posti aadressi.',
+  'confirmEmail.pending': 'Kinnitan…',
+  'confirmEmail.success': 'E-posti aadress on muudetud. Logi edaspidi sisse aadressiga {email}.',
 
   'account.password.title': 'Parool',
   'account.password.set': 'Määratud',
@@ -64,8 +75,19 @@ const en: { [Key in keyof typeof et]: string } = {
 
   'account.email.title': 'E-mail',
   'account.email.field': 'E-mail address',
+  'account.email.currentPassword': 'Current password',
+  'account.email.howItWorks':
+    'A confirmation link is sent to the new address. The address changes only once you open that link; until then you sign in with your current address.',
   'account.email.save': 'Change e-mail address',
-  'account.email.saved': 'Your e-mail address has been changed.',
+  'account.email.pendingTitle': 'Confirm your new address',
+  'account.email.pending':
+    'We sent a confirmation link to {email}. Open it from the new address\'s mailbox (the link is valid for 24 hours). Until then you sign in with {current}.',
+  'account.email.needsPassword': 'Changing your e-mail address needs a password. Set a password first.',
+
+  'confirmEmail.title': 'Confirm your new e-mail address',
+  'confirmEmail.description': 'We are confirming the new e-mail address of your account.',
+  'confirmEmail.pending': 'Confirming…',
+  'confirmEmail.success': 'Your e-mail address has been changed. From now on, sign in with {email}.',
 
   'account.password.title': 'Password',
   'account.password.set': 'Set',

@@ -151,11 +151,6 @@ export function changePassword(request: { currentPassword: string; newPassword: 
   return api.post<void>('/api/auth/change-password', request);
 }
 
-/** The user's own e-mail (EMAIL_IN_USE when taken); answers the updated user. */
-export function changeEmail(email: string): Promise<Me> {
-  return api.put<Me>('/api/user-settings/email', { email });
-}
-
 /** The user's language; answers the updated user. */
 export function changeLanguage(language: LocaleCode): Promise<Me> {
   return api.put<Me>('/api/user-settings/language', { language });

@@ -26,6 +26,7 @@ export interface ExpiredSession extends SessionIdentity {
 const NO_REDIRECT_PATHS = [
   '/login',
   '/confirm',
+  '/confirm-email',
   '/reset-password',
   '/update-password',
   '/resend-confirmation',
