@@ -3,6 +3,7 @@ export * from './limits';
 export * from './locales';
 export * from './privileges';
 export * from './product';
+export * from './text';
 export * from './validation';
 export * from './contracts/accounts';
 export * from './contracts/auth';

@@ -7,6 +7,9 @@ export const LIMITS = {
   mfaCodeLength: 6,
   sessionLengthMaxDays: 180,
   decimalPlacesMax: 5,
+  /** The largest value of a read model's `integer` column (PostgreSQL int4): orders and counts. */
+  integerMax: 2_147_483_647,
+  integerMin: -2_147_483_648,
 } as const;
 
 export const MS_PER_DAY = 86_400_000;

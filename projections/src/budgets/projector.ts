@@ -1,5 +1,6 @@
 import { BUDGET_EVENT_TYPES, BUDGET_ORDER_EVENT_TYPES, type BudgetEvent, type BudgetOrderEvent } from '@eelarve/domain';
 import type { StoredEvent } from '@eelarve/eventstore';
+import { LIMITS } from '@eelarve/shared';
 import { type Kysely, sql } from 'kysely';
 import { defineProjector } from '../projector';
 import type { BudgetsReadModel } from './tables';
@@ -25,7 +26,8 @@ async function apply(db: Db, event: BudgetEvent | BudgetOrderEvent | DocumentGon
         .select(sql<number | null>`min(sort_order)`.as('lowest'))
         .where('document_id', '=', d.documentId)
         .executeTakeFirst();
-      const sortOrder = (lowest?.lowest ?? 1) - 1;
+      // Never below the integer column's minimum (2^31 creates away): the last ones would share it.
+      const sortOrder = Math.max(LIMITS.integerMin, (lowest?.lowest ?? 1) - 1);
       const row = {
         document_id: d.documentId,
         organization_id: d.organizationId,

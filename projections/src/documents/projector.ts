@@ -1,5 +1,6 @@
 import { DOCUMENT_EVENT_TYPES, DOCUMENT_ORDER_EVENT_TYPES, type DocumentEvent, type DocumentOrderEvent } from '@eelarve/domain';
 import type { StoredEvent } from '@eelarve/eventstore';
+import { LIMITS } from '@eelarve/shared';
 import { type Kysely, sql } from 'kysely';
 import { defineProjector } from '../projector';
 import type { DocumentsReadModel } from './tables';
@@ -26,7 +27,8 @@ async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent): Promise
           record_amount_key: recordAmountKey,
           allow_commenting_with_read_permissions: allowCommentingWithReadPermissions,
           resource_status_id: resourceStatusId,
-          sort_order: Number(top?.max ?? 0) + 1,
+          // Never past the integer column's maximum: a document reordered to the top value shares it.
+          sort_order: Math.min(LIMITS.integerMax, Number(top?.max ?? 0) + 1),
           records_count: 0,
           created_at: createdAt,
         })

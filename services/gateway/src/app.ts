@@ -31,12 +31,14 @@ import { schemeRoutes } from './features/schemes/routes';
 import { subBudgetRoutes } from './features/sub-budgets/routes';
 import { taskRoutes } from './features/tasks/routes';
 import { userRoutes } from './features/users/routes';
+import { recordRoutes } from './infrastructure/route-list';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { runOneOffMigrations } from './one-off-migrations/runner';
 import { openApiPlugin } from './plugins/openapi';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { textGuardPlugin } from './plugins/text-guard';
 import { webPlugin } from './plugins/web';
 import type { ProjectionsHandle } from './types';
 import './types';
@@ -148,12 +150,16 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('projections', projectionsHandle(runtime));
   app.decorate('buildInfo', buildInfo);
 
+  // Before any route: the route-wide tests enumerate them (infrastructure/route-list.ts).
+  recordRoutes(app);
   buildHeaders(app, buildInfo);
   // CSP, frame, HSTS and no-store headers (plugins/security-headers.ts).
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024 } });
   await app.register(errorsPlugin);
+  // NUL bytes and lone surrogates anywhere in a request answer 400 (plugins/text-guard.ts).
+  await app.register(textGuardPlugin);
   await app.register(openApiPlugin);
   await app.register(authPlugin);
   await registerRoutes(app);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { PRIVILEGES } from '../privileges';
-import { email, optionalText, requiredText } from '../validation';
+import { rawText } from '../text';
+import { email, optionalTextArea, requiredText } from '../validation';
 import { meSchema } from './auth';
 import { AUTHENTICATION_TYPES } from './organizations';
 
@@ -11,10 +12,8 @@ import { AUTHENTICATION_TYPES } from './organizations';
  */
 
 /** At least 8 characters with a lower-case letter, an upper-case letter and a digit (spec 1, section 5). */
-export const strongPassword = z
-  .string()
+export const strongPassword = rawText(1024)
   .min(LIMITS.passwordMinLength, { message: 'validation.passwordMinLength' })
-  .max(1024, { message: 'validation.maxLength' })
   .refine((value) => /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value), { message: 'validation.passwordStrength' });
 
 export const mfaCode = z.string().regex(/^\d{6}$/, { message: 'validation.mfaCode' });
@@ -57,7 +56,7 @@ export const roleInputSchema = z.object({
   id: z.uuid().optional(),
   organizationId: z.uuid().optional(),
   name: requiredText(),
-  description: optionalText(LIMITS.textArea).default(''),
+  description: optionalTextArea().default(''),
   privilegeIds: z.array(z.enum(PRIVILEGES, { message: 'validation.allowedValues' })).default([]),
 });
 export type RoleInput = z.input<typeof roleInputSchema>;
@@ -81,7 +80,7 @@ const roleReference = z.union([z.uuid({ message: 'validation.format' }), z.objec
 export const occupationInputSchema = z.object({
   userId: z.uuid({ message: 'validation.required' }),
   name: requiredText(),
-  description: optionalText(LIMITS.textArea).default(''),
+  description: optionalTextArea().default(''),
   /** Role ids, or `{ id }` objects as the screens send them. */
   roles: z.array(roleReference).default([]),
 });
@@ -112,14 +111,15 @@ export type AdminChangeResponse = z.infer<typeof adminChangeResponseSchema>;
 // ---- passwords, tokens, MFA ------------------------------------------------
 
 export const emailRequestSchema = z.object({ email });
-export const tokenVerifyRequestSchema = z.object({ token: z.string().min(1).max(512) });
+const token = rawText(512).min(1, { message: 'validation.required' });
+export const tokenVerifyRequestSchema = z.object({ token });
 export const tokenVerifyResponseSchema = z.object({ allowedAuthenticationTypes: z.array(z.enum(AUTHENTICATION_TYPES)) });
 
 export const TOKEN_TYPES = ['REGISTRATION', 'RESET'] as const;
-export const confirmPasswordSchema = z.object({ type: z.enum(TOKEN_TYPES), token: z.string().min(1).max(512), password: strongPassword });
+export const confirmPasswordSchema = z.object({ type: z.enum(TOKEN_TYPES), token, password: strongPassword });
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1, { message: 'validation.required' }).max(1024),
+  currentPassword: rawText(1024).min(1, { message: 'validation.required' }),
   newPassword: strongPassword,
 });
 

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { rawText } from '../text';
+import { requiredText } from '../validation';
 import { AUTHENTICATION_TYPES } from './organizations';
 
 export const loginRequestSchema = z.object({
-  username: z.string().trim().min(1, { message: 'validation.required' }).max(256),
-  password: z.string().min(1, { message: 'validation.required' }).max(1024),
+  username: requiredText(LIMITS.text),
+  password: rawText(1024).min(1, { message: 'validation.required' }),
   rememberMe: z.boolean().optional().default(false),
   occupationId: z.uuid().optional().nullable(),
 });

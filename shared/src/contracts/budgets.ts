@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { optionalText, requiredText } from '../validation';
+import { rawText, singleLineText } from '../text';
+import { optionalTextArea, orderValue, requiredText } from '../validation';
 
 /**
  * Budgets of a document (spec 2, sections 2 to 9; spec 1, section 7 for the admin calls).
@@ -15,6 +16,8 @@ export const BUDGET_LIMITS = {
   urlMax: LIMITS.url,
   /** Breadcrumb and budget display truncation (40 characters plus an ellipsis). */
   displayTruncate: 40,
+  /** GET api/admin/budgets?inclusionList=: up to 1,000 comma-separated ids. */
+  inclusionListMax: 37 * 1_000,
 } as const;
 
 export const BUDGET_TYPE_VALUES = ['COMMON', 'SUM_BUDGET', 'MONITORING'] as const;
@@ -27,16 +30,13 @@ const emptyAsNull = (value: unknown) => (typeof value === 'string' && value.trim
 /** Gateway and ERP URLs: valid http(s) URLs of at most 2048 characters; empty clears. */
 const urlField = z.preprocess(
   emptyAsNull,
-  z
-    .string()
-    .trim()
-    .max(BUDGET_LIMITS.urlMax, { message: 'validation.maxLength' })
+  singleLineText(BUDGET_LIMITS.urlMax)
     .pipe(z.url({ protocol: /^https?$/, message: 'validation.format' }))
     .nullable(),
 );
 
 export const budgetTagsListSchema = z
-  .array(z.string().trim().min(1, { message: 'validation.required' }).max(BUDGET_LIMITS.tagMaxLength, { message: 'validation.maxLength' }))
+  .array(requiredText(BUDGET_LIMITS.tagMaxLength))
   .max(BUDGET_LIMITS.tagsMax, { message: 'validation.max' });
 
 /** Per matching scheme (GET api/budget/{id}/copy-schemes) what to copy from the source budget. */
@@ -79,7 +79,7 @@ export const budgetInputSchema = z.object({
   documentId: id.optional(),
   type: budgetTypeSchema.optional(),
   name: requiredText(BUDGET_LIMITS.nameMax),
-  description: optionalText(LIMITS.textArea).default(''),
+  description: optionalTextArea().default(''),
   tags: budgetTagsListSchema.default([]),
   resourceStatusId: id.nullable().default(null),
   sumBudgetComponentIds: z.array(id).default([]),
@@ -98,7 +98,7 @@ export const budgetSyncSchema = z.object({ enabled: z.boolean({ message: 'valida
 export const budgetOrderSchema = z.object({
   documentId: id.optional(),
   list: z
-    .array(z.object({ id, order: z.number({ message: 'validation.number' }).int({ message: 'validation.number' }) }))
+    .array(z.object({ id, order: orderValue }))
     .min(1, { message: 'validation.required' }),
 });
 
@@ -172,7 +172,7 @@ export const adminBudgetSchema = z.object({
 export const adminBudgetsQuerySchema = z.object({
   type: budgetTypeSchema.optional(),
   /** Comma-separated budget ids: only these. */
-  inclusionList: z.string().optional(),
+  inclusionList: rawText(BUDGET_LIMITS.inclusionListMax).optional(),
 });
 
 export const budgetApiKeySchema = z.object({ apiKey: z.string() });

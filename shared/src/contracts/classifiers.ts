@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { LIMITS } from '../limits';
-import { optionalText, requiredText, uuid } from '../validation';
+import { rawText } from '../text';
+import { optionalTextArea, orderValue, requiredText, uuid } from '../validation';
 
 /** Classifiers and classifier items of a document (spec 2, sections 3, 5, 7 and 9). */
 
@@ -48,12 +48,12 @@ const classifierFields = {
   name: requiredText(),
   itemName: requiredText(),
   fieldName: requiredText().pipe(z.string().regex(CLASSIFIER_FIELD_NAME_PATTERN, { message: 'validation.fieldName' })),
-  description: optionalText(LIMITS.textArea).default(''),
+  description: optionalTextArea().default(''),
   required: z.boolean().default(false),
   itemCanChangeSign: z.boolean().default(false),
   primary: z.boolean().default(false),
   primaryGroupedById: uuid.nullable().default(null),
-  displayOrder: z.number().int().optional(),
+  displayOrder: orderValue.optional(),
   displayMode: z.enum(DISPLAY_MODES, { message: 'validation.format' }).default('CODE_AND_NAME'),
   codeSettings: codeSettingsInputSchema,
 };
@@ -67,7 +67,7 @@ export const classifierUpdateSchema = z.object(classifierFields);
 export type ClassifierUpdateInput = z.infer<typeof classifierUpdateSchema>;
 
 export const classifierOrderSchema = z.object({
-  list: z.array(z.object({ id: uuid, displayOrder: z.number().int() })).max(10_000),
+  list: z.array(z.object({ id: uuid, displayOrder: orderValue })).max(10_000),
 });
 
 export const classifierSchema = z.object({
@@ -113,9 +113,9 @@ const signSchema = z.union([z.literal(1), z.literal(-1)]).nullable().default(nul
 
 /** POST api/classifier/{classifierId}/item and PUT .../item/{id}. */
 export const classifierItemInputSchema = z.object({
-  code: z.string().trim().min(1, { message: 'validation.required' }).max(CLASSIFIER_CODE_LENGTH.max, { message: 'validation.maxLength' }),
+  code: requiredText(CLASSIFIER_CODE_LENGTH.max),
   name: requiredText(),
-  description: optionalText(LIMITS.textArea).default(''),
+  description: optionalTextArea().default(''),
   sign: signSchema,
   unselectable: z.boolean().default(false),
   groupedBy: z.array(groupedByRefSchema).default([]),
@@ -125,7 +125,7 @@ export type ClassifierItemInput = z.infer<typeof classifierItemInputSchema>;
 /** PUT api/classifier/{classifierId}/items: bulk edit; only the given fields change, never the code or name. */
 export const classifierItemsBulkEditSchema = z.object({
   itemIds: z.array(uuid).min(1, { message: 'validation.required' }),
-  description: optionalText(LIMITS.textArea).optional(),
+  description: optionalTextArea().optional(),
   sign: z.union([z.literal(1), z.literal(-1)]).nullable().optional(),
   unselectable: z.boolean().optional(),
   /** Replaces the reference to each listed grouping classifier; itemId null removes it. */
@@ -139,7 +139,7 @@ export const classifierItemsDeleteSchema = z.object({ itemIds: z.array(uuid).min
 export const classifierImportRowSchema = z.object({
   code: z.unknown().optional(),
   name: z.unknown().optional(),
-  classifierId: z.string().optional(),
+  classifierId: rawText().optional(),
   description: z.unknown().optional(),
   unselectable: z.unknown().optional(),
   sign: z.unknown().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { optionalText, requiredText } from '../validation';
+import { optionalTextArea, orderValue, requiredText } from '../validation';
 
 /**
  * Documents (budget periods) and the tasks that copy them (spec 2, sections 3, 5, 7 and 9).
@@ -60,7 +60,7 @@ export const documentInputSchema = z.object({
   id: id.optional(),
   organizationId: id.optional(),
   name: requiredText(DOCUMENT_LIMITS.nameMax),
-  description: optionalText(LIMITS.textArea).default(''),
+  description: optionalTextArea().default(''),
   period: documentPeriodSchema,
   recordAmountKey: requiredText(LIMITS.text).default(DOCUMENT_LIMITS.defaultRecordAmountKey),
   masterClassifierId: id.nullable().optional(),
@@ -97,7 +97,7 @@ export type DocumentCreatedResult = z.infer<typeof documentCreatedSchema>;
 /** PUT api/organization/{organizationId}/documents/order; order values count down from the list's length. */
 export const orderSchema = z.object({
   organizationId: id.optional(),
-  list: z.array(z.object({ id, order: integer.min(0, { message: 'validation.min' }) })).min(1, { message: 'validation.required' }),
+  list: z.array(z.object({ id, order: orderValue })).min(1, { message: 'validation.required' }),
 });
 export type OrderInput = z.infer<typeof orderSchema>;
 

@@ -27,7 +27,12 @@ export const organizationInputSchema = z
       .array(z.enum(AUTHENTICATION_TYPES))
       .refine((types) => types.some((type) => type !== 'BASIC'), { message: 'validation.authenticationTypeRequired' }),
     apiUsageAllowed: z.boolean({ message: 'validation.required' }),
-    sessionLength: z.number({ message: 'validation.number' }).int({ message: 'validation.number' }).min(1, { message: 'validation.min' }),
+    // At most the spec's 180 days counted in hours, the smaller unit; the refinement below checks the product.
+    sessionLength: z
+      .number({ message: 'validation.number' })
+      .int({ message: 'validation.number' })
+      .min(1, { message: 'validation.min' })
+      .max((LIMITS.sessionLengthMaxDays * MS_PER_DAY) / MS_PER_HOUR, { message: 'validation.sessionLengthMax' }),
     sessionLengthMultiplier: z.union([z.literal(MS_PER_DAY), z.literal(MS_PER_HOUR)]).default(MS_PER_DAY),
   })
   .refine((org) => org.sessionLength * org.sessionLengthMultiplier <= LIMITS.sessionLengthMaxDays * MS_PER_DAY, {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { optionalText, requiredText, uuid } from '../validation';
+import { rawText, uncappedSingleLineText } from '../text';
+import { optionalTextArea, orderValue, requiredText, uuid } from '../validation';
 
 /** Schemes (schemas) and sub-budgets of a document (spec 2, sections 3, 5 and 7). */
 
@@ -29,8 +30,8 @@ export type SchemeClassifier = z.infer<typeof schemeClassifierSchema>;
 export const schemeInputSchema = z.object({
   name: requiredText(),
   fieldName: requiredText().pipe(z.string().regex(SCHEME_FIELD_NAME_PATTERN, { message: 'validation.fieldName' })),
-  description: optionalText(LIMITS.textArea).default(''),
-  displayOrder: z.number().int().optional(),
+  description: optionalTextArea().default(''),
+  displayOrder: orderValue.optional(),
   classifierList: z
     .array(schemeClassifierSchema)
     .default([])
@@ -52,12 +53,15 @@ export const schemeSchema = z.object({
 });
 export type Scheme = z.infer<typeof schemeSchema>;
 
-export const schemeDisplayOrderSchema = z.array(z.object({ id: uuid, displayOrder: z.number().int() })).min(1, { message: 'validation.required' });
+export const schemeDisplayOrderSchema = z.array(z.object({ id: uuid, displayOrder: orderValue })).min(1, { message: 'validation.required' });
+
+/** An item code's maximum length (CLASSIFIER_CODE_LENGTH.max; spec 2, section 9). */
+const ITEM_CODE_MAX = 40;
 
 /** Classifier id (or the classifier's field name) → item code (spec 2, section 3). */
-export const subBudgetClassifiersSchema = z.record(z.string().min(1, { message: 'validation.required' }).max(LIMITS.text), z.string().trim().min(1, { message: 'validation.required' }).max(40));
+export const subBudgetClassifiersSchema = z.record(rawText(LIMITS.text).min(1, { message: 'validation.required' }), requiredText(ITEM_CODE_MAX));
 /** Classifier id → item codes the sub-budget's records may use. */
-export const classifierPreselectionsSchema = z.record(z.uuid({ message: 'validation.format' }), z.array(z.string().trim().min(1).max(40)));
+export const classifierPreselectionsSchema = z.record(z.uuid({ message: 'validation.format' }), z.array(requiredText(ITEM_CODE_MAX)));
 export type ClassifierPreselections = z.infer<typeof classifierPreselectionsSchema>;
 
 export const subBudgetInputSchema = z.object({
@@ -96,10 +100,10 @@ export const SUB_BUDGET_IMPORT_TYPES = ['SUB_BUDGETS_WITH_PRESELECTIONS', 'PRESE
  * by its classifier values.
  */
 export const subBudgetImportRowSchema = z.object({
-  id: z.string().optional(),
-  name: z.string().default(''),
-  classifiers: z.record(z.string(), z.string().nullable()).default({}),
-  preselections: z.record(z.string(), z.array(z.string())).default({}),
+  id: uncappedSingleLineText().optional(),
+  name: uncappedSingleLineText().default(''),
+  classifiers: z.record(uncappedSingleLineText(), uncappedSingleLineText().nullable()).default({}),
+  preselections: z.record(uncappedSingleLineText(), z.array(uncappedSingleLineText())).default({}),
 });
 export type SubBudgetImportRow = z.infer<typeof subBudgetImportRowSchema>;
 export const subBudgetImportSchema = z.object({

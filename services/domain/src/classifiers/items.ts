@@ -1,4 +1,14 @@
-import { CLASSIFIER_CODE_LENGTH, type CodeSettings, codeTypePattern, type GroupedByRef, type ImportRowError, LIMITS } from '@eelarve/shared';
+import {
+  CLASSIFIER_CODE_LENGTH,
+  CONTROL_CHARACTERS_MESSAGE,
+  type CodeSettings,
+  codeTypePattern,
+  type GroupedByRef,
+  type ImportRowError,
+  isMultiLineText,
+  isSingleLineText,
+  LIMITS,
+} from '@eelarve/shared';
 import type { ClassifierItemData } from './events';
 
 /**
@@ -164,8 +174,10 @@ export function validateImportRows(rows: readonly RawRow[], target: ImportTarget
     const name = text(row.name).trim();
     if (name === '') errors.push({ field: 'name', message: 'validation.required' });
     else if (name.length > LIMITS.text) errors.push({ field: 'name', message: 'validation.maxLength' });
+    else if (!isSingleLineText(name)) errors.push({ field: 'name', message: CONTROL_CHARACTERS_MESSAGE });
     const description = text(row.description).trim();
     if (description.length > LIMITS.textArea) errors.push({ field: 'description', message: 'validation.maxLength' });
+    else if (!isMultiLineText(description)) errors.push({ field: 'description', message: CONTROL_CHARACTERS_MESSAGE });
     const unselectable = parseBoolean(row.unselectable);
     if (unselectable === null) errors.push({ field: 'unselectable', message: 'validation.required' });
     else if (unselectable === 'invalid') errors.push({ field: 'unselectable', message: 'validation.format' });

@@ -187,7 +187,8 @@ function createScheme(command: Cmd<'CreateScheme'>, state: DocumentSchemesState)
   if (state.schemes.has(command.schemeId)) throw new DomainError('CONCURRENT_MODIFICATION', 'scheme already exists');
   assertUniqueNames(state, command.schemeId, command.name, command.fieldName);
   assertClassifiersOfDocument(command.classifierList, command.documentClassifierIds);
-  const displayOrder = command.displayOrder ?? Math.max(0, ...[...state.schemes.values()].map((scheme) => scheme.displayOrder)) + 1;
+  // After the last one, but never past the read model's integer column: at the maximum, ties sort by name.
+  const displayOrder = command.displayOrder ?? Math.min(LIMITS.integerMax, Math.max(0, ...[...state.schemes.values()].map((scheme) => scheme.displayOrder)) + 1);
   const { documentId, organizationId, schemeId, name, fieldName, description, classifierList } = command;
   return [{ type: 'SchemeCreated', data: { documentId, organizationId, schemeId, name, fieldName, description, displayOrder, classifierList } }];
 }

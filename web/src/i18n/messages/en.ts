@@ -164,6 +164,7 @@ export const en: Messages = {
   'validation.authenticationTypeRequired': 'Choose at least one authentication type',
   'validation.sessionLengthMax': 'A session may last at most {maxDays} days',
   'validation.invalid': 'Invalid value',
+  'validation.controlCharacters': 'The text contains characters that are not allowed (control characters such as a null character or a line break)',
 
   'error.SCHEMA_VALIDATION_ERROR': 'The request data is invalid.',
   'error.MULTIPART_FORM_ERROR': 'The uploaded form is invalid.',

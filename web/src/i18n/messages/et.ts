@@ -166,6 +166,7 @@ export const et = {
   'validation.authenticationTypeRequired': 'Vali vähemalt üks autentimisviis',
   'validation.sessionLengthMax': 'Seanss võib kesta kuni {maxDays} päeva',
   'validation.invalid': 'Vigane väärtus',
+  'validation.controlCharacters': 'Tekst sisaldab lubamatuid juhtmärke (nt nullmärki või reavahetust)',
 
   'error.SCHEMA_VALIDATION_ERROR': 'Päringu andmed on vigased.',
   'error.MULTIPART_FORM_ERROR': 'Üleslaaditud vorm on vigane.',
