@@ -7,6 +7,12 @@ export const ERROR_STATUS = {
   // generic
   SCHEMA_VALIDATION_ERROR: 400,
   MULTIPART_FORM_ERROR: 400,
+  // uploads (issue 8, finding 7): a file over its route's cap, a form with too many parts, an
+  // .xlsx that expands beyond the caps (zip bomb), an import file with too many rows
+  FILE_TOO_LARGE: 413,
+  TOO_MANY_PARTS: 413,
+  SPREADSHEET_TOO_LARGE: 422,
+  IMPORT_TOO_MANY_ROWS: 422,
   UNAUTHORIZED: 401,
   INSUFFICIENT_PERMISSIONS: 403,
   OBJECT_NOT_FOUND: 404,

@@ -33,6 +33,7 @@ import { taskRoutes } from './features/tasks/routes';
 import { userRoutes } from './features/users/routes';
 import { recordRoutes } from './infrastructure/route-list';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
+import { MULTIPART_LIMITS } from './infrastructure/upload-limits';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { runOneOffMigrations } from './one-off-migrations/runner';
@@ -156,7 +157,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // CSP, frame, HSTS and no-store headers (plugins/security-headers.ts).
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
-  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024 } });
+  // One file of at most 10 MB and a few parts per request; routes lower the cap (infrastructure/upload-limits.ts).
+  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
   await app.register(errorsPlugin);
   // NUL bytes and lone surrogates anywhere in a request answer 400 (plugins/text-guard.ts).
   await app.register(textGuardPlugin);

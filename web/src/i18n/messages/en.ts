@@ -168,6 +168,10 @@ export const en: Messages = {
 
   'error.SCHEMA_VALIDATION_ERROR': 'The request data is invalid.',
   'error.MULTIPART_FORM_ERROR': 'The uploaded form is invalid.',
+  'error.FILE_TOO_LARGE': 'The file is too large: at most 10 MB is allowed.',
+  'error.TOO_MANY_PARTS': 'The request has too many parts: upload one file at a time.',
+  'error.SPREADSHEET_TOO_LARGE': 'The workbook is too large when unpacked, or suspiciously highly compressed. Save the data in a smaller file.',
+  'error.IMPORT_TOO_MANY_ROWS': 'The import file has too many rows: at most 100,000 rows are allowed.',
   'error.UNAUTHORIZED': 'You are not authorised or your session has expired.',
   'error.INSUFFICIENT_PERMISSIONS': 'You do not have permission for this action.',
   'error.OBJECT_NOT_FOUND': 'The object was not found.',

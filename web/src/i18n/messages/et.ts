@@ -170,6 +170,10 @@ export const et = {
 
   'error.SCHEMA_VALIDATION_ERROR': 'Päringu andmed on vigased.',
   'error.MULTIPART_FORM_ERROR': 'Üleslaaditud vorm on vigane.',
+  'error.FILE_TOO_LARGE': 'Fail on liiga suur: lubatud on kuni 10 MB.',
+  'error.TOO_MANY_PARTS': 'Päringus on liiga palju osi: korraga saab üles laadida ühe faili.',
+  'error.SPREADSHEET_TOO_LARGE': 'Töövihik on lahtipakituna liiga suur või kahtlaselt tugevalt kokku pakitud. Salvesta andmed väiksemasse faili.',
+  'error.IMPORT_TOO_MANY_ROWS': 'Imporditavas failis on liiga palju ridu: lubatud on kuni 100 000 rida.',
   'error.UNAUTHORIZED': 'Sul puuduvad õigused või on seanss aegunud.',
   'error.INSUFFICIENT_PERMISSIONS': 'Sul ei ole selle toimingu jaoks õigusi.',
   'error.OBJECT_NOT_FOUND': 'Objekti ei leitud.',

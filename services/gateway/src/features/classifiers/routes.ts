@@ -29,6 +29,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { readSingleFile, UPLOAD_LIMITS } from '../../infrastructure/upload-limits';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { assertResourceAccess, documentResource, findDocumentOrganization } from '../permissions/authorize';
@@ -299,15 +300,13 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: editors }, schema: { tags, params: classifierParams, response: { 200: importValidationSchema } } },
     async (request) => {
       const classifier = await classifierInPath(app, request, request.params.classifierId, 'update');
-      const file = await request.file();
-      if (!file) throw new DomainError('MULTIPART_FORM_ERROR', 'a file is required');
+      const file = await readSingleFile(request, UPLOAD_LIMITS.spreadsheetBytes);
       const format = formatOf(file.filename, file.mimetype);
-      const buffer = await file.toBuffer();
       const state = await classifierState(app, classifier.id);
       if (state.status !== 'active') throw new DomainError('CLASSIFIER_NOT_FOUND');
       const groupings = await groupingContexts(app.db, classifier.id);
       const columns = importColumns(state.itemCanChangeSign, groupings);
-      const parsed = await parseImportFile(buffer, format, columns);
+      const parsed = await parseImportFile(file.buffer, format, columns);
       const results = validateImportRows(
         parsed.rows.map((row) => row.values),
         { codeSettings: state.codeSettings, itemCanChangeSign: state.itemCanChangeSign, existingCodes: new Set(state.codes.keys()), groupings },
