@@ -148,10 +148,15 @@ export const classifierImportRowSchema = z.object({
 });
 export type ClassifierImportRow = z.infer<typeof classifierImportRowSchema>;
 
-/** POST api/classifier/{classifierId}/items. `loose`: import the valid rows among those sent, skip the rest. */
+/**
+ * POST api/classifier/{classifierId}/items. `loose`: import the valid rows among those sent, skip
+ * the rest. `importId`: the client's id of this import attempt; a retry with the same id answers
+ * the first result (`alreadyDone`) and appends nothing.
+ */
 export const classifierImportSchema = z.object({
   documentId: uuid.optional(),
   classifierId: uuid.optional(),
+  importId: uuid.optional(),
   loose: z.boolean().default(false),
   items: z.array(classifierImportRowSchema).min(1, { message: 'validation.required' }).max(100_000),
 });
@@ -172,6 +177,8 @@ export const classifierImportResultSchema = z.object({
   position: z.string().nullable(),
   imported: z.number(),
   skipped: z.array(z.object({ row: z.number(), errors: z.array(importRowErrorSchema) })),
+  /** The import id had already been imported: this is that import's result, nothing was added now. */
+  alreadyDone: z.boolean().optional(),
 });
 
 export const classifierItemSchema = z.object({

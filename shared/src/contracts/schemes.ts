@@ -109,10 +109,12 @@ export type SubBudgetImportRow = z.infer<typeof subBudgetImportRowSchema>;
 export const subBudgetImportSchema = z.object({
   importType: z.enum(SUB_BUDGET_IMPORT_TYPES, { message: 'validation.format' }),
   list: z.array(subBudgetImportRowSchema).min(1, { message: 'validation.required' }).max(10_000),
+  /** The client's id of this import attempt: a retry with it answers the first result (`alreadyDone`). */
+  importId: uuid.optional(),
 });
 export const subBudgetImportRowErrorSchema = z.object({ row: z.number(), errors: z.array(z.object({ path: z.string(), message: z.string() })) });
 export type SubBudgetImportRowError = z.infer<typeof subBudgetImportRowErrorSchema>;
-export const subBudgetImportResultSchema = z.object({ imported: z.number(), position: z.string().nullable() });
+export const subBudgetImportResultSchema = z.object({ imported: z.number(), position: z.string().nullable(), alreadyDone: z.boolean().optional() });
 
 export const subBudgetCountsSchema = z.object({ total: z.number(), pinnedByBudget: z.record(z.string(), z.number()) });
 export const hasRecordsSchema = z.object({ hasRecords: z.boolean(), recordsCount: z.number() });

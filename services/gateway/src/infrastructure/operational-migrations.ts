@@ -2,6 +2,7 @@ import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 import { type AuthTables, authMigrations } from '../features/auth/migrations';
 import { type BudgetTables, budgetMigrations } from '../features/budgets/migrations';
 import { type ElectronicIdTables, electronicIdMigrations } from '../features/electronic-id/migrations';
+import { type ImportsTables, importsMigrations } from '../features/imports/migrations';
 import { type MailTables, mailMigrations } from '../features/mail/migrations';
 import { type RegistrationTables, registrationMigrations } from '../features/registration/migrations';
 import { type TasksTables, tasksMigrations } from '../features/tasks/migrations';
@@ -55,6 +56,7 @@ export const operationalMigrations: Record<string, Migration> = {
   ...mailMigrations,
   ...registrationMigrations,
   ...tasksMigrations,
+  ...importsMigrations,
   ...budgetMigrations,
   ...throttleMigrations,
   ...userSettingsMigrations,
@@ -62,7 +64,7 @@ export const operationalMigrations: Record<string, Migration> = {
 };
 
 export interface OperationalTables
-  extends AuthTables, BudgetTables, ElectronicIdTables, MailTables, OneOffMigrationTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
+  extends AuthTables, BudgetTables, ElectronicIdTables, ImportsTables, MailTables, OneOffMigrationTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;

@@ -5,6 +5,7 @@ import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useId, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
+import { newImportId } from '../../api/import-id';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
@@ -70,10 +71,13 @@ export function ImportModal({
     };
   };
 
+  // One id per import attempt (these rows, this mode): pressing Import again after a lost answer is answered "already done".
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt starts whenever what would be sent changes.
+  const importId = useMemo(() => newImportId(), [result, loose, selected]);
   const importRows = useMutation({
     mutationFn: () => {
       const chosen = loose ? selected.filter((row) => row.errors.length === 0) : rows;
-      return importItems(classifier.id, documentId, chosen.map(toItem), loose);
+      return importItems(classifier.id, documentId, chosen.map(toItem), loose, importId);
     },
     onSuccess: async (data) => {
       await onImported(data.imported);

@@ -33,10 +33,12 @@ export interface ImportResult {
   id: string;
   imported: number;
   skipped: { row: number; errors: { field: string; message: string }[] }[];
+  alreadyDone?: boolean;
 }
 
-export const importItems = (classifierId: string, documentId: string, items: Record<string, unknown>[], loose: boolean) =>
-  api.post<ImportResult>(`/api/classifier/${classifierId}/items`, { documentId, classifierId, loose, items });
+/** `importId` names this import attempt: a retry with it answers the first result (`alreadyDone`). */
+export const importItems = (classifierId: string, documentId: string, items: Record<string, unknown>[], loose: boolean, importId: string) =>
+  api.post<ImportResult>(`/api/classifier/${classifierId}/items`, { documentId, classifierId, loose, items, importId });
 
 export const templateUrl = (classifierId: string, format: 'xlsx' | 'csv') => `/api/classifier/${classifierId}/items/template?format=${format}`;
 

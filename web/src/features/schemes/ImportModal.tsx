@@ -4,6 +4,7 @@ import type { ColDef, GetRowIdParams, ICellRendererParams, RowClassRules } from 
 import { type ChangeEvent, useId, useMemo, useState } from 'react';
 import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
 import { isApiError } from '../../api';
+import { newImportId } from '../../api/import-id';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
@@ -66,8 +67,11 @@ export function ImportModal({
     }
   };
 
+  // One id per import attempt (the rows read from one file): importing them again after a lost answer is answered "already done".
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt starts whenever the rows change.
+  const importId = useMemo(() => newImportId(), [rows]);
   const submit = useMutation({
-    mutationFn: (list: ParsedImportRow[]) => importSubBudgets(schemeId, mode, list.map((entry) => entry.row)),
+    mutationFn: (list: ParsedImportRow[]) => importSubBudgets(schemeId, mode, list.map((entry) => entry.row), importId),
     onSuccess: async (result) => {
       setImported(result.imported);
       await onImported(result.imported);

@@ -37,8 +37,9 @@ export const updateSubBudget = (schemeId: string, subBudgetId: string, body: Sub
 export const deleteSubBudget = (schemeId: string, subBudgetId: string) => api.delete<CommandResult>(`/api/schema/${schemeId}/sub-budget/${subBudgetId}`);
 export const deleteSubBudgets = (schemeId: string, ids: string[]) =>
   apiRequest<CommandResult>(`/api/schema/${schemeId}/sub-budgets`, { method: 'DELETE', body: { ids } });
-export const importSubBudgets = (schemeId: string, importType: ImportType, list: SubBudgetImportRow[]) =>
-  api.post<{ imported: number; position: string | null }>(`/api/schema/${schemeId}/sub-budgets/import`, { importType, list });
+/** `importId` names this import attempt: a retry with it answers the first result (`alreadyDone`). */
+export const importSubBudgets = (schemeId: string, importType: ImportType, list: SubBudgetImportRow[], importId: string) =>
+  api.post<{ imported: number; position: string | null; alreadyDone?: boolean }>(`/api/schema/${schemeId}/sub-budgets/import`, { importType, list, importId });
 
 export const fetchPreselections = (subBudgetId: string) =>
   api.get<{ subBudgetId: string; preselections: ClassifierPreselections }>(`/api/sub-budget/${subBudgetId}/classifier-preselections`);

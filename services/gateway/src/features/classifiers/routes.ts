@@ -30,6 +30,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSingleFile, UPLOAD_LIMITS } from '../../infrastructure/upload-limits';
+import { onceByImportId } from '../imports/idempotency';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { assertResourceAccess, documentResource, findDocumentOrganization } from '../permissions/authorize';
@@ -276,24 +277,30 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: editors }, schema: { tags, params: classifierParams, body: classifierImportSchema, response: { 200: classifierImportResultSchema } } },
     async (request) => {
       const classifier = await classifierInPath(app, request, request.params.classifierId, 'update');
-      const { items, loose, documentId } = request.body;
+      const { items, loose, documentId, importId } = request.body;
       if (documentId && documentId !== classifier.document_id) throw new DomainError('CLASSIFIER_NOT_FOUND');
-      const rows = importRowsOf(items);
-      const groupings = await groupingContexts(app.db, classifier.id);
-      // The decider checks every row on the state it appends to; in loose mode this pass reports the rows it skips.
-      let skipped: { row: number; errors: { field: string; message: string }[] }[] = [];
-      if (loose) {
-        const state = await classifierState(app, classifier.id);
-        if (state.status !== 'active') throw new DomainError('CLASSIFIER_NOT_FOUND');
-        skipped = validateImportRows(rows, { codeSettings: state.codeSettings, itemCanChangeSign: state.itemCanChangeSign, existingCodes: new Set(state.codes.keys()), groupings })
-          .filter((result) => result.errors.length > 0)
-          .map(({ row, errors }) => ({ row, errors }));
-      }
-      const outcome = await execute(request, { type: 'ImportClassifierItems', classifierId: classifier.id, rows, loose, newIds: rows.map(() => randomUUID()), groupings });
-      const added = outcome.events[0]?.type === 'ClassifierItemsAdded' ? outcome.events[0].data.items : [];
-      return { id: classifier.id, position: positionOf(outcome.position), imported: added.length, skipped };
+      // A retry of an import that succeeded (its answer was lost) answers that result, not 422 for the codes it added.
+      return onceByImportId(app, `classifier-items:${classifier.id}`, importId, () => importItems(request, classifier.id, items, loose));
     },
   );
+
+  /** Appends the rows (strict: all or none; loose: the valid ones) and counts what was added. */
+  const importItems = async (request: FastifyRequest, classifierId: string, items: z.infer<typeof classifierImportSchema>['items'], loose: boolean) => {
+    const rows = importRowsOf(items);
+    const groupings = await groupingContexts(app.db, classifierId);
+    // The decider checks every row on the state it appends to; in loose mode this pass reports the rows it skips.
+    let skipped: { row: number; errors: { field: string; message: string }[] }[] = [];
+    if (loose) {
+      const state = await classifierState(app, classifierId);
+      if (state.status !== 'active') throw new DomainError('CLASSIFIER_NOT_FOUND');
+      skipped = validateImportRows(rows, { codeSettings: state.codeSettings, itemCanChangeSign: state.itemCanChangeSign, existingCodes: new Set(state.codes.keys()), groupings })
+        .filter((result) => result.errors.length > 0)
+        .map(({ row, errors }) => ({ row, errors }));
+    }
+    const outcome = await execute(request, { type: 'ImportClassifierItems', classifierId, rows, loose, newIds: rows.map(() => randomUUID()), groupings });
+    const added = outcome.events[0]?.type === 'ClassifierItemsAdded' ? outcome.events[0].data.items : [];
+    return { id: classifierId, position: positionOf(outcome.position), imported: added.length, skipped };
+  };
 
   api.post(
     '/api/classifier/:classifierId/items/validate',

@@ -15,6 +15,8 @@ import {
   subBudgetImportSchema,
   subBudgetInputSchema,
   subBudgetSchema,
+  type SUB_BUDGET_IMPORT_TYPES,
+  type SubBudgetImportRow,
 } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,6 +24,7 @@ import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
+import { onceByImportId } from '../imports/idempotency';
 import { assertResourceAccess } from '../permissions/authorize';
 import {
   budgetInPath,
@@ -171,21 +174,27 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { schemaId } = request.params;
       const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
-      const { importType, list } = request.body;
-      const outcome = await execute(request, {
-        type: 'ImportSubBudgets',
-        documentId: scheme.document_id,
-        schemeId: schemaId,
-        importType,
-        rows: list,
-        newIds: list.map(() => randomUUID()),
-        catalogue: await classifierCatalogue(app, scheme.document_id, list.flatMap((row) => [...valuesOf(row.classifiers), ...Object.values(row.preselections).flat()])),
-      });
-      const event = outcome.events[0];
-      const imported = !event ? 0 : event.type === 'SubBudgetsAdded' ? event.data.subBudgets.length : event.type === 'ClassifierPreselectionsSet' ? event.data.list.length : 0;
-      return { imported, position: positionOf(outcome.position) };
+      const { importType, list, importId } = request.body;
+      // A retry of an import that succeeded answers that result instead of refusing the sub-budgets it made.
+      return onceByImportId(app, `sub-budgets:${schemaId}`, importId, () => importSubBudgets(request, scheme.document_id, schemaId, importType, list));
     },
   );
+
+  /** Appends the sub-budgets or preselections of an import and counts them. */
+  const importSubBudgets = async (request: FastifyRequest, documentId: string, schemaId: string, importType: (typeof SUB_BUDGET_IMPORT_TYPES)[number], list: SubBudgetImportRow[]) => {
+    const outcome = await execute(request, {
+      type: 'ImportSubBudgets',
+      documentId,
+      schemeId: schemaId,
+      importType,
+      rows: list,
+      newIds: list.map(() => randomUUID()),
+      catalogue: await classifierCatalogue(app, documentId, list.flatMap((row) => [...valuesOf(row.classifiers), ...Object.values(row.preselections).flat()])),
+    });
+    const event = outcome.events[0];
+    const imported = !event ? 0 : event.type === 'SubBudgetsAdded' ? event.data.subBudgets.length : event.type === 'ClassifierPreselectionsSet' ? event.data.list.length : 0;
+    return { imported, position: positionOf(outcome.position) };
+  };
 
   api.put(
     '/api/budget/:budgetId/schema/:schemaId/settings',
