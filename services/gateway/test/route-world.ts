@@ -20,7 +20,14 @@ export interface RouteUnderTest {
   method: string;
   url: string;
   body?: ZodType;
+  /** The names the route's querystring schema declares. */
+  queryKeys: string[];
   key: string;
+}
+
+function queryKeysOf(schema: unknown): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
 }
 
 /** Every API route (all methods but HEAD/OPTIONS), from the app's own route table. */
@@ -28,7 +35,13 @@ export function apiRoutes(app: FastifyInstance): RouteUnderTest[] {
   return registeredRoutes(app)
     .filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS')
     .filter((route) => API_PREFIXES.some((prefix) => route.url.startsWith(prefix)) || route.url === '/health' || route.url === '/ready')
-    .map((route) => ({ method: route.method, url: route.url, body: route.schema?.body as ZodType | undefined, key: `${route.method} ${route.url}` }));
+    .map((route) => ({
+      method: route.method,
+      url: route.url,
+      body: route.schema?.body as ZodType | undefined,
+      queryKeys: queryKeysOf(route.schema?.querystring),
+      key: `${route.method} ${route.url}`,
+    }));
 }
 
 /** The state-changing API routes, less those that would end the session. */

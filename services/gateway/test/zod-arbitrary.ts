@@ -56,6 +56,8 @@ export interface ArbitraryContext {
   idsByField: Readonly<Record<string, readonly string[]>>;
   /** How often (out of 7) a node is replaced by junk; 0 keeps the shape (numbers still reach their edges). */
   junkWeight: number;
+  /** Appended to every free text (not ids, e-mails, URLs, patterns or enums) and record key: a body that only the text rules refuse. */
+  mark?: string;
 }
 
 function checksOf(def: Def): Check['_zod']['def'][] {
@@ -96,6 +98,7 @@ function stringArbitrary(def: Def, context: ArbitraryContext, field: string): fc
   if (format === 'url') return fc.oneof(fc.webUrl(), nastyStrings);
   if (formats.length > 0) return fc.oneof(...formats, nastyStrings);
   const readable = fc.string({ minLength: 1, maxLength: Math.min(maxLength, 40) }).map((text) => `${text.trim() || 'x'}`);
+  if (context.mark !== undefined) return readable.map((text) => `${text}${context.mark}`);
   return fc.oneof({ weight: 12, arbitrary: readable }, { weight: 1, arbitrary: nastyStrings }, { weight: 1, arbitrary: fc.constant('x'.repeat(maxLength + 1)) });
 }
 
