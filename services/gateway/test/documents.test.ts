@@ -130,6 +130,7 @@ describe('documents: create and read', () => {
       recordsCount: 0,
       createdAt: expect.any(String),
       permissions: { read: true, update: true },
+      copyStatus: null,
     });
     expect((await list()).map((doc) => doc.id)).toContain(id);
   });

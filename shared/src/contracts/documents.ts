@@ -87,6 +87,11 @@ export const documentSchema = z.object({
   createdAt: z.string(),
   /** What the caller may do with the document (the settings tab needs update). */
   permissions: z.object({ read: z.boolean(), update: z.boolean() }),
+  /**
+   * A copy whose copy task still runs (COPYING) or failed or was interrupted (INCOMPLETE: parts
+   * are missing; the owner may delete it and copy again); null for a finished copy or an original.
+   */
+  copyStatus: z.enum(['COPYING', 'INCOMPLETE']).nullable().optional(),
 });
 export type Document = z.infer<typeof documentSchema>;
 

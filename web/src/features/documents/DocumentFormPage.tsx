@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
+import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { FieldError } from '../../components/FieldError';
@@ -145,6 +146,11 @@ function DocumentForm({ document }: { document: Document | null }) {
 
   return (
     <form id={formId} className="form document-form card" onSubmit={onSubmit} noValidate data-testid="document-form">
+      {document?.copyStatus === 'INCOMPLETE' ? (
+        <Alert kind="warning" title={<FormattedMessage id="documents.copy.incomplete" />} testId="document-copy-incomplete">
+          <FormattedMessage id="documents.copy.incompleteMessage" />
+        </Alert>
+      ) : null}
       <div className="form-grid">
         <TextField id={field('name')} labelId="documents.field.name" value={name} onChange={setName} max={DOCUMENT_LIMITS.nameMax} error={errors.name} testId="document-name-input" />
         <TextField

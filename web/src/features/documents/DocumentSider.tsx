@@ -229,6 +229,7 @@ export function DocumentSider() {
                         {document.name}
                       </span>
                       <span className="document-period muted">{periodLabel(document.period)}</span>
+                      <CopyStatusMarker status={document.copyStatus} />
                     </span>
                   </Link>
                 </li>
@@ -238,5 +239,22 @@ export function DocumentSider() {
         </>
       )}
     </aside>
+  );
+}
+
+/** A copy whose copying is still running or was interrupted (then parts are missing: the settings tab says what to do). */
+function CopyStatusMarker({ status }: { status: Document['copyStatus'] }) {
+  const intl = useIntl();
+  if (!status) return null;
+  const incomplete = status === 'INCOMPLETE';
+  return (
+    <span
+      className={incomplete ? 'document-copy-status document-copy-incomplete' : 'document-copy-status muted'}
+      title={incomplete ? intl.formatMessage({ id: 'documents.copy.incompleteMessage' }) : undefined}
+      data-testid="document-copy-status"
+      data-status={status}
+    >
+      <FormattedMessage id={incomplete ? 'documents.copy.incomplete' : 'documents.copy.copying'} />
+    </span>
   );
 }

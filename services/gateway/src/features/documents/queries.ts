@@ -5,6 +5,7 @@ import type { Selectable } from 'kysely';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext } from '../../types';
 import { canAccess, canAccessEach } from '../permissions/authorize';
+import { copyStatuses, type DocumentCopyStatus } from './copy-status';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -12,7 +13,7 @@ export async function findDocument(app: FastifyInstance, documentId: string): Pr
   return readModels(app.db).selectFrom('documents').selectAll().where('id', '=', documentId).executeTakeFirst();
 }
 
-export function toDocument(row: DocumentRow, permissions: { read: boolean; update: boolean }): Document {
+export function toDocument(row: DocumentRow, permissions: { read: boolean; update: boolean }, copyStatus: DocumentCopyStatus | null = null): Document {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -27,13 +28,14 @@ export function toDocument(row: DocumentRow, permissions: { read: boolean; updat
     recordsCount: row.records_count,
     createdAt: new Date(row.created_at).toISOString(),
     permissions,
+    copyStatus,
   };
 }
 
 export async function documentWithPermissions(app: FastifyInstance, auth: AuthContext, row: DocumentRow): Promise<Document> {
   const resource = { organizationId: row.organization_id, documentId: row.id };
-  const [read, update] = await Promise.all([canAccess(app, auth, resource, 'read'), canAccess(app, auth, resource, 'update')]);
-  return toDocument(row, { read, update });
+  const [read, update, statuses] = await Promise.all([canAccess(app, auth, resource, 'read'), canAccess(app, auth, resource, 'update'), copyStatuses(app, [row.id])]);
+  return toDocument(row, { read, update }, statuses.get(row.id));
 }
 
 /**
@@ -51,7 +53,11 @@ export async function listDocuments(app: FastifyInstance, auth: AuthContext, org
     .orderBy('id')
     .execute();
   const resources = rows.map((row) => ({ organizationId: row.organization_id, documentId: row.id }));
-  const [read, update] = await Promise.all([canAccessEach(app, auth, resources, 'read'), canAccessEach(app, auth, resources, 'update')]);
-  const documents = rows.map((row, index) => toDocument(row, { read: read[index] ?? false, update: update[index] ?? false }));
+  const [read, update, statuses] = await Promise.all([
+    canAccessEach(app, auth, resources, 'read'),
+    canAccessEach(app, auth, resources, 'update'),
+    copyStatuses(app, rows.map((row) => row.id)),
+  ]);
+  const documents = rows.map((row, index) => toDocument(row, { read: read[index] ?? false, update: update[index] ?? false }, statuses.get(row.id)));
   return readableOnly ? documents.filter((document) => document.permissions.read) : documents;
 }

@@ -22,9 +22,10 @@ import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { documentResource, organizationResource } from '../permissions/authorize';
-import { startTask, type TaskStep } from '../tasks/runner';
+import { registerTaskCompletionCheck, startTask, type TaskStep } from '../tasks/runner';
 import { isPlatformAdmin } from '../users/access';
 import { availableCopySteps, chosenCopySteps, type DocumentCopyContext, documentCopyStep } from './copy';
+import { documentCopyIsComplete } from './copy-status';
 import { checkMasterClassifier } from './master-classifier';
 import { documentWithPermissions, findDocument, listDocuments } from './queries';
 
@@ -117,6 +118,8 @@ async function startCopy(app: FastifyInstance, request: FastifyRequest, auth: Au
 
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // A copy interrupted after its last write is SUCCESS when the copy holds every chosen part (tasks/runner.ts).
+  registerTaskCompletionCheck('DOCUMENT_COPY', documentCopyIsComplete);
   const execute = <C extends DocumentCommand>(request: FastifyRequest, command: C) => runCommand(app, documentDecider, command, actorOf(request), READ_MODELS);
 
   api.get(

@@ -15,7 +15,8 @@ import type { TaskStepRecord } from './migrations';
  * every gateway, on start and then periodically, marks unfinished tasks with a stale heartbeat
  * ERROR `TASK_INTERRUPTED` (`recoverInterruptedTasks`). A heartbeat rather than "fail everything
  * unfinished on start": several gateways may share the database, and a starting one must not
- * fail the tasks another one is running.
+ * fail the tasks another one is running. Before failing one, the sweep asks the task type's
+ * completion check (`registerTaskCompletionCheck`) whether its work is all there: then it is SUCCESS.
  */
 export interface TaskStep {
   name: string;
@@ -38,6 +39,38 @@ export const TASK_STALE_AFTER_MS = 30_000;
 export const TASK_INTERRUPTED: ErrorCode = 'TASK_INTERRUPTED';
 
 const UNFINISHED: TaskStepRecord['status'][] = ['UNPROCESSED', 'PROCESSING'];
+
+/**
+ * Whether a task's work is really all done, judged from the data it makes (never from this
+ * process's memory, which a sweeping gateway does not have). A task whose process stopped after
+ * its last write but before recording SUCCESS, or whose step failed after writing everything
+ * (waiting for read models, a lost connection), is then SUCCESS, not ERROR.
+ */
+export type TaskCompletionCheck = (app: FastifyInstance, task: Task) => Promise<boolean>;
+const completionChecks = new Map<string, TaskCompletionCheck>();
+
+/** Registers the completion check of a task type (documents: 'DOCUMENT_COPY'); returns the undo. */
+export function registerTaskCompletionCheck(type: string, check: TaskCompletionCheck): () => void {
+  completionChecks.set(type, check);
+  return () => {
+    if (completionChecks.get(type) === check) completionChecks.delete(type);
+  };
+}
+
+/** False when the type has no check or the check fails (then the task's failure stands). */
+async function workIsDone(app: FastifyInstance, taskId: string): Promise<boolean> {
+  const task = await findTask(app, taskId);
+  const check = task ? completionChecks.get(task.type) : undefined;
+  if (!task || !check) return false;
+  try {
+    return await check(app, task);
+  } catch (error) {
+    app.log.warn({ err: error, taskId }, 'task completion check failed');
+    return false;
+  }
+}
+
+const allSucceeded = (steps: readonly TaskStepRecord[]): TaskStepRecord[] => steps.map((step) => ({ ...step, status: 'SUCCESS', error: null }));
 
 /**
  * The tasks an app runs, by id. Keyed by `app.server`, which every encapsulated plugin context of
@@ -93,6 +126,11 @@ async function execute(app: FastifyInstance, taskId: string, steps: TaskStep[]):
       records[index] = { ...records[index]!, status: 'SUCCESS' };
     } catch (error) {
       app.log.error({ err: error, taskId, step: step.name }, 'task step failed');
+      // The step may have failed after its last write (e.g. waiting for read models): the data decides.
+      if (await workIsDone(app, taskId)) {
+        await save(app, taskId, { status: 'SUCCESS', steps: allSucceeded(records) });
+        return;
+      }
       records[index] = { ...records[index]!, status: 'ERROR', error: messageOf(error) };
       await save(app, taskId, { status: 'ERROR', steps: records, error: messageOf(error) });
       return;
@@ -159,6 +197,7 @@ async function beat(app: FastifyInstance): Promise<void> {
  */
 export async function recoverInterruptedTasks(app: FastifyInstance, staleAfterMs = TASK_STALE_AFTER_MS): Promise<string[]> {
   const own = [...runningOf(app).keys()];
+  const done = await completeFinishedStaleTasks(app, staleAfterMs, own);
   const { rows } = await sql<{ id: string }>`
     update operational.tasks
        set status = 'ERROR',
@@ -171,10 +210,34 @@ export async function recoverInterruptedTasks(app: FastifyInstance, staleAfterMs
            updated_at = now()
      where status in ('UNPROCESSED', 'PROCESSING')
        and heartbeat_at < now() - make_interval(secs => ${staleAfterMs / 1000})
-       and not (id = any(${own}::uuid[]))
+       and not (id = any(${[...own, ...done]}::uuid[]))
      returning id`.execute(app.db);
   if (rows.length > 0) app.log.warn({ taskIds: rows.map((row) => row.id) }, 'marked interrupted tasks ERROR');
   return rows.map((row) => row.id);
+}
+
+/**
+ * Stale unfinished tasks whose work the data shows complete (their process stopped between the
+ * last write and recording it) are marked SUCCESS, every step SUCCESS. Returns their ids.
+ */
+async function completeFinishedStaleTasks(app: FastifyInstance, staleAfterMs: number, own: string[]): Promise<string[]> {
+  const types = [...completionChecks.keys()];
+  if (types.length === 0) return [];
+  const stale = await app.db
+    .selectFrom('operational.tasks')
+    .select(['id', 'steps'])
+    .where('status', 'in', UNFINISHED)
+    .where('type', 'in', types)
+    .where('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleAfterMs / 1000})`)
+    .$if(own.length > 0, (query) => query.where('id', 'not in', own))
+    .execute();
+  const done: string[] = [];
+  for (const task of stale) {
+    if (!(await workIsDone(app, task.id))) continue;
+    if (await save(app, task.id, { status: 'SUCCESS', steps: allSucceeded(task.steps as TaskStepRecord[]) })) done.push(task.id);
+  }
+  if (done.length > 0) app.log.warn({ taskIds: done }, 'stale tasks whose work is complete marked SUCCESS');
+  return done;
 }
 
 /**
