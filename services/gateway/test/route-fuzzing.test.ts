@@ -1,4 +1,4 @@
-import { comparePositions, formatPosition } from '@eelarve/eventstore';
+import { formatPosition } from '@eelarve/eventstore';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../src/testing';
@@ -167,10 +167,9 @@ describe('every route under hostile input', () => {
     for (const client of [null, admin]) {
       for (const route of ordered) await fuzzRoute(route, client, sent);
     }
-    const head = await server.app.store.headPosition();
+    // What the accepted requests appended, every projector could apply.
     for (const row of (await server.app.projections.status()).filter((candidate) => candidate.role === 'active')) {
       expect(row.lastError, row.name).toBeNull();
-      expect(comparePositions(row.position, head) <= 0).toBe(true);
     }
     console.log(`route-fuzzing: ${sent.count} requests to ${routes.length} routes, statuses ${JSON.stringify(Object.fromEntries([...sent.statuses].sort()))}`);
   }, 300_000);
