@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailTo, waitForMail } from '../src/features/mail/mailbox';
 import { accountsFixture, PASSWORD } from '../src/features/users/testing';
 import { startTestServer, type TestServer } from '../src/testing';
 import { type Client, login } from './helpers';
@@ -279,6 +280,7 @@ describe('removing authentication methods (platform administrator)', () => {
     const client = await login(server.app, target.email, PASSWORD);
     await server.app.db.insertInto('operational.mfa_secrets').values({ user_id: target.userId, secret: 'JBSWY3DPEHPK3PXP' }).execute();
     await server.app.db.insertInto('operational.electronic_ids').values({ user_id: target.userId, personal_code_hash: Buffer.from(randomUUID()) }).execute();
+    const earlierMail = (await mailTo(server.app.config.dataDir, target.email)).map((mail) => mail.file);
     const response = await admin.request({ method: 'POST', url: `/api/admin/user/${target.userId}/remove-auth-methods` });
     expect(response.statusCode).toBe(200);
     const { db } = server.app;
@@ -289,6 +291,9 @@ describe('removing authentication methods (platform administrator)', () => {
     expect((await users()).find((user) => user.id === target.userId)).toMatchObject({ hasPassword: false, mfaAdded: false, hasPersonalCode: false });
     const [event] = await server.app.store.readStream(`user-${target.userId}`, { direction: 'backwards', maxCount: 1 });
     expect(event!.type).toBe('UserAuthMethodsRemoved');
+    // The owner learns of it at their own address.
+    const notice = await waitForMail(server.app.config.dataDir, target.email, { seen: earlierMail });
+    expect(notice.subject).toBe('Eelarve: sisselogimise viisid eemaldatud');
   });
 
   it('refuses one’s own', async () => {

@@ -14,8 +14,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../plugins/auth';
-import type { MailMessage } from '../mail/outbox';
-import { type MailLanguage, mailLanguage, mfaRemovedMail, passwordChangedMail } from '../mail/templates';
+import { notifyOwner } from '../mail/notify-owner';
+import { mfaRemovedMail, passwordChangedMail } from '../mail/templates';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { type AttemptKeys, attemptSucceeded, beginAttempt, isKnownAddress, type ThrottleKey, throttleKeys } from '../throttle/throttle';
 import { findUser, findUserByEmail } from './account-queries';
@@ -106,14 +106,6 @@ async function afterMfaCode(app: FastifyInstance, request: FastifyRequest, reply
     occupationId ? enterOccupationById(app, s, occupationId) : s.occupationId ? Promise.resolve(s) : chooseOccupation(app, s),
   );
   return meOf(app, current);
-}
-
-/** A mail to the account's own address in the user's language: a change made by someone else does not go unnoticed. */
-async function notifyOwner(app: FastifyInstance, userId: string, template: (language: MailLanguage, input: { to: string; name: string }) => MailMessage): Promise<void> {
-  const user = await findUser(app.db, userId);
-  if (!user) return;
-  const language = await mailLanguage(app.db, { userId, organizationId: user.organization_id });
-  await app.mail.enqueue(template(language, { to: user.email, name: user.name }));
 }
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {

@@ -192,6 +192,31 @@ export function mfaRemovedMail(language: MailLanguage, input: { to: string; name
   return render(input.to, content[language]);
 }
 
+/** After an administrator removed every way the account signs in (password, MFA, electronic ID). */
+export function authMethodsRemovedMail(language: MailLanguage, input: { to: string; name: string }): MailMessage {
+  const content: Record<MailLanguage, Content> = {
+    et: {
+      subject: `${PRODUCT_NAME}: sisselogimise viisid eemaldatud`,
+      greeting: `Tere, ${input.name}!`,
+      paragraphs: [
+        'Platvormi administraator eemaldas sinu kontolt kõik sisselogimise viisid (parooli, mitmeastmelise autentimise ja ID-kaardi sidumise) ning lõpetas kõik seansid.',
+        'Uue parooli saad määrata sisselogimislehe kaudu „Unustasid parooli?“. Kui see tuli sulle ootamatult, võta ühendust oma organisatsiooni administraatoriga.',
+      ],
+      footer: footer.et,
+    },
+    en: {
+      subject: `${PRODUCT_NAME}: sign-in methods removed`,
+      greeting: `Hello ${input.name},`,
+      paragraphs: [
+        'A platform administrator removed every way of signing in from your account (password, multi-factor authentication and the electronic-ID binding) and ended all its sessions.',
+        'You can set a new password through "Forgot password?" on the sign-in page. If you did not expect this, contact the administrator of your organisation.',
+      ],
+      footer: footer.en,
+    },
+  };
+  return render(input.to, content[language]);
+}
+
 function asLanguage(value: unknown): MailLanguage | null {
   return value === 'et' || value === 'en' ? value : null;
 }

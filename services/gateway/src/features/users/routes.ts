@@ -12,6 +12,8 @@ import { findUser } from '../auth/account-queries';
 import { sendRegistrationConfirmation } from '../registration/confirmation';
 import { actsAsOrganizationAdmin, isPlatformAdmin, organizationInScope } from './access';
 import { clearAuthMethods } from './auth-methods';
+import { notifyOwner } from '../mail/notify-owner';
+import { authMethodsRemovedMail } from '../mail/templates';
 import { releaseEmailOf, withEmail } from './email-reservation';
 import { findMember, heldOccupations, listUserNames, listUsers } from './queries';
 import { dryRun } from './reservations';
@@ -114,6 +116,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       // The event first: a failure after it only leaves rows that a repeated call removes.
       const outcome = await execute(request, { type: 'RemoveAuthMethods', userId });
       await clearAuthMethods(app.db, userId);
+      await notifyOwner(app, userId, authMethodsRemovedMail);
       return { id: userId, position: positionOf(outcome.position) };
     },
   );
