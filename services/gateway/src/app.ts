@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { API_BUILD_TIME_HEADER, API_REVISION_HEADER, API_VERSION_HEADER } from '@eelarve/shared';
@@ -6,7 +7,7 @@ import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { loadActivePositions, requestRebuild } from '@eelarve/projections/checkpoints';
 import { productProjectors } from '@eelarve/projections/registry';
 import { projectionStatus } from '@eelarve/projections/status';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController, type LogLevel } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { bootstrapPlatform } from './bootstrap';
 import { type BuildInfo, readBuildInfo } from './build-info';
@@ -92,6 +93,33 @@ function projectionsHandle(runtime: Runtime): ProjectionsHandle {
   };
 }
 
+/**
+ * Request lines are wanted in production's logs, but at a console during development they bury
+ * the start banner: there requests log at debug (LOG_LEVEL=debug shows them again).
+ */
+export function requestLogLevel(environment: AppConfig['environment']): LogLevel {
+  return environment === 'production' ? 'info' : 'debug';
+}
+
+/** Fastify's request lines at the given level; errors and the rest keep Fastify's own levels. */
+class LeveledRequestLog extends LogController {
+  constructor(private readonly level: LogLevel) {
+    super();
+  }
+
+  override incomingRequest(request: FastifyRequest): void {
+    request.log[this.level]({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    reply.log[this.level]({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 function buildHeaders(app: FastifyInstance, info: BuildInfo): void {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -130,6 +158,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
+    logController: new LeveledRequestLog(requestLogLevel(config.environment)),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -154,6 +183,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // Before any route: the route-wide tests enumerate them (infrastructure/route-list.ts).
   recordRoutes(app);
   buildHeaders(app, buildInfo);
+  // Before any route (it hooks onRoute): gzip/brotli for API JSON and web files above 1 KB.
+  // Request bodies are not decompressed: the upload caps count what arrives.
+  await app.register(compress, { globalDecompression: false });
   // CSP, frame, HSTS and no-store headers (plugins/security-headers.ts).
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
