@@ -10,6 +10,9 @@ const et = {
   'components.multiSelect.clear': 'Tühjenda valik',
   'components.multiSelect.noMatches': 'Sobivaid valikuid ei leitud',
   'components.multiSelect.more': '+{count}',
+  // FileInput: the button that opens the file picker and the name shown before a file is chosen.
+  'components.fileInput.choose': 'Vali fail',
+  'components.fileInput.none': 'Faili pole valitud',
 };
 
 const en: typeof et = {
@@ -19,6 +22,8 @@ const en: typeof et = {
   'components.multiSelect.clear': 'Clear the selection',
   'components.multiSelect.noMatches': 'No options match',
   'components.multiSelect.more': '+{count}',
+  'components.fileInput.choose': 'Choose file',
+  'components.fileInput.none': 'No file chosen',
 };
 
 export const componentsMessages = { et, en };

@@ -8,6 +8,7 @@ import { errorCodeOf } from '../../api';
 import { newImportId } from '../../api/import-id';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FileInput } from '../../components/FileInput';
 import { Modal } from '../../components/Modal';
 import { DataGrid } from '../../grid/DataGrid';
 import { validationValues } from '../../i18n/keys';
@@ -154,17 +155,16 @@ export function ImportModal({
   return (
     <Modal title={<FormattedMessage id="classifiers.import.title" />} onClose={onClose} width={result ? ROWS_STEP_WIDTH : FILE_STEP_WIDTH} busy={validate.isPending || importRows.isPending} testId="import-modal" footer={footer}>
       {result === null ? (
-        <div data-testid="import-file-step">
+        <div className="form" data-testid="import-file-step">
           <div className="field">
             <label htmlFor={fileId}>
               <FormattedMessage id="classifiers.import.file" />
             </label>
-            <input
+            <FileInput
               id={fileId}
-              type="file"
               accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
               onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-              data-testid="import-file-input"
+              testId="import-file-input"
             />
           </div>
           <p className="import-templates">

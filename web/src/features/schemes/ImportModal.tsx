@@ -7,6 +7,7 @@ import { isApiError } from '../../api';
 import { newImportId } from '../../api/import-id';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FileInput } from '../../components/FileInput';
 import { Modal } from '../../components/Modal';
 import { DataGrid } from '../../grid/DataGrid';
 import { isMessageKey } from '../../i18n/messages';
@@ -113,8 +114,8 @@ export function ImportModal({
           <label htmlFor={fileId}>
             <FormattedMessage id="subBudgets.import.file" />
           </label>
-          <input id={fileId} type="file" accept=".xlsx,.csv" onChange={onFile} data-testid="sub-budgets-import-file" />
-          <div className="field-hint">
+          <FileInput id={fileId} accept=".xlsx,.csv" onChange={onFile} describedBy={`${fileId}-hint`} testId="sub-budgets-import-file" />
+          <div className="field-hint" id={`${fileId}-hint`}>
             <FormattedMessage id="subBudgets.import.hint" />
           </div>
         </div>
