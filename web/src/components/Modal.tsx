@@ -67,7 +67,7 @@ export function Modal({ title, onClose, children, footer, width = 480, testId, b
         data-testid={testId}
         style={{ width }}
       >
-        <header className="modal-header">
+        <div className="modal-header">
           <h2 id={titleId}>{title}</h2>
           <button
             type="button"
@@ -78,7 +78,7 @@ export function Modal({ title, onClose, children, footer, width = 480, testId, b
           >
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <div className="modal-body">{children}</div>
         {footer ? <footer className="modal-footer">{footer}</footer> : null}
       </div>

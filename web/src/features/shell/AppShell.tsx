@@ -30,7 +30,8 @@ export function AppShell() {
     <div className="app-layout">
       <header className="app-header" data-testid="app-header">
         <div className="header-start">
-          <Link to="/" className="brand" aria-label={intl.formatMessage({ id: 'shell.home' })}>
+          {/* The visible product name is the link's accessible name (axe label-content-name-mismatch); "home" is its tooltip. */}
+          <Link to="/" className="brand" title={intl.formatMessage({ id: 'shell.home' })} data-testid="header-home">
             <LogoMark size={28} />
             <span className="brand-name">{PRODUCT_NAME}</span>
           </Link>

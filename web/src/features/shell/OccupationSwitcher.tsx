@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import { type RefObject, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { useToasts } from '../../components/Toasts';
@@ -19,6 +19,12 @@ export function OccupationSwitcher() {
   const queryClient = useQueryClient();
   const { showError } = useToasts();
   const occupations = useMemo(() => orderOccupations(me, locale), [me, locale]);
+  const labelOf = (occupation: (typeof occupations)[number]) =>
+    intl.formatMessage({ id: 'shell.occupationOption' }, { occupation: occupation.name, organization: occupation.organizationName });
+  const current = occupations.find((occupation) => occupation.id === me.occupationId);
+  const currentLabel = current ? labelOf(current) : '';
+  const selectRef = useRef<HTMLSelectElement>(null);
+  const cutOff = useIsCutOff(selectRef, currentLabel);
 
   const mutation = useMutation({
     mutationFn: switchOccupation,
@@ -37,6 +43,8 @@ export function OccupationSwitcher() {
       </label>
       <select
         id={id}
+        ref={selectRef}
+        title={cutOff ? currentLabel : undefined}
         value={me.occupationId ?? ''}
         disabled={mutation.isPending}
         onChange={(event) => mutation.mutate(event.target.value)}
@@ -44,13 +52,26 @@ export function OccupationSwitcher() {
       >
         {occupations.map((occupation) => (
           <option key={occupation.id} value={occupation.id} disabled={!isUsableWith(occupation, me.authenticationType)}>
-            {intl.formatMessage(
-              { id: 'shell.occupationOption' },
-              { occupation: occupation.name, organization: occupation.organizationName },
-            )}
+            {labelOf(occupation)}
           </option>
         ))}
       </select>
     </div>
   );
+}
+
+/** Room a select keeps beside its text: padding and the arrow (styles.css .occupation-switcher select). */
+const SELECT_CHROME_PX = 40;
+
+/** Whether `text` is wider than the select shows (then it ends in an ellipsis and gets a tooltip). */
+function useIsCutOff(selectRef: RefObject<HTMLSelectElement | null>, text: string): boolean {
+  const [cutOff, setCutOff] = useState(false);
+  useLayoutEffect(() => {
+    const select = selectRef.current;
+    const context = document.createElement('canvas').getContext('2d');
+    if (!select || !context) return;
+    context.font = getComputedStyle(select).font;
+    setCutOff(context.measureText(text).width > select.clientWidth - SELECT_CHROME_PX);
+  }, [selectRef, text]);
+  return cutOff;
 }
