@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { itemsCsv, itemsWorkbook } from '@eelarve/gateway/features/classifiers/files';
 import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
 import type { Classifier, ClassifierItem } from '@eelarve/shared';
@@ -18,7 +19,11 @@ function itemCodes(page: Page): Promise<string[]> {
 async function importFile(page: Page, file: string): Promise<void> {
   await page.getByTestId('items-import').click();
   await page.getByTestId('import-file-step').waitFor();
+  // The picker is a translated button and file name, not the browser's own "Choose File" (issue 9, point 8).
+  expect(await page.getByTestId('import-file-input-button').textContent()).toBe(et['components.fileInput.choose']);
+  expect(await page.getByTestId('import-file-input-name').textContent()).toBe(et['components.fileInput.none']);
   await page.getByTestId('import-file-input').setInputFiles(file);
+  expect(await page.getByTestId('import-file-input-name').textContent()).toBe(path.basename(file));
   await page.getByTestId('import-upload').click();
   await page.getByTestId('import-rows-step').waitFor();
 }
@@ -64,6 +69,8 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await page.goto(`/document/${documentId}/classifiers`);
     await page.getByTestId('classifiers-tab').waitFor();
     await page.getByTestId('classifiers-empty').waitFor();
+    // The header logo link is named by its visible text (axe label-content-name-mismatch); "home" is its tooltip.
+    expect(await page.getByRole('link', { name: 'Eelarve', exact: true }).getAttribute('title')).toBe(et['shell.home']);
 
     // The classifier form: the technical name follows the item name.
     await page.getByTestId('classifier-add').click();
@@ -236,6 +243,13 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await expect.poll(() => itemCodes(page)).toEqual(['A1', 'U1']);
     expect(await itemRow(page, 'A1').getByTestId('item-delete').isDisabled()).toBe(true);
     expect(await itemRow(page, 'A1').getByTestId('item-delete-tooltip').getAttribute('title')).toBe(et['classifiers.items.inUse']);
+    // A disabled delete does not look live: greyed, not red, and a not-allowed cursor over its tooltip wrapper.
+    const disabledLook = await itemRow(page, 'A1')
+      .getByTestId('item-delete-tooltip')
+      .evaluate((wrapper) => ({ cursor: getComputedStyle(wrapper).cursor, color: getComputedStyle(wrapper.querySelector('button') as Element).color }));
+    const enabledColor = await itemRow(page, 'U1').getByTestId('item-delete').evaluate((button) => getComputedStyle(button).color);
+    expect(disabledLook.cursor).toBe('not-allowed');
+    expect(disabledLook.color).not.toBe(enabledColor);
     expect(await itemRow(page, 'U1').getByTestId('item-delete').isDisabled()).toBe(false);
     await selectItems(page, ['A1']);
     expect(await page.getByTestId('items-delete-selected').isDisabled()).toBe(true);
@@ -340,6 +354,21 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     const removed = await admin.request({ method: 'DELETE', url: `/api/classifier/${mainId}/item/${(ungrouped.json() as { id: string }).id}` });
     expect(removed.statusCode, removed.body).toBe(200);
 
+    // A required classifier made the document's master classifier, for its marker in the tree.
+    const master = await admin.request({
+      method: 'POST',
+      url: `/api/document/${documentId}/classifier`,
+      payload: { name: 'Tegevusala', itemName: 'Tegevusala', fieldName: 'tegevusala_master', required: true, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20 } },
+    });
+    expect(master.statusCode, master.body).toBe(201);
+    const documentNow = (await admin.request({ method: 'GET', url: `/api/document/${documentId}` })).json() as { name: string; period: unknown; recordAmountKey: string };
+    const setMaster = await admin.request({
+      method: 'PUT',
+      url: `/api/document/${documentId}`,
+      payload: { name: documentNow.name, period: documentNow.period, recordAmountKey: documentNow.recordAmountKey, masterClassifierId: (master.json() as { id: string }).id },
+    });
+    expect(setMaster.statusCode, setMaster.body).toBe(200);
+
     // A viewer sees the same screens without the editing controls.
     const viewer = await accountsFixture(suite.server.app, admin).member(organizationId, ['CLASSIFICATION_VIEW']);
     // The editor's page logged no errors (the next page's errors are watched afresh).
@@ -354,5 +383,9 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     expect(await viewerPage.getByTestId('item-add').count()).toBe(0);
     expect(await viewerPage.getByTestId('items-import').count()).toBe(0);
     expect(await viewerPage.getByTestId('item-edit').count()).toBe(0);
+    // The master classifier's marker is a labelled badge (star and a short word) with the full term as name and tooltip.
+    const masterBadge = viewerPage.getByRole('img', { name: et['classifiers.master'] });
+    expect(await masterBadge.getAttribute('title')).toBe(et['classifiers.master']);
+    expect(await masterBadge.textContent()).toBe(et['classifiers.masterShort']);
   }, 180_000);
 });

@@ -145,6 +145,14 @@ export function TrashIcon() {
   );
 }
 
+export function StarIcon() {
+  return (
+    <Icon size={12} box={16}>
+      <path d="M8 1.2l2.1 4.3 4.7.7-3.4 3.3.8 4.7L8 12l-4.2 2.2.8-4.7L1.2 6.2l4.7-.7z" fill="currentColor" />
+    </Icon>
+  );
+}
+
 export function LockIcon() {
   return (
     <Icon size={16}>

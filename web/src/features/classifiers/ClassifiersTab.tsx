@@ -18,7 +18,7 @@ import { useLocale } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
 import { useCurrentUser } from '../auth/hooks';
 import { IconAction } from '../../components/IconAction';
-import { EditIcon, TrashIcon } from '../../components/icons';
+import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import { classifierKeys, deleteClassifier, deleteItem, deleteItems, fetchClassifiers, fetchItems, reorderClassifiers } from './api';
 import { ClassifierModal } from './ClassifierModal';
 import { itemInUse } from './form';
@@ -241,9 +241,7 @@ function ClassifierTree({
               {classifier.name}
             </button>
             {classifier.master ? (
-              <span className="badge" title={intl.formatMessage({ id: 'classifiers.master' })} data-testid="classifier-master">
-                <FormattedMessage id="classifiers.masterShort" />
-              </span>
+              <MasterBadge />
             ) : null}
           </li>
         ))}
@@ -545,5 +543,17 @@ function ItemActionsCell({ data, context }: CustomCellRendererProps<ClassifierIt
         <TrashIcon />
       </IconAction>
     </div>
+  );
+}
+
+/** The master classifier's marker in the tree: a star and a short word, named and explained by the full term. */
+function MasterBadge() {
+  const intl = useIntl();
+  const name = intl.formatMessage({ id: 'classifiers.master' });
+  return (
+    <span className="badge badge-master" role="img" aria-label={name} title={name} data-testid="classifier-master">
+      <StarIcon />
+      <FormattedMessage id="classifiers.masterShort" />
+    </span>
   );
 }
