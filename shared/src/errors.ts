@@ -150,6 +150,30 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * A rule broken by one field of a command. Deciders name the field (`tags`,
+ * `classifierList.0.classifierId`), never where it arrived: the gateway's error plugin answers it
+ * as the request body's field (`body.tags`), since every command is built from a request body.
+ */
+export interface FieldRule {
+  field: string;
+  message: string;
+}
+
+export function fieldError(code: ErrorCode, field: string, message: string, text?: string): DomainError {
+  return new DomainError(code, text ?? message, [{ field, message } satisfies FieldRule]);
+}
+
+/** Field rules (`{ field }`) become the API's field issues (`{ path: 'body.<field>' }`); other details pass as they are. */
+export function answeredDetails(details: unknown): unknown {
+  if (!Array.isArray(details)) return details;
+  return details.map((detail) =>
+    detail && typeof detail === 'object' && 'field' in detail && typeof detail.field === 'string' && !('path' in detail)
+      ? { path: `body.${detail.field}`, message: (detail as FieldRule).message }
+      : detail,
+  );
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in ERROR_STATUS;
 }

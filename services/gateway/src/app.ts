@@ -36,6 +36,7 @@ import { recordRoutes } from './infrastructure/route-list';
 import { type Runtime, startRuntime } from './infrastructure/runtime';
 import { MULTIPART_LIMITS } from './infrastructure/upload-limits';
 import { authPlugin } from './plugins/auth';
+import { commandsPlugin } from './plugins/commands';
 import { errorsPlugin } from './plugins/errors';
 import { runOneOffMigrations } from './one-off-migrations/runner';
 import { openApiPlugin } from './plugins/openapi';
@@ -196,6 +197,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(textGuardPlugin);
   await app.register(openApiPlugin);
   await app.register(authPlugin);
+  // app.commands and request.actor: the one way routes run commands (infrastructure/command-runner.ts).
+  await app.register(commandsPlugin);
   await registerRoutes(app);
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -37,7 +37,13 @@ declare module 'fastify' {
     access?: RouteAccess;
   }
   interface FastifyRequest {
-    auth: AuthContext | null;
+    /**
+     * The caller, on every route whose access is not `public` (the auth plugin refused the
+     * request otherwise). Reading it on a public route without a session throws UNAUTHORIZED.
+     */
+    readonly auth: AuthContext;
+    /** The caller if signed in, else null: for public routes that serve both. */
+    optionalAuth: AuthContext | null;
   }
   interface FastifyInstance {
     config: AppConfig;

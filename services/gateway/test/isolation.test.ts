@@ -57,23 +57,23 @@ async function snapshotOfB() {
 describe('organisation isolation', () => {
   it('refuses to read another organisation’s users, user names, roles and occupations', async () => {
     for (const path of ['users', 'user-names', 'roles', 'occupations']) {
-      expectError(await a.client.request({ method: 'GET', url: `/api/organization/${b.organizationId}/${path}` }), 403, 'INSUFFICIENT_PERMISSIONS');
+      expectError(await a.client.request({ method: 'GET', url: `/api/organization/${b.organizationId}/${path}` }), 404, 'ORGANIZATION_NOT_FOUND');
     }
   });
 
   it('answers the same for an organisation that does not exist, confirming nothing', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
-    expectError(await a.client.request({ method: 'GET', url: `/api/organization/${unknown}/users` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await a.client.request({ method: 'GET', url: `/api/organization/${unknown}/users` }), 404, 'ORGANIZATION_NOT_FOUND');
   });
 
   it('refuses to create users, roles or occupations in another organisation', async () => {
     const before = await snapshotOfB();
-    expectError(await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/user`, payload: { name: 'Intruder', email: 'intruder@example.com' } }), 403, 'INSUFFICIENT_PERMISSIONS');
-    expectError(await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/role`, payload: { name: 'Intruder' } }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/user`, payload: { name: 'Intruder', email: 'intruder@example.com' } }), 404, 'ORGANIZATION_NOT_FOUND');
+    expectError(await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/role`, payload: { name: 'Intruder' } }), 404, 'ORGANIZATION_NOT_FOUND');
     expectError(
       await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/occupation`, payload: { userId: b.userId, name: 'Intruder' } }),
-      403,
-      'INSUFFICIENT_PERMISSIONS',
+      404,
+      'ORGANIZATION_NOT_FOUND',
     );
     expect(await snapshotOfB()).toEqual(before);
   });
@@ -81,8 +81,8 @@ describe('organisation isolation', () => {
   it('refuses to change another organisation’s users, through either path', async () => {
     const before = await snapshotOfB();
     const payload = { name: 'Hijacked', email: 'hijacked@example.com' };
-    expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/user/${b.userId}`, payload }), 403, 'INSUFFICIENT_PERMISSIONS');
-    expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${b.organizationId}/user/${b.userId}` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/user/${b.userId}`, payload }), 404, 'ORGANIZATION_NOT_FOUND');
+    expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${b.organizationId}/user/${b.userId}` }), 404, 'ORGANIZATION_NOT_FOUND');
     // B's user addressed under A's own organisation: not found.
     expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${a.organizationId}/user/${b.userId}`, payload }), 404, 'USER_NOT_FOUND');
     expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${a.organizationId}/user/${b.userId}` }), 404, 'USER_NOT_FOUND');
@@ -92,8 +92,8 @@ describe('organisation isolation', () => {
   it('refuses to change another organisation’s roles, through either path', async () => {
     const before = await snapshotOfB();
     const payload = { name: 'Hijacked', privilegeIds: ['USER_ADMIN'] };
-    expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/role/${b.roleId}`, payload }), 403, 'INSUFFICIENT_PERMISSIONS');
-    expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${b.organizationId}/role/${b.roleId}` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/role/${b.roleId}`, payload }), 404, 'ORGANIZATION_NOT_FOUND');
+    expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${b.organizationId}/role/${b.roleId}` }), 404, 'ORGANIZATION_NOT_FOUND');
     expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${a.organizationId}/role/${b.roleId}`, payload }), 404, 'ROLE_NOT_FOUND');
     expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${a.organizationId}/role/${b.roleId}` }), 404, 'ROLE_NOT_FOUND');
     expect(await snapshotOfB()).toEqual(before);

@@ -8,6 +8,7 @@ import { type RegistrationTables, registrationMigrations } from '../features/reg
 import { type TasksTables, tasksMigrations } from '../features/tasks/migrations';
 import { type ThrottleTables, throttleMigrations } from '../features/throttle/migrations';
 import { type UserSettingsTables, userSettingsMigrations } from '../features/user-settings/migrations';
+import { type CommandRunnerTables, commandRunnerMigrations } from './command-runner';
 import { type OneOffMigrationTables, oneOffMigrationTables } from '../one-off-migrations/tables';
 
 /**
@@ -61,10 +62,11 @@ export const operationalMigrations: Record<string, Migration> = {
   ...throttleMigrations,
   ...userSettingsMigrations,
   ...oneOffMigrationTables,
+  ...commandRunnerMigrations,
 };
 
 export interface OperationalTables
-  extends AuthTables, BudgetTables, ElectronicIdTables, ImportsTables, MailTables, OneOffMigrationTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
+  extends AuthTables, BudgetTables, CommandRunnerTables, ElectronicIdTables, ImportsTables, MailTables, OneOffMigrationTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { occupationPrivileges } from '../features/auth/account-queries';
 import { findSession, sessionToken } from '../features/auth/sessions';
+import { authoriseRoute } from '../features/permissions/authorize';
 import type { AuthContext, RouteAccess } from '../types';
 import { isApiPath } from './errors';
 import { DOCS_PREFIX } from './openapi';
@@ -49,31 +50,22 @@ function defaultAccess(routePattern: string | undefined): RouteAccess {
   return isApiPath(routePattern) && !docs ? 'occupation' : 'public';
 }
 
-function authorise(access: RouteAccess, auth: AuthContext | null): void {
-  if (access === 'public') return;
-  if (!auth) throw new DomainError('UNAUTHORIZED');
-  if (access === 'user') return;
-  if (!auth.occupationId) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'no occupation selected');
-  if (access === 'occupation') return;
-  if (access.privileges.length > 0 && !access.privileges.some((privilege) => auth.privileges.includes(privilege))) {
-    throw new DomainError('INSUFFICIENT_PERMISSIONS');
-  }
-}
-
 /** Every route declares its access (default: an occupation); the server checks it on every call. */
 export const authPlugin = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('auth', null);
+  app.decorateRequest('optionalAuth', null);
+  app.decorateRequest('auth', {
+    getter(this: FastifyRequest) {
+      if (!this.optionalAuth) throw new DomainError('UNAUTHORIZED');
+      return this.optionalAuth;
+    },
+  });
   // onRequest: refuse before a body is even parsed or validated.
   app.addHook('onRequest', async (request) => {
     // Non-API routes (the web client's files, docs) and the not-found handler are public.
     const access = request.routeOptions.config?.access ?? defaultAccess(request.routeOptions.url);
     assertSameOrigin(request, app.config.publicUrl);
-    request.auth = access === 'public' && !sessionToken(app, request) ? null : await authenticate(app, request);
-    authorise(access, request.auth);
+    request.optionalAuth = access === 'public' && !sessionToken(app, request) ? null : await authenticate(app, request);
+    authoriseRoute(access, request.optionalAuth);
   });
 });
 
-export function requireAuth(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw new DomainError('UNAUTHORIZED');
-  return request.auth;
-}

@@ -1,27 +1,56 @@
-import type { Decider, DomainEvent } from '@eelarve/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type CommandActor, type CommandOutcome, executeCommand } from '../infrastructure/commands';
+import fp from 'fastify-plugin';
+import { type CommandRunner, createCommandRunner } from '../infrastructure/command-runner';
+import type { CommandActor } from '../infrastructure/commands';
 
 export function actorOf(request: FastifyRequest): CommandActor {
+  const auth = request.optionalAuth;
   return {
     correlationId: request.id,
-    userId: request.auth?.userId ?? null,
-    occupationId: request.auth?.occupationId ?? null,
-    organizationId: request.auth?.organizationId ?? null,
+    userId: auth?.userId ?? null,
+    occupationId: auth?.occupationId ?? null,
+    organizationId: auth?.organizationId ?? null,
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one command runner (infrastructure/command-runner.ts). */
+    commands: CommandRunner;
+  }
+  interface FastifyRequest {
+    /** Who runs a command in this request: copied into every event's metadata. */
+    readonly actor: CommandActor;
+  }
+}
+
+/** Offers the command runner to every route, as fastify/demo's decorated plugins do. */
+export const commandsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'commands',
+      createCommandRunner({ store: app.store, db: app.db as never, projections: app.projections, readYourWritesTimeoutMs: app.config.readYourWritesTimeoutMs }),
+    );
+    app.decorateRequest('actor', {
+      getter(this: FastifyRequest) {
+        return actorOf(this);
+      },
+    });
+  },
+  { name: 'commands' },
+);
+
 /**
- * Runs a command and, before the response goes out, waits (bounded) until the read models the
- * caller's next screen reads have applied it: a user always sees their own change.
+ * @deprecated Transitional: routes move to `app.commands.run` (issue 9); removed once none call it.
  */
-export async function runCommand<Command, Event extends DomainEvent, State>(
+export async function runCommand<Command, Event extends import('@eelarve/domain').DomainEvent, State>(
   app: FastifyInstance,
-  decider: Decider<Command, Event, State>,
+  decider: import('@eelarve/domain').Decider<Command, Event, State>,
   command: Command,
   actor: CommandActor,
   readModels: readonly string[],
-): Promise<CommandOutcome<Event, State>> {
+): Promise<import('../infrastructure/commands').CommandOutcome<Event, State>> {
+  const { executeCommand } = await import('../infrastructure/commands');
   const outcome = await executeCommand(app.store, decider, command, actor);
   if (outcome.position) await app.projections.waitForPosition(readModels, outcome.position, app.config.readYourWritesTimeoutMs);
   return outcome;

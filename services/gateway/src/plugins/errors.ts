@@ -1,4 +1,4 @@
-import { DomainError, type ErrorBody, type FieldIssue } from '@eelarve/shared';
+import { answeredDetails, DomainError, type ErrorBody, type FieldIssue } from '@eelarve/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -31,7 +31,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const send = (status: number, body: Omit<ErrorBody, 'requestId'>) => reply.status(status).send({ ...body, requestId: request.id });
     if (error instanceof DomainError) {
-      return send(error.status, { code: error.code, message: error.message, details: error.details });
+      return send(error.status, { code: error.code, message: error.message, details: answeredDetails(error.details) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return send(400, { code: 'SCHEMA_VALIDATION_ERROR', message: 'request does not match the schema', details: fieldIssues(error) });

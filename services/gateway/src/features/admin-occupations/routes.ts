@@ -6,7 +6,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { executeCommand } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { loadMe } from '../auth/account-queries';
@@ -99,7 +98,7 @@ export async function adminOccupationRoutes(app: FastifyInstance): Promise<void>
   const schema = { tags, params: idParamsSchema, response: { 200: adminChangeResponseSchema } };
 
   api.post('/api/admin/:id', { config: { access }, schema }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const organization = await organizationOf(app, request.params.id);
     if ((await adminOccupations(app, organization.id)).some((occupation) => occupation.user_id === auth.userId)) throw new DomainError('ADMIN_ALREADY_SET');
     // "Not for organisation 1 if not already admin": the platform's administrators come from bootstrap and its roles.
@@ -117,7 +116,7 @@ export async function adminOccupationRoutes(app: FastifyInstance): Promise<void>
   });
 
   api.delete('/api/admin/:id', { config: { access }, schema }, async (request, reply) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const organization = await organizationOf(app, request.params.id);
     const admins = await adminOccupations(app, organization.id);
     const mine = admins.find((occupation) => occupation.user_id === auth.userId);

@@ -13,7 +13,6 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../plugins/auth';
 import { notifyOwner } from '../mail/notify-owner';
 import { mfaRemovedMail, passwordChangedMail } from '../mail/templates';
 import { actorOf, runCommand } from '../../plugins/commands';
@@ -99,7 +98,7 @@ function currentToken(app: FastifyInstance, request: FastifyRequest): string {
  * enters the requested occupation, or the only usable one if it has none yet.
  */
 async function afterMfaCode(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, occupationId: string | null | undefined) {
-  const { session } = requireAuth(request);
+  const { session } = request.auth;
   const upgraded = session.authenticationType === 'LOGIN' ? await upgradeSession(app.db, session, 'LOGIN_WITH_MFA') : { token: currentToken(app, request), session };
   setSessionCookie(app, reply, upgraded.token, upgraded.session);
   const current = await withSessionCookie(app, reply, upgraded.token, upgraded.session, (s) =>
@@ -139,16 +138,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   );
 
   for (const url of ['/api/auth/me', '/initial/auth/me']) {
-    api.get(url, { config: { access: 'user' }, schema: { tags, response: { 200: meSchema } } }, async (request) => meOf(app, requireAuth(request).session));
+    api.get(url, { config: { access: 'user' }, schema: { tags, response: { 200: meSchema } } }, async (request) => meOf(app, request.auth.session));
   }
 
   api.get('/api/auth/session-count', { config: { access: 'user' }, schema: { tags, response: { 200: activeSessionCountSchema } } }, async (request) => ({
-    activeSessionCount: await countActiveSessions(app.db, requireAuth(request).userId),
+    activeSessionCount: await countActiveSessions(app.db, request.auth.userId),
   }));
 
   for (const url of ['/api/auth/switch', '/initial/auth/select-occupation']) {
     api.post(url, { config: { access: 'user' }, schema: { tags, body: occupationChoiceSchema, response: { 200: meSchema } } }, async (request, reply) => {
-      const { session } = requireAuth(request);
+      const { session } = request.auth;
       const occupationId = 'occupationId' in request.body ? request.body.occupationId : request.body.user.occupationId;
       const current = await enterOccupationById(app, session, occupationId);
       setSessionCookie(app, reply, currentToken(app, request), current);
@@ -158,7 +157,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   for (const url of ['/api/auth/logout', '/initial/auth/logout']) {
     api.post(url, { config: { access: 'user' }, schema: { tags, body: logoutRequestSchema } }, async (request: FastifyRequest<{ Body: z.infer<typeof logoutRequestSchema> }>, reply) => {
-      const { session } = requireAuth(request);
+      const { session } = request.auth;
       if (request.body?.logoutAllSessions) await deleteUserSessions(app.db, session.userId);
       else await deleteSession(app.db, session.tokenHash);
       clearSessionCookie(app, reply);
@@ -167,7 +166,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   }
 
   api.get('/api/auth/active-sessions', { config: { access: 'user' }, schema: { tags, response: { 200: z.array(activeSessionSchema) } } }, async (request) => {
-    const { session } = requireAuth(request);
+    const { session } = request.auth;
     const rows = await app.db
       .selectFrom('operational.sessions')
       .select(['token_hash', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
@@ -188,7 +187,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   for (const url of ['/api/auth/mfa-secret', '/initial/auth/mfa-secret']) {
     api.get(url, { config: { access: 'user' }, schema: { tags, querystring: mfaSecretQuerySchema, response: { 200: mfaSecretSchema } } }, async (request) => {
-      const { session, userId } = requireAuth(request);
+      const { session, userId } = request.auth;
       const user = await findUser(app.db, userId);
       if (!user) throw new DomainError('UNAUTHORIZED');
       if (await hasMfa(app.db, userId)) {
@@ -202,7 +201,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   for (const url of ['/api/auth/confirm-mfa-code', '/initial/auth/confirm-mfa-code']) {
     api.post(url, { config: { access: 'user' }, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } }, async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const { userId } = request.auth;
       const keys = await attemptKeys(app, throttleKeys.mfa(userId), throttleKeys.mfaFrom(userId, request.ip), userId, request.ip);
       await beginAttempt(app.db, reply, keys);
       const result = await confirmPendingSecret(app.db, userId, request.body.code);
@@ -218,7 +217,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/initial/auth/upgrade-session-to-mfa',
     { config: { access: 'user' }, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const { userId } = request.auth;
       const keys = await attemptKeys(app, throttleKeys.mfa(userId), throttleKeys.mfaFrom(userId, request.ip), userId, request.ip);
       await beginAttempt(app.db, reply, keys);
       const result = await verifyMfaCode(app.db, userId, request.body.code);
@@ -230,7 +229,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.post('/api/auth/disable-mfa', { config: { access: 'user' }, schema: { tags, response: { 200: meSchema } } }, async (request) => {
-    const { session, userId } = requireAuth(request);
+    const { session, userId } = request.auth;
     if (!(await hasMfa(app.db, userId))) throw new DomainError('MFA_NOT_SET_UP');
     // A stolen password alone must not strip the second factor.
     if (!STRONG_SESSION_TYPES.has(session.authenticationType)) throw new SignInStepRequired('ENTER_MFA_CODE', 'removing MFA needs an MFA-authenticated session', {});
@@ -243,7 +242,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   // ---- password -------------------------------------------------------------
 
   api.post('/api/auth/change-password', { config: { access: 'user' }, schema: { tags, body: changePasswordSchema } }, async (request, reply) => {
-    const { session, userId } = requireAuth(request);
+    const { session, userId } = request.auth;
     await assertCurrentPassword(app, reply, { userId, ip: request.ip, password: request.body.currentPassword });
     const user = await findUser(app.db, userId);
     if (!user) throw new DomainError('USER_NOT_FOUND');

@@ -6,7 +6,7 @@ import { type Selectable, sql } from 'kysely';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext } from '../../types';
 import { type AccessOptions, assertResourceAccess, canAccessEach, inOrganization, type ResourceAction, type ResourceRef } from '../permissions/authorize';
-import { isPlatformAdmin } from '../users/access';
+import { isPlatformAdmin } from '../permissions/authorize';
 
 export type BudgetRow = Selectable<BudgetsTable>;
 

@@ -26,11 +26,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readModels } from '../../infrastructure/database';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { canAccessEach, documentResource, organizationResource } from '../permissions/authorize';
-import { isPlatformAdmin } from '../users/access';
+import { isPlatformAdmin } from '../permissions/authorize';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
 import { runComponentChange } from './components';
 import {
@@ -93,7 +92,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/document/:id/budgets',
     { schema: { tags, params: idParamsSchema, querystring: includeMetaSchema, response: { 200: z.array(budgetResponseSchema) } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       await documentResource(app, auth, request.params.id, 'read');
       return listBudgets(app, auth, await documentBudgets(app, request.params.id), request.query.includeMeta === 'true');
     },
@@ -103,7 +102,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/document/:id/budgets/hierarchy',
     { schema: { tags, params: idParamsSchema, response: { 200: z.array(budgetHierarchyNodeSchema) } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       await documentResource(app, auth, request.params.id, 'read');
       return hierarchy(app, auth, await documentBudgets(app, request.params.id));
     },
@@ -113,7 +112,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/document/:id/budgets/transferrable-sub-budgets',
     { schema: { tags, params: idParamsSchema, querystring: transferrableSubBudgetsQuerySchema, response: { 200: z.array(transferrableSubBudgetSchema) } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       await documentResource(app, auth, request.params.id, 'read');
       const source = await budgetResource(app, auth, request.query.sourceBudgetId, 'read');
       return transferrableSubBudgets(app, source, request.params.id);
@@ -122,7 +121,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
 
   /** The organisation's readable budgets of readable documents (the copy form's tree of documents). */
   api.get('/api/organization/:id/budgets', { schema: { tags, params: idParamsSchema, response: { 200: z.array(budgetResponseSchema) } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     await organizationResource(app, auth, request.params.id, 'read');
     const rows = await organizationBudgets(app, request.params.id);
     const documentIds = [...new Set(rows.map((row) => row.document_id))];
@@ -142,7 +141,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   });
 
   api.get('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: budgetResponseSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const row = await budgetResource(app, auth, request.params.id, 'read');
     const structure = (await budgetStructures(app, [row])).get(row.id) as BudgetStructure;
     return toBudget(app, auth, row, await permissionsOf(app, auth, row), structure);
@@ -152,7 +151,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/document/:id/budget',
     { schema: { tags, params: idParamsSchema, body: budgetCreateSchema, response: { 201: commandResultSchema } } },
     async (request, reply) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const documentId = request.params.id;
       const resource = await documentResource(app, auth, documentId, 'update');
       const document = await findDocumentRow(app, documentId);
@@ -206,7 +205,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.put('/api/budget/:id', { schema: { tags, params: idParamsSchema, body: budgetInputSchema, response: { 200: commandResultSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const row = await budgetResource(app, auth, request.params.id, 'update');
     const body = request.body;
     assertAdminFields(auth, body);
@@ -227,14 +226,14 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   });
 
   api.put('/api/budget/:id/tags', { schema: { tags, params: idParamsSchema, body: budgetTagsSchema, response: { 200: commandResultSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const row = await budgetResource(app, auth, request.params.id, 'update');
     const outcome = await execute(request, { type: 'SetBudgetTags', budgetId: row.id, tags: request.body.tags });
     return { id: row.id, position: positionOf(outcome.position) };
   });
 
   api.delete('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const row = await budgetResource(app, auth, request.params.id, 'update');
     // Any budget may be a component: its deletion must not race a sum budget adding it.
     const outcome = await executeComponentChange(request, row.document_id, async () => ({
@@ -250,7 +249,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/budget/:id/api-key',
     { config: { access: platformAdmins }, schema: { tags, params: idParamsSchema, response: { 200: budgetApiKeySchema } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const row = await budgetResource(app, auth, request.params.id, 'read');
       if (row.type !== 'MONITORING') throw new DomainError('BUDGET_NOT_MONITORING');
       const existing = await readApiKey(app.db, row.id);
@@ -263,7 +262,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
 
   // Which copy options the budget form can offer (not in the spec's list: the web greys out parts whose feature is not there yet).
   api.get('/api/budget-copy/parts', { schema: { tags, response: { 200: budgetCopyPartsSchema } } }, async (request) => {
-    requireAuth(request);
+    request.auth;
     return { parts: availableBudgetCopyParts() };
   });
 
@@ -271,7 +270,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/budget/:id/copy-schemes',
     { schema: { tags, params: idParamsSchema, querystring: copySchemesQuerySchema, response: { 200: z.array(budgetCopySchemeSchema) } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const source = await budgetResource(app, auth, request.params.id, 'read');
       const targetDocumentId = request.query.targetDocumentId ?? source.document_id;
       await documentResource(app, auth, targetDocumentId, 'read');
@@ -283,7 +282,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/document/:id/budgets/order',
     { schema: { tags, params: idParamsSchema, body: budgetOrderSchema, response: { 200: commandResultSchema } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const documentId = request.params.id;
       await documentResource(app, auth, documentId, 'update');
       const ids = new Set((await documentBudgets(app, documentId)).map((row) => row.id));
@@ -299,7 +298,7 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/admin/budgets/:budgetId/sync',
     { config: { access: platformAdmins }, schema: { tags, params: budgetIdParamsSchema, body: budgetSyncSchema, response: { 200: commandResultSchema } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const row = await budgetResource(app, auth, request.params.budgetId, 'update');
       const outcome = await execute(request, { type: 'SetBudgetSync', budgetId: row.id, enabled: request.body.enabled });
       return { id: row.id, position: positionOf(outcome.position) };

@@ -31,7 +31,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSingleFile, UPLOAD_LIMITS } from '../../infrastructure/upload-limits';
 import { onceByImportId } from '../imports/idempotency';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { assertResourceAccess, documentResource, findDocumentOrganization } from '../permissions/authorize';
 import { registerDocumentCopyStep } from '../documents/copy';
@@ -71,7 +70,7 @@ async function classifierInPath(app: FastifyInstance, request: FastifyRequest, c
   const classifier = await findClassifier(app.db, classifierId);
   // The classifiers of a deleted document are gone with it.
   if (!(await findDocumentOrganization(app, classifier.document_id))) throw new DomainError('CLASSIFIER_NOT_FOUND');
-  const auth = requireAuth(request);
+  const auth = request.auth;
   try {
     await assertResourceAccess(app, auth, { organizationId: classifier.organization_id, documentId: classifier.document_id }, action, editOptions);
   } catch (error) {
@@ -99,7 +98,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     // The classifier privileges, or update of the document: its settings choose the master classifier from this list.
     { schema: { tags, params: idParamsSchema, querystring: includeMetaQuery, response: { 200: z.array(classifierSchema) } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const viewer = viewers.privileges.some((privilege) => auth.privileges.includes(privilege));
       await documentResource(app, auth, request.params.id, viewer ? 'read' : 'update');
       return listClassifiers(app.db, { documentId: request.params.id }, request.query.includeMeta === 'true');
@@ -111,7 +110,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: editors }, schema: { tags, params: documentParams, body: classifierCreateSchema, response: { 201: commandResultSchema } } },
     async (request, reply) => {
       const { documentId } = request.params;
-      const resource = await documentResource(app, requireAuth(request), documentId, 'update', editOptions);
+      const resource = await documentResource(app, request.auth, documentId, 'update', editOptions);
       const body = request.body;
       if (body.groupingId) {
         const grouped = await findClassifier(app.db, body.groupingId).catch(() => null);
@@ -165,7 +164,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: editors }, schema: { tags, params: documentParams, body: classifierOrderSchema, response: { 200: commandResultSchema } } },
     async (request) => {
       const { documentId } = request.params;
-      await documentResource(app, requireAuth(request), documentId, 'update', editOptions);
+      await documentResource(app, request.auth, documentId, 'update', editOptions);
       const known = new Set((await listClassifiers(app.db, { documentId }, false)).map((row) => row.id));
       if (request.body.list.some((entry) => !known.has(entry.id))) throw new DomainError('CLASSIFIER_NOT_FOUND');
       const outcome = await runCommand(app, classifierOrderDecider, { type: 'ReorderClassifiers', documentId, list: request.body.list }, actorOf(request), READ_MODELS);

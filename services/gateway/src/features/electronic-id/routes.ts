@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { type CommandActor, executeCommand } from '../../infrastructure/commands';
 import type { AppConfig } from '../../config';
 import type { AppDatabase } from '../../infrastructure/database';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf } from '../../plugins/commands';
 import { findUser } from '../auth/account-queries';
 import { chooseOccupation, recordSignIn, setSessionCookie } from '../auth/login-flow';
@@ -212,7 +211,7 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
   }
 
   async function completeBind(request: FastifyRequest, flow: Flow, identity: VerifiedIdentity): Promise<string> {
-    const auth = request.auth;
+    const auth = request.optionalAuth;
     if (!auth || !flow.userId || auth.userId !== flow.userId || auth.session.tokenHash.toString('base64url') !== flow.sessionHash) {
       throw new ElectronicIdError('SESSION_CHANGED', 'the callback did not come with the session that started the binding');
     }
@@ -260,7 +259,7 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags, summary: 'Bind the electronic ID to the signed-in user: redirects to the provider', description: 'Back: 302 /account?eidBound=true or /account?eidError=true&eidReason=...' },
     },
     async (request, reply) => {
-      const { userId, session } = requireAuth(request);
+      const { userId, session } = request.auth;
       return startFlow(request, reply, { mode: 'bind', userId, sessionHash: session.tokenHash.toString('base64url') });
     },
   );
@@ -318,7 +317,7 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: 'public' }, schema: { tags, summary: 'Logs that the web client is sending the browser to the electronic-ID provider' } },
     async (request, reply) => {
       request.log.info(
-        { requestId: request.id, userId: request.auth?.userId ?? null, referer: request.headers.referer ?? null, userAgent: request.headers['user-agent'] ?? null },
+        { requestId: request.id, userId: request.optionalAuth?.userId ?? null, referer: request.headers.referer ?? null, userAgent: request.headers['user-agent'] ?? null },
         'electronic-ID redirect',
       );
       return reply.status(204).send();
@@ -329,7 +328,7 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
     '/api/auth/unbind',
     { config: { access: 'user' }, schema: { tags, summary: "Removes the signed-in user's electronic-ID binding" } },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const { userId } = request.auth;
       const position = await app.db.transaction().execute(async (trx) => {
         await removeElectronicId(trx, userId);
         return (await executeCommand(app.store, userDecider, { type: 'UnbindElectronicId', userId }, actorOf(request))).position;

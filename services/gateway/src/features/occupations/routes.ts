@@ -5,11 +5,10 @@ import { commandResultSchema, DomainError, idParamsSchema, occupationInputSchema
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { privilegesOf } from '../auth/account-queries';
-import { isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../users/access';
+import { isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../permissions/authorize';
 import { isMember } from '../users/queries';
 import { dryRun } from '../users/reservations';
 import { findOccupation, listOccupations, occupationUse, roleFacts } from './queries';
@@ -102,7 +101,7 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
     '/api/occupation/:id',
     { config: { access: editors }, schema: { tags, params: idParamsSchema, body: occupationInputSchema, response: { 200: commandResultSchema } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const occupation = await visibleOccupation(app, auth, request.params.id);
       const { userId, name, description } = request.body;
       const roleIds = roleIdsOf(request.body);
@@ -124,7 +123,7 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.delete('/api/occupation/:id', { config: { access: editors }, schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const occupation = await visibleOccupation(app, auth, request.params.id);
     const outcome = await execute(request, { type: 'DeleteOccupation', occupationId: occupation.id, inUse: await occupationUse(app.db, occupation.id, auth) });
     return { id: occupation.id, position: positionOf(outcome.position) };

@@ -5,7 +5,6 @@ import { commandResultSchema, idParamsSchema, organizationInputSchema, organizat
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { listOrganizations } from './queries';
 
@@ -44,7 +43,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.delete('/api/organization/:id', { config: { access }, schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const outcome = await execute(request, { type: 'DeleteOrganization', organizationId: request.params.id, inUseBySession: auth.organizationId === request.params.id });
     return { id: request.params.id, position: outcome.position ? formatPosition(outcome.position) : null };
   });

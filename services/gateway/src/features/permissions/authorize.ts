@@ -1,8 +1,7 @@
 import { DomainError, type Privilege } from '@eelarve/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readModels } from '../../infrastructure/database';
-import type { AuthContext } from '../../types';
-import { actsAsOrganizationAdmin, isPlatformAdmin } from '../users/access';
+import type { AuthContext, RouteAccess } from '../../types';
 
 /**
  * Resource permissions (spec 1, section 6; spec 2, section 6): ONE place decides whether the
@@ -24,6 +23,73 @@ import { actsAsOrganizationAdmin, isPlatformAdmin } from '../users/access';
  * is where read/update grants per occupation on organisation, document, budget and sub-budget,
  * their inheritance downward, and resource-status flags (read-disabled, write-disabled, ...) go.
  */
+/**
+ * The authorisation module: the one place that decides who may do what.
+ * 1. Route access (`authoriseRoute`): every route declares `public`, `user`, `occupation` or the
+ *    privileges it needs; the auth plugin asks here on every request.
+ * 2. Organisation scope (`organizationInScope`, `visibleTo`): users, roles and occupations.
+ * 3. Resource permissions (`canAccess`, `documentResource`, ...): below.
+ * Another organisation's objects are always "not found" (404), never 403, so ids are not confirmed.
+ */
+export function authoriseRoute(access: RouteAccess, auth: AuthContext | null): void {
+  if (access === 'public') return;
+  if (!auth) throw new DomainError('UNAUTHORIZED');
+  if (access === 'user') return;
+  if (!auth.occupationId) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'no occupation selected');
+  if (access === 'occupation') return;
+  if (access.privileges.length > 0 && !access.privileges.some((privilege) => auth.privileges.includes(privilege))) {
+    throw new DomainError('INSUFFICIENT_PERMISSIONS');
+  }
+}
+
+/**
+ * Organisation isolation for the users, roles and occupations routes: a caller acts only in the
+ * organisation of their session, unless they are a platform administrator (IS_ADMIN), who may
+ * manage any organisation.
+ */
+export const isPlatformAdmin = (auth: AuthContext) => auth.privileges.includes('IS_ADMIN');
+
+/** The caller may act in the organisation of the path; the answer does not reveal whether it exists. */
+export async function organizationInScope(app: FastifyInstance, request: FastifyRequest, organizationId: string): Promise<AuthContext> {
+  const auth = request.auth;
+  // Another organisation's id is answered like one that does not exist (one answer, 404, everywhere).
+  if (auth.organizationId !== organizationId && !isPlatformAdmin(auth)) throw new DomainError('ORGANIZATION_NOT_FOUND');
+  const organization = await readModels(app.db).selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  if (!organization) throw new DomainError('ORGANIZATION_NOT_FOUND');
+  return auth;
+}
+
+/**
+ * An object addressed by its own id must belong to an organisation the caller may act in;
+ * otherwise it is "not found", so ids of other organisations are not even confirmed.
+ */
+export function visibleTo(auth: AuthContext, objectOrganizationId: string | undefined): boolean {
+  return objectOrganizationId !== undefined && (objectOrganizationId === auth.organizationId || isPlatformAdmin(auth));
+}
+
+/** Acting in an ADMIN occupation of the organisation: an organisation administrator. */
+export async function actsAsOrganizationAdmin(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<boolean> {
+  if (!auth.occupationId || auth.organizationId !== organizationId) return false;
+  const occupation = await readModels(app.db).selectFrom('occupations').select('type').where('id', '=', auth.occupationId).executeTakeFirst();
+  return occupation?.type === 'ADMIN';
+}
+
+/** The platform's own organisation (organisation 1): the only one whose roles may carry IS_ADMIN. */
+export async function isPlatformOrganization(app: FastifyInstance, organizationId: string): Promise<boolean> {
+  const row = await readModels(app.db).selectFrom('organizations').select('is_platform').where('id', '=', organizationId).executeTakeFirst();
+  return row?.is_platform === true;
+}
+
+/**
+ * The privileges the caller would hand out without holding them. Nobody grants more than they
+ * have (a user administrator cannot make themselves a role administrator); a platform
+ * administrator holds them all.
+ */
+export function privilegesNotHeld(auth: AuthContext, privileges: readonly string[]): string[] {
+  if (isPlatformAdmin(auth)) return [];
+  return [...new Set(privileges)].filter((privilege) => !auth.privileges.includes(privilege)).sort();
+}
+
 export type ResourceAction = 'read' | 'update';
 
 export interface ResourceRef {

@@ -5,10 +5,9 @@ import { commandResultSchema, DomainError, idParamsSchema, PRIVILEGES, type Priv
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
-import { isPlatformAdmin, isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../users/access';
+import { isPlatformAdmin, isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../permissions/authorize';
 import { dryRun } from '../users/reservations';
 import { releaseRoleNameOf, withRoleName } from './name-reservation';
 import { findRole, listRoles, privilegeOption, roleAttached } from './queries';
@@ -66,7 +65,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
     '/api/privileges',
     { config: { access: { privileges: ['ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN'] } }, schema: { tags, response: { 200: z.array(privilegeSchema) } } },
     async (request) => {
-      const platformAdmin = isPlatformAdmin(requireAuth(request));
+      const platformAdmin = isPlatformAdmin(request.auth);
       return PRIVILEGES.filter((privilege) => platformAdmin || privilege !== 'IS_ADMIN').map(privilegeOption);
     },
   );

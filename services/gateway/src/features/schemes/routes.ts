@@ -15,7 +15,6 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { registerDocumentCopyStep } from '../documents/copy';
 import { documentResource, organizationResource } from '../permissions/authorize';
@@ -54,12 +53,12 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
   registerDocumentCopyStep('schemes', copySchemes);
 
   api.get('/api/document/:id/schemas', { config: { access: readers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } }, async (request) => {
-    await documentResource(app, requireAuth(request), request.params.id, 'read');
+    await documentResource(app, request.auth, request.params.id, 'read');
     return listDocumentSchemes(app, request.params.id);
   });
 
   api.get('/api/organization/:id/schemas', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } }, async (request) => {
-    await organizationResource(app, requireAuth(request), request.params.id, 'read');
+    await organizationResource(app, request.auth, request.params.id, 'read');
     return listOrganizationSchemes(app, request.params.id);
   });
 
@@ -68,7 +67,7 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: documentParamsSchema, body: schemeCreateSchema, response: { 201: commandResultSchema } } },
     async (request, reply) => {
       const { documentId } = request.params;
-      const { organizationId } = await documentResource(app, requireAuth(request), documentId, 'update', editOptions);
+      const { organizationId } = await documentResource(app, request.auth, documentId, 'update', editOptions);
       const schemeId = randomUUID();
       const { name, description, displayOrder, classifierList } = request.body;
       const outcome = await execute(request, {
@@ -92,7 +91,7 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: schemeParamsSchema, body: schemeInputSchema, response: { 200: commandResultSchema } } },
     async (request) => {
       const { schemaId } = request.params;
-      const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
+      const scheme = await schemeInPath(app, request.auth, schemaId, 'update', editOptions);
       const { name, fieldName, description, displayOrder, classifierList } = request.body;
       const outcome = await execute(request, {
         type: 'UpdateScheme',
@@ -111,7 +110,7 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
 
   api.delete('/api/schema/:schemeId', { config: { access: schemeEditors }, schema: { tags, params: deleteParamsSchema, response: { 200: commandResultSchema } } }, async (request) => {
     const { schemeId } = request.params;
-    const scheme = await schemeInPath(app, requireAuth(request), schemeId, 'update', editOptions);
+    const scheme = await schemeInPath(app, request.auth, schemeId, 'update', editOptions);
     const outcome = await execute(request, { type: 'DeleteScheme', documentId: scheme.document_id, schemeId });
     return { id: schemeId, position: positionOf(outcome.position) };
   });
@@ -121,7 +120,7 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: documentParamsSchema, body: schemeDisplayOrderSchema, response: { 200: commandResultSchema } } },
     async (request) => {
       const { documentId } = request.params;
-      await documentResource(app, requireAuth(request), documentId, 'update', editOptions);
+      await documentResource(app, request.auth, documentId, 'update', editOptions);
       const outcome = await execute(request, { type: 'ReorderSchemes', documentId, list: request.body });
       return { id: documentId, position: positionOf(outcome.position) };
     },

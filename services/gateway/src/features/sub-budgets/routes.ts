@@ -21,7 +21,6 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import type { AuthContext } from '../../types';
 import { onceByImportId } from '../imports/idempotency';
@@ -79,7 +78,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
   const execute = (request: FastifyRequest, command: SchemeCommand) => runCommand(app, schemeDecider, command, actorOf(request), SCHEME_READ_MODELS);
 
   api.get('/api/schema/:id/sub-budgets', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(subBudgetSchema) } } }, async (request) => {
-    await schemeInPath(app, requireAuth(request), request.params.id, 'read');
+    await schemeInPath(app, request.auth, request.params.id, 'read');
     return listSubBudgets(app, request.params.id);
   });
 
@@ -87,13 +86,13 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/schema/:id/sub-budget-counts',
     { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: subBudgetCountsSchema } } },
     async (request) => {
-      await schemeInPath(app, requireAuth(request), request.params.id, 'read');
+      await schemeInPath(app, request.auth, request.params.id, 'read');
       return subBudgetCounts(app, request.params.id);
     },
   );
 
   api.get('/api/sub-budget/:id/has-records', { schema: { tags, params: idParamsSchema, response: { 200: hasRecordsSchema } } }, async (request) => {
-    await subBudgetInPath(app, requireAuth(request), request.params.id, 'read');
+    await subBudgetInPath(app, request.auth, request.params.id, 'read');
     const withRecords = await subBudgetsWithRecords(app, [request.params.id]);
     return { hasRecords: withRecords.length > 0, recordsCount: 0 };
   });
@@ -103,7 +102,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     { schema: { tags, params: budgetSchemaParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
     async (request) => {
       const { budgetId, schemaId } = request.params;
-      await budgetAndScheme(app, requireAuth(request), budgetId, schemaId, 'read');
+      await budgetAndScheme(app, request.auth, budgetId, schemaId, 'read');
       return listSubBudgets(app, schemaId, budgetId);
     },
   );
@@ -113,7 +112,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: schemaParamsSchema, body: subBudgetInputSchema, response: { 201: commandResultSchema } } },
     async (request, reply) => {
       const { schemaId } = request.params;
-      const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
+      const scheme = await schemeInPath(app, request.auth, schemaId, 'update', editOptions);
       const subBudgetId = randomUUID();
       const { name, classifiers } = request.body;
       const catalogue = await classifierCatalogue(app, scheme.document_id, valuesOf(classifiers));
@@ -127,7 +126,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: subBudgetParamsSchema, body: subBudgetInputSchema, response: { 200: commandResultSchema } } },
     async (request) => {
       const { schemaId, subBudgetId } = request.params;
-      const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
+      const scheme = await schemeInPath(app, request.auth, schemaId, 'update', editOptions);
       const { name, classifiers } = request.body;
       const [catalogue, withRecords] = await Promise.all([classifierCatalogue(app, scheme.document_id, valuesOf(classifiers)), subBudgetsWithRecords(app, [subBudgetId])]);
       const outcome = await execute(request, {
@@ -149,7 +148,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: subBudgetParamsSchema, response: { 200: commandResultSchema } } },
     async (request) => {
       const { schemaId, subBudgetId } = request.params;
-      const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
+      const scheme = await schemeInPath(app, request.auth, schemaId, 'update', editOptions);
       const withRecords = await subBudgetsWithRecords(app, [subBudgetId]);
       const outcome = await execute(request, { type: 'DeleteSubBudgets', documentId: scheme.document_id, schemeId: schemaId, subBudgetIds: [subBudgetId], withRecords });
       return { id: subBudgetId, position: positionOf(outcome.position) };
@@ -161,7 +160,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: schemaParamsSchema, body: deleteSubBudgetsSchema, response: { 200: commandResultSchema } } },
     async (request) => {
       const { schemaId } = request.params;
-      const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
+      const scheme = await schemeInPath(app, request.auth, schemaId, 'update', editOptions);
       const withRecords = await subBudgetsWithRecords(app, request.body.ids);
       const outcome = await execute(request, { type: 'DeleteSubBudgets', documentId: scheme.document_id, schemeId: schemaId, subBudgetIds: request.body.ids, withRecords });
       return { id: schemaId, position: positionOf(outcome.position) };
@@ -173,7 +172,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: schemeEditors }, schema: { tags, params: schemaParamsSchema, body: subBudgetImportSchema, response: { 200: subBudgetImportResultSchema } } },
     async (request) => {
       const { schemaId } = request.params;
-      const scheme = await schemeInPath(app, requireAuth(request), schemaId, 'update', editOptions);
+      const scheme = await schemeInPath(app, request.auth, schemaId, 'update', editOptions);
       const { importType, list, importId } = request.body;
       // A retry of an import that succeeded answers that result instead of refusing the sub-budgets it made.
       return onceByImportId(app, `sub-budgets:${schemaId}`, importId, () => importSubBudgets(request, scheme.document_id, schemaId, importType, list));
@@ -202,7 +201,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { budgetId, schemaId } = request.params;
       // Pinning needs write permission on the budget (spec 2, Sub-budgets tab of a budget).
-      const { scheme } = await budgetAndScheme(app, requireAuth(request), budgetId, schemaId, 'update');
+      const { scheme } = await budgetAndScheme(app, request.auth, budgetId, schemaId, 'update');
       const current = await listSubBudgets(app, schemaId, budgetId);
       const withRecords = await subBudgetsWithRecords(
         app,
@@ -225,7 +224,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/sub-budget/:subBudgetId/classifier-preselections',
     { schema: { tags, params: onlySubBudgetParamsSchema, response: { 200: preselectionsSchema } } },
     async (request) => {
-      const subBudget = await subBudgetInPath(app, requireAuth(request), request.params.subBudgetId, 'read');
+      const subBudget = await subBudgetInPath(app, request.auth, request.params.subBudgetId, 'read');
       return { subBudgetId: subBudget.id, preselections: subBudget.preselections as unknown as Record<string, string[]> };
     },
   );
@@ -234,7 +233,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/sub-budget/:subBudgetId/classifier-preselections',
     { config: { access: schemeEditors }, schema: { tags, params: onlySubBudgetParamsSchema, body: preselectionsInputSchema, response: { 200: commandResultSchema } } },
     async (request) => {
-      const subBudget = await subBudgetInPath(app, requireAuth(request), request.params.subBudgetId, 'update');
+      const subBudget = await subBudgetInPath(app, request.auth, request.params.subBudgetId, 'update');
       const outcome = await execute(request, {
         type: 'SetClassifierPreselections',
         documentId: subBudget.document_id,
@@ -251,7 +250,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     '/api/schema/:schemaId/classifier-preselections',
     { config: { access: viewers }, schema: { tags, params: schemaParamsSchema, response: { 200: z.array(preselectionsSchema) } } },
     async (request) => {
-      await schemeInPath(app, requireAuth(request), request.params.schemaId, 'read');
+      await schemeInPath(app, request.auth, request.params.schemaId, 'read');
       return schemePreselections(app, request.params.schemaId);
     },
   );

@@ -1,7 +1,6 @@
 import { DomainError, idParamsSchema, taskSchema } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth';
 import { inOrganization } from '../permissions/authorize';
 import { drainTasks, findTask, startTaskUpkeep } from './runner';
 
@@ -21,7 +20,7 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
   });
 
   api.get('/api/task/:id', { schema: { tags, params: idParamsSchema, response: { 200: taskSchema } } }, async (request) => {
-    const auth = requireAuth(request);
+    const auth = request.auth;
     const task = await findTask(app, request.params.id);
     if (!task || !inOrganization(auth, task.organizationId)) throw new DomainError('OBJECT_NOT_FOUND', 'task not found');
     return task;

@@ -12,7 +12,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CommandActor } from '../../infrastructure/commands';
 import type { AppDatabase } from '../../infrastructure/database';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { findUser } from '../auth/account-queries';
 import { assertCurrentPassword } from '../auth/current-password';
@@ -115,14 +114,14 @@ export function emailChangeRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, response: { 200: emailChangeStatusSchema } } }, async (request) => ({
-    pendingEmail: (await pendingChange(app.db, requireAuth(request).userId))?.new_email ?? null,
+    pendingEmail: (await pendingChange(app.db, request.auth.userId))?.new_email ?? null,
   }));
 
   api.put(
     '/api/user-settings/email',
     { config: { access: 'user' }, schema: { tags, body: emailChangeRequestSchema, response: { 200: emailChangeStatusSchema } } },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const { userId } = request.auth;
       await assertCurrentPassword(app, reply, { userId, ip: request.ip, password: request.body.currentPassword });
       const pendingEmail = await requestChange(app, { userId, email: normaliseEmail(request.body.email), actor: actorOf(request) });
       return { pendingEmail };

@@ -2,7 +2,6 @@ import { userDecider } from '@eelarve/domain';
 import { DomainError, languageRequestSchema, meSchema, userSettingsPutSchema, userSettingsQuerySchema, userSettingsSchema } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../plugins/auth';
 import { actorOf, runCommand } from '../../plugins/commands';
 import { meOf } from '../auth/login-flow';
 import { emailChangeRoutes } from './email-change';
@@ -25,7 +24,7 @@ export async function userSettingsRoutes(app: FastifyInstance): Promise<void> {
     '/api/user-settings',
     { config: { access: 'occupation' }, schema: { tags, querystring: userSettingsQuerySchema, response: { 200: userSettingsSchema } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const row = await app.db
         .selectFrom('operational.user_settings')
         .select('settings')
@@ -42,7 +41,7 @@ export async function userSettingsRoutes(app: FastifyInstance): Promise<void> {
     '/api/user-settings',
     { config: { access: 'occupation' }, schema: { tags, body: userSettingsPutSchema, response: { 200: userSettingsSchema } } },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = request.auth;
       const { type, documentId, budgetId, subBudgetId, settings } = request.body;
       const json = JSON.stringify(settings);
       if (Buffer.byteLength(json) > MAX_SETTINGS_BYTES) {
@@ -71,7 +70,7 @@ export async function userSettingsRoutes(app: FastifyInstance): Promise<void> {
     '/api/user-settings/language',
     { config: { access: 'user' }, schema: { tags, body: languageRequestSchema, response: { 200: meSchema } } },
     async (request) => {
-      const { session, userId } = requireAuth(request);
+      const { session, userId } = request.auth;
       const { language } = request.body;
       await runCommand(app, userDecider, { type: 'SetLanguage', userId, language }, actorOf(request), READ_MODELS);
       return meOf(app, session);

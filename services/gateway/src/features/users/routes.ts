@@ -6,11 +6,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, runCommand } from '../../plugins/commands';
-import { requireAuth } from '../../plugins/auth';
 import type { AuthContext } from '../../types';
 import { findUser } from '../auth/account-queries';
 import { sendRegistrationConfirmation } from '../registration/confirmation';
-import { actsAsOrganizationAdmin, isPlatformAdmin, organizationInScope } from './access';
+import { actsAsOrganizationAdmin, isPlatformAdmin, organizationInScope } from '../permissions/authorize';
 import { clearAuthMethods } from './auth-methods';
 import { notifyOwner } from '../mail/notify-owner';
 import { authMethodsRemovedMail } from '../mail/templates';
@@ -111,7 +110,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const userId = request.params.id;
       // Spec 1, section 6: not one's own (the administrator would lock themselves out).
-      if (requireAuth(request).userId === userId) throw new DomainError('UNSUITABLE_USER', 'not your own authentication methods');
+      if (request.auth.userId === userId) throw new DomainError('UNSUITABLE_USER', 'not your own authentication methods');
       if (!(await findUser(app.db, userId))) throw new DomainError('USER_NOT_FOUND');
       // The event first: a failure after it only leaves rows that a repeated call removes.
       const outcome = await execute(request, { type: 'RemoveAuthMethods', userId });
