@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { AccountsReadModel } from './accounts/tables';
 import type { BudgetsReadModel } from './budgets/tables';
 import type { ClassifiersReadModel } from './classifiers/tables';
@@ -7,3 +8,13 @@ import type { SchemesReadModel } from './schemes/tables';
 
 /** Every read-model table as queries see it through the `read` schema's views. */
 export type ReadModels = OrganizationsReadModel & AccountsReadModel & DocumentsReadModel & BudgetsReadModel & SchemesReadModel & ClassifiersReadModel;
+
+/**
+ * The read side's handle: queries (projections/src/<feature>/queries.ts) take this, never the
+ * gateway; the `read` views always point at each projector's active generation.
+ */
+export type ReadDatabase = Kysely<ReadModels>;
+
+export function readModels(db: Kysely<unknown> | Kysely<never>): ReadDatabase {
+  return (db as Kysely<unknown>).withSchema('read') as unknown as ReadDatabase;
+}

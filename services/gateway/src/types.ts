@@ -3,6 +3,7 @@ import type { ProjectorStatus } from '@eelarve/projections/status';
 import type { Privilege } from '@eelarve/shared';
 import type { BuildInfo } from './build-info';
 import type { AppConfig } from './config';
+import type { CommandActor } from './infrastructure/commands';
 import type { AppDatabase } from './infrastructure/database';
 import type { SessionRecord } from './features/auth/sessions';
 
@@ -18,6 +19,15 @@ export interface AuthContext {
   occupationId: string | null;
   organizationId: string | null;
   privileges: string[];
+}
+
+/**
+ * What every feature service takes first (immich's `auth` first): who calls, and the actor their
+ * commands record. Routes pass `request.caller`; tasks and the worker build their own.
+ */
+export interface Caller {
+  auth: AuthContext;
+  actor: CommandActor;
 }
 
 /** What the gateway needs of the projection engine. */

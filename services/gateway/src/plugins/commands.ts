@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type CommandRunner, createCommandRunner } from '../infrastructure/command-runner';
 import type { CommandActor } from '../infrastructure/commands';
+import type { Caller } from '../types';
 
 export function actorOf(request: FastifyRequest): CommandActor {
   const auth = request.optionalAuth;
@@ -21,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who runs a command in this request: copied into every event's metadata. */
     readonly actor: CommandActor;
+    /** The signed-in caller and the actor of their commands: what services take first. */
+    readonly caller: Caller;
   }
 }
 
@@ -34,6 +37,11 @@ export const commandsPlugin = fp(
     app.decorateRequest('actor', {
       getter(this: FastifyRequest) {
         return actorOf(this);
+      },
+    });
+    app.decorateRequest('caller', {
+      getter(this: FastifyRequest): Caller {
+        return { auth: this.auth, actor: actorOf(this) };
       },
     });
   },
