@@ -1,3 +1,4 @@
+import type { DomainError } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
 import { expectDomainError, givenFor } from '../testing';
 import { type BudgetCommand, budgetDecider, budgetOrderDecider, checkSumComponents } from './decider';
@@ -132,6 +133,26 @@ describe('budget decider', () => {
     expectCode(given([]).when({ ...create, budgetType: 'MONITORING', copiedFrom: copy }), 'BUDGET_COPY_INVALID_SCHEME_PARAMETERS');
     expectCode(given([]).when({ ...create, copiedFrom: { ...copy, schemes: [] } }), 'BUDGET_COPY_INVALID_SCHEME_PARAMETERS');
     expectCode(given([]).when({ ...create, budgetType: 'SUM_BUDGET', sumBudgetComponentIds: [a], componentFacts: facts, copiedFrom: copy }), 'SCHEMA_VALIDATION_ERROR');
+  });
+
+  it('names the field a rule refuses, not where the request carried it', () => {
+    const detailsOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as DomainError).details;
+      }
+      throw new Error('the command was not refused');
+    };
+    expect(detailsOf(given([]).when({ ...create, tags: ['a', 'b', 'c', 'd'] }))).toEqual([{ field: 'tags', message: 'validation.max' }]);
+    expect(detailsOf(given([]).when({ ...create, erpUrl: 'https://erp.example' }))).toEqual([{ field: 'erpUrl', message: 'validation.invalid' }]);
+    expect(detailsOf(given([]).when({ ...create, sumBudgetComponentIds: [a] }))).toEqual([{ field: 'sumBudgetComponentIds', message: 'validation.invalid' }]);
+    const copy = { sourceBudgetId: a, copyPermissions: true, schemes: [] };
+    expect(detailsOf(given([]).when({ ...create, budgetType: 'SUM_BUDGET', sumBudgetComponentIds: [a], componentFacts: facts, copiedFrom: copy }))).toEqual([
+      { field: 'copy', message: 'validation.invalid' },
+    ]);
+    const twice = () => budgetOrderDecider.decide({ type: 'ReorderBudgets', documentId, list: [{ id: a, order: 2 }, { id: a, order: 1 }] }, { revision: 0 });
+    expect(detailsOf(twice)).toEqual([{ field: 'list', message: 'validation.unique' }]);
   });
 
   it('refuses to delete a budget that a sum budget adds up, then deletes', () => {

@@ -1,4 +1,4 @@
-import { DomainError } from '@eelarve/shared';
+import { DomainError, fieldError } from '@eelarve/shared';
 import type { Decider } from '../decider';
 import type { BudgetCopyChoice, BudgetEvent, BudgetFields, BudgetOrderEvent, BudgetType } from './events';
 
@@ -64,7 +64,8 @@ export type BudgetCommand =
 
 export const budgetStream = (budgetId: string) => `budget-${budgetId}`;
 
-const invalid = (path: string, message: string, text?: string) => new DomainError('SCHEMA_VALIDATION_ERROR', text ?? message, [{ path, message }]);
+/** A field of the command breaks a rule; the gateway answers it as that request body field. */
+const invalid = (field: string, message: string, text?: string) => fieldError('SCHEMA_VALIDATION_ERROR', field, message, text);
 
 function active(state: BudgetState): ActiveBudget {
   if (state.status !== 'active') throw new DomainError('BUDGET_NOT_FOUND');
@@ -74,7 +75,7 @@ function active(state: BudgetState): ActiveBudget {
 /** Trimmed, distinct, non-empty tags; at most three. */
 export function normaliseTags(tags: readonly string[]): string[] {
   const result = [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag.length > 0))];
-  if (result.length > MAX_BUDGET_TAGS) throw invalid('body.tags', 'validation.max', `at most ${MAX_BUDGET_TAGS} tags per budget`);
+  if (result.length > MAX_BUDGET_TAGS) throw invalid('tags', 'validation.max', `at most ${MAX_BUDGET_TAGS} tags per budget`);
   return result;
 }
 
@@ -123,11 +124,11 @@ function fieldsFor(type: BudgetType, input: BudgetInput, current?: ActiveBudget)
   if (type === 'SUM_BUDGET') {
     sumBudgetComponentIds = checkSumComponents(input.budgetId, input.sumBudgetComponentIds, input.componentFacts ?? []);
   } else if (input.sumBudgetComponentIds.length > 0) {
-    throw invalid('body.sumBudgetComponentIds', 'validation.invalid', 'only a sum budget has components');
+    throw invalid('sumBudgetComponentIds', 'validation.invalid', 'only a sum budget has components');
   }
   const monitoring = type === 'MONITORING';
   for (const field of ['gwUrl', 'erpUrl'] as const) {
-    if (!monitoring && input[field] != null) throw invalid(`body.${field}`, 'validation.invalid', `only a monitoring budget has ${field}`);
+    if (!monitoring && input[field] != null) throw invalid(field, 'validation.invalid', `only a monitoring budget has ${field}`);
   }
   return {
     name: input.name,
@@ -145,7 +146,7 @@ function create(command: Extract<BudgetCommand, { type: 'CreateBudget' }>, state
   const { budgetId, documentId, organizationId, budgetType: type, copiedFrom } = command;
   if (copiedFrom) {
     // Copy exists only for new common or monitoring budgets (spec 2, section 4).
-    if (type === 'SUM_BUDGET') throw invalid('body.copy', 'validation.invalid', 'a sum budget cannot be copied from another budget');
+    if (type === 'SUM_BUDGET') throw invalid('copy', 'validation.invalid', 'a sum budget cannot be copied from another budget');
     if (copiedFrom.sourceBudgetId === budgetId) throw new DomainError('BUDGET_NOT_FOUND', 'source budget not found');
     const seen = new Set<string>();
     for (const scheme of copiedFrom.schemes) {
@@ -270,7 +271,7 @@ export const budgetOrderDecider: Decider<BudgetOrderCommand, BudgetOrderEvent, {
   evolve: (state) => ({ revision: state.revision + 1 }),
   decide(command) {
     const ids = new Set(command.list.map((entry) => entry.id));
-    if (ids.size !== command.list.length) throw invalid('body.list', 'validation.unique', 'a budget appears twice in the order');
+    if (ids.size !== command.list.length) throw invalid('list', 'validation.unique', 'a budget appears twice in the order');
     if (command.list.length === 0) return [];
     return [{ type: 'BudgetsReordered', data: { documentId: command.documentId, list: command.list.map(({ id, order }) => ({ id, order })) } }];
   },
