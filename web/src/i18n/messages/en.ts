@@ -150,6 +150,7 @@ export const en: Messages = {
 
   'grid.noRows': 'No rows to show',
   'grid.loading': 'Loading…',
+  'grid.retry': 'Try again',
 
   'validation.required': 'This field is required',
   'validation.number': 'Invalid number',

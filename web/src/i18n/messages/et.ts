@@ -152,6 +152,7 @@ export const et = {
 
   'grid.noRows': 'Andmed puuduvad',
   'grid.loading': 'Laadimine…',
+  'grid.retry': 'Proovi uuesti',
 
   'validation.required': 'Kohustuslik väli',
   'validation.number': 'Vigane arv',
