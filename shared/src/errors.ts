@@ -160,18 +160,28 @@ export interface FieldRule {
   message: string;
 }
 
+/**
+ * The detail lists made by `fieldError`/`fieldErrors`: only these are answered as body fields.
+ * Other details may carry a `field` of their own meaning (INVALID_GROUPING names the grouping
+ * classifier's field name, not a request field) and pass unchanged.
+ */
+const fieldRuleLists = new WeakSet<object>();
+
+/** Several fields broken at once (all reported; the message is the first rule's unless given). */
+export function fieldErrors(code: ErrorCode, rules: readonly FieldRule[], text?: string): DomainError {
+  const details = rules.map(({ field, message }) => ({ field, message }) satisfies FieldRule);
+  fieldRuleLists.add(details);
+  return new DomainError(code, text ?? rules[0]?.message, details);
+}
+
 export function fieldError(code: ErrorCode, field: string, message: string, text?: string): DomainError {
-  return new DomainError(code, text ?? message, [{ field, message } satisfies FieldRule]);
+  return fieldErrors(code, [{ field, message }], text ?? message);
 }
 
 /** Field rules (`{ field }`) become the API's field issues (`{ path: 'body.<field>' }`); other details pass as they are. */
 export function answeredDetails(details: unknown): unknown {
-  if (!Array.isArray(details)) return details;
-  return details.map((detail) =>
-    detail && typeof detail === 'object' && 'field' in detail && typeof detail.field === 'string' && !('path' in detail)
-      ? { path: `body.${detail.field}`, message: (detail as FieldRule).message }
-      : detail,
-  );
+  if (!Array.isArray(details) || !fieldRuleLists.has(details)) return details;
+  return (details as FieldRule[]).map((detail) => ({ path: `body.${detail.field}`, message: detail.message }));
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
