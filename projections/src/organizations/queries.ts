@@ -9,3 +9,8 @@ export type OrganizationRow = Selectable<OrganizationsTable>;
 export function listOrganizations(read: ReadDatabase): Promise<OrganizationRow[]> {
   return read.selectFrom('organizations').selectAll().orderBy('name').execute();
 }
+
+/** One organisation, or undefined when there is no such (live) organisation. */
+export function findOrganization(read: ReadDatabase, organizationId: string): Promise<OrganizationRow | undefined> {
+  return read.selectFrom('organizations').selectAll().where('id', '=', organizationId).executeTakeFirst();
+}
