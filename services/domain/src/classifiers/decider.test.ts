@@ -217,4 +217,14 @@ describe('classifier order', () => {
       'SCHEMA_VALIDATION_ERROR',
     );
   });
+
+  it('names the list as the refused field', () => {
+    const twice = [
+      { id: 'a', displayOrder: 2 },
+      { id: 'a', displayOrder: 1 },
+    ];
+    expect(() => classifierOrderDecider.decide({ type: 'ReorderClassifiers', documentId, list: twice }, { revision: 0 })).toThrow(
+      expect.objectContaining({ details: [{ field: 'list', message: 'validation.unique' }] }),
+    );
+  });
 });

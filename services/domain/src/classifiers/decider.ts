@@ -7,6 +7,7 @@ import {
   codeTypePattern,
   DomainError,
   type DisplayMode,
+  fieldError,
   type GroupedByRef,
 } from '@eelarve/shared';
 import type { Decider } from '../decider';
@@ -97,6 +98,7 @@ export function completeCodeSettings(input: CodeSettingsInput): CodeSettings {
   return { ...input, typeRegex: type.typeRegex, regexFlag: type.regexFlag, ranking: type.ranking };
 }
 
+/** A rule broken inside a field's value (`codeSettings.minLength`): answered with that path as it is. */
 function invalid(path: string, message: string): DomainError {
   return new DomainError('SCHEMA_VALIDATION_ERROR', message, [{ path, message }]);
 }
@@ -345,7 +347,7 @@ export const classifierOrderDecider: Decider<ClassifierOrderCommand, Classifiers
   initialState: () => ({ revision: 0 }),
   evolve: (state) => ({ revision: state.revision + 1 }),
   decide(command) {
-    if (new Set(command.list.map((entry) => entry.id)).size !== command.list.length) throw invalid('body.list', 'validation.unique');
+    if (new Set(command.list.map((entry) => entry.id)).size !== command.list.length) throw fieldError('SCHEMA_VALIDATION_ERROR', 'list', 'validation.unique');
     if (command.list.length === 0) return [];
     return [{ type: 'ClassifiersReordered', data: { documentId: command.documentId, list: command.list.map(({ id, displayOrder }) => ({ id, displayOrder })) } }];
   },

@@ -83,7 +83,9 @@ describe('schemes', () => {
     const error = thrown(given([otherScheme]).when({ ...createScheme, name: ' tulud ' }));
     expect(error.code).toBe('SCHEME_NAME_NOT_UNIQUE');
     expect(error.message).toBe('nameNotUnique');
+    expect(error.details).toEqual([{ field: 'name', message: 'nameNotUnique' }]);
     expectCode(given([otherScheme]).when({ ...createScheme, fieldName: 'TULUD' }), 'SCHEME_FIELD_NAME_NOT_UNIQUE');
+    expect(thrown(given([otherScheme]).when({ ...createScheme, fieldName: 'TULUD' })).details).toEqual([{ field: 'fieldName', message: 'fieldNameNotUnique' }]);
   });
 
   it('allows a scheme to keep its own name', () => {
@@ -92,6 +94,9 @@ describe('schemes', () => {
 
   it('refuses classifiers of another document', () => {
     expectCode(given([]).when({ ...createScheme, documentClassifierIds: [main] }), 'CLASSIFIER_MISSING');
+    const error = thrown(given([]).when({ ...createScheme, documentClassifierIds: [main] }));
+    // The secondary classifier (second in the list) is not one of the document.
+    expect(error.details).toEqual([{ field: 'classifierList.1.classifierId', message: 'classifierMissing' }]);
   });
 
   it('records nothing when an update changes nothing', () => {
@@ -133,7 +138,7 @@ describe('sub-budgets', () => {
   });
 
   it('refuses unknown and unselectable items and classifiers outside the scheme', () => {
-    expect(thrown(given([schemeCreated]).when(createSubBudget({ [main]: '99' }))).details).toEqual([{ path: `body.classifiers.${main}`, message: 'referenceItemNotFound' }]);
+    expect(thrown(given([schemeCreated]).when(createSubBudget({ [main]: '99' }))).details).toEqual([{ field: `classifiers.${main}`, message: 'referenceItemNotFound' }]);
     expect(thrown(given([schemeCreated]).when(createSubBudget({ [main]: '0' }))).message).toBe('referenceItemUnselectable');
     expectCode(given([schemeCreated]).when(createSubBudget({ [main]: '01', 'c0000000-0000-4000-8000-000000000099': 'X' })), 'SUB_BUDGET_CLASSIFIER_VALUE_INVALID');
   });
@@ -180,7 +185,7 @@ describe('sub-budgets', () => {
   it('sets preselections of existing items only', () => {
     const set = (preselections: Record<string, string[]>): SchemeCommand => ({ type: 'SetClassifierPreselections', documentId, schemeId, subBudgetId, preselections, catalogue });
     expect(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'A', 'B'] }))()[0]).toMatchObject({ data: { list: [{ subBudgetId, preselections: { [secondary]: ['A', 'B'] } }] } });
-    expect(thrown(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'Z'] }))).details).toEqual([{ path: `body.preselections.${secondary}.1`, message: 'referenceItemNotFound' }]);
+    expect(thrown(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'Z'] }))).details).toEqual([{ field: `preselections.${secondary}.1`, message: 'referenceItemNotFound' }]);
   });
 
   it('pins sub-budgets of the scheme; unpinning one with records needs confirmation', () => {

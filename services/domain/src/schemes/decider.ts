@@ -1,4 +1,4 @@
-import { type ClassifierPreselections, DomainError, type SubBudgetImportRowError, LIMITS, type SchemeClassifier, type SubBudgetImportRow } from '@eelarve/shared';
+import { type ClassifierPreselections, DomainError, fieldError, fieldErrors, type SubBudgetImportRowError, LIMITS, type SchemeClassifier, type SubBudgetImportRow } from '@eelarve/shared';
 import type { Decider } from '../decider';
 import type { NewSubBudget, SchemeDefinition, SchemeEvent } from './events';
 
@@ -80,17 +80,15 @@ function schemeOf(state: DocumentSchemesState, schemeId: string): SchemeState {
 function assertUniqueNames(state: DocumentSchemesState, schemeId: string, name: string, fieldName: string): void {
   for (const [id, scheme] of state.schemes) {
     if (id === schemeId) continue;
-    if (normaliseName(scheme.name) === normaliseName(name)) throw new DomainError('SCHEME_NAME_NOT_UNIQUE', 'nameNotUnique', [{ path: 'body.name', message: 'nameNotUnique' }]);
-    if (normaliseName(scheme.fieldName) === normaliseName(fieldName)) {
-      throw new DomainError('SCHEME_FIELD_NAME_NOT_UNIQUE', 'fieldNameNotUnique', [{ path: 'body.fieldName', message: 'fieldNameNotUnique' }]);
-    }
+    if (normaliseName(scheme.name) === normaliseName(name)) throw fieldError('SCHEME_NAME_NOT_UNIQUE', 'name', 'nameNotUnique');
+    if (normaliseName(scheme.fieldName) === normaliseName(fieldName)) throw fieldError('SCHEME_FIELD_NAME_NOT_UNIQUE', 'fieldName', 'fieldNameNotUnique');
   }
 }
 
 function assertClassifiersOfDocument(classifierList: readonly SchemeClassifier[], documentClassifierIds: readonly string[]): void {
   const known = new Set(documentClassifierIds);
   const missing = classifierList.findIndex((entry) => !known.has(entry.classifierId));
-  if (missing >= 0) throw new DomainError('CLASSIFIER_MISSING', 'classifier is not one of the document', [{ path: `body.classifierList.${missing}.classifierId`, message: 'classifierMissing' }]);
+  if (missing >= 0) throw fieldError('CLASSIFIER_MISSING', `classifierList.${missing}.classifierId`, 'classifierMissing', 'classifier is not one of the document');
 }
 
 const sameClassifierList = (a: readonly SchemeClassifier[], b: readonly SchemeClassifier[]) =>
@@ -161,16 +159,15 @@ function preselectionIssues(catalogue: ClassifierCatalogue, preselections: Class
   return issues;
 }
 
-/** Issues of a request body (the import's row errors are relative to their row instead). */
-const inBody = (issues: Issue[]) => issues.map((issue) => ({ ...issue, path: `body.${issue.path}` }));
+/** Issues of a command's own fields, named as fields (the import's row errors stay relative to their row). */
+const asFields = (issues: Issue[]) => issues.map((issue) => ({ field: issue.path, message: issue.message }));
 
 /** The single-sub-budget commands answer with the code of the first broken rule. */
-function throwFirst(found: Issue[]): void {
-  const issues = inBody(found);
+function throwFirst(issues: Issue[]): void {
   const first = issues[0];
   if (!first) return;
-  if (first.message === 'mainClassifierNotSelected') throw new DomainError('MAIN_CLASSIFIER_NOT_SELECTED', first.message, issues);
-  throw new DomainError('SUB_BUDGET_CLASSIFIER_VALUE_INVALID', first.message, issues);
+  const code = first.message === 'mainClassifierNotSelected' ? 'MAIN_CLASSIFIER_NOT_SELECTED' : 'SUB_BUDGET_CLASSIFIER_VALUE_INVALID';
+  throw fieldErrors(code, asFields(issues), first.message);
 }
 
 const uniquePreselections = (preselections: ClassifierPreselections): ClassifierPreselections =>
@@ -287,7 +284,7 @@ function setPreselections(command: Cmd<'SetClassifierPreselections'>, state: Doc
   const scheme = schemeOf(state, command.schemeId);
   subBudgetOf(scheme, command.subBudgetId);
   const issues = preselectionIssues(command.catalogue, command.preselections);
-  if (issues.length > 0) throw new DomainError('SUB_BUDGET_CLASSIFIER_VALUE_INVALID', issues[0]!.message, inBody(issues));
+  if (issues.length > 0) throw fieldErrors('SUB_BUDGET_CLASSIFIER_VALUE_INVALID', asFields(issues));
   const preselections = uniquePreselections(command.preselections);
   return [{ type: 'ClassifierPreselectionsSet', data: { ...ref(state, command.documentId), schemeId: command.schemeId, list: [{ subBudgetId: command.subBudgetId, preselections }] } }];
 }
