@@ -91,4 +91,14 @@ describe('document order decider', () => {
     ];
     expectCode(() => documentOrderDecider.decide({ type: 'ReorderDocuments', organizationId, list }, { revision: 0 }), 'SCHEMA_VALIDATION_ERROR');
   });
+
+  it('names the field of a document listed twice, not where it arrived', () => {
+    const list = [
+      { id: documentId, order: 2 },
+      { id: documentId, order: 1 },
+    ];
+    expect(() => documentOrderDecider.decide({ type: 'ReorderDocuments', organizationId, list }, { revision: 0 })).toThrow(
+      expect.objectContaining({ details: [{ field: 'list', message: 'validation.unique' }] }),
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { DomainError } from '@eelarve/shared';
+import { DomainError, fieldError } from '@eelarve/shared';
 import type { Decider } from '../decider';
 import type { DocumentEvent, DocumentOrderEvent, DocumentPeriod, DocumentSettings } from './events';
 
@@ -137,7 +137,7 @@ export const documentOrderDecider: Decider<DocumentOrderCommand, DocumentOrderEv
   evolve: (state) => ({ revision: state.revision + 1 }),
   decide(command) {
     const ids = new Set(command.list.map((entry) => entry.id));
-    if (ids.size !== command.list.length) throw new DomainError('SCHEMA_VALIDATION_ERROR', 'a document appears twice in the order', [{ path: 'body.list', message: 'validation.unique' }]);
+    if (ids.size !== command.list.length) throw fieldError('SCHEMA_VALIDATION_ERROR', 'list', 'validation.unique', 'a document appears twice in the order');
     if (command.list.length === 0) return [];
     return [{ type: 'DocumentsReordered', data: { organizationId: command.organizationId, list: command.list.map(({ id, order }) => ({ id, order })) } }];
   },
