@@ -367,8 +367,13 @@ describe('web: documents and budgets (browser)', () => {
     expect(await page.getByTestId('document-sider').getAttribute('data-collapsed')).toBe('true');
     await page.getByTestId('document-sider-toggle').click();
 
-    // An unknown document goes home; an unknown page inside a document is not found.
+    // An unknown document says so and offers the way home; an unknown page inside a document is not found.
     await page.goto('/document/00000000-0000-4000-8000-000000000000/budgets');
+    const notFound = page.getByTestId('document-not-found');
+    await notFound.waitFor();
+    expect(await notFound.getByRole('heading').textContent()).toBe(et['documents.notFound.title']);
+    expect(await page.getByTestId('document-page').count()).toBe(0);
+    await page.getByTestId('document-not-found-home').click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto(`/document/${documentId}/nothing-here`);
     await page.getByTestId('not-found-page').waitFor();

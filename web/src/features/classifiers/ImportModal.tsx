@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ColDef, RowSelectionOptions, SelectionChangedEvent } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useId, useMemo, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { newImportId } from '../../api/import-id';
 import { Alert } from '../../components/Alert';
@@ -12,6 +12,7 @@ import { FileInput } from '../../components/FileInput';
 import { Modal } from '../../components/Modal';
 import { DataGrid } from '../../grid/DataGrid';
 import { validationValues } from '../../i18n/keys';
+import type { MessageKey } from '../../i18n/messages';
 import { importItems, templateUrl, validateImportFile } from './api';
 import { importErrorKey } from './form';
 
@@ -50,7 +51,7 @@ export function ImportModal({
 
   const validate = useMutation({ mutationFn: (chosen: File) => validateImportFile(classifier.id, chosen), onSuccess: (data) => setResult(data) });
 
-  const groupings = classifiers.filter((other) => classifier.groupedByIds.includes(other.id));
+  const groupings = useMemo(() => classifiers.filter((other) => classifier.groupedByIds.includes(other.id)), [classifiers, classifier]);
   const rows = useMemo<ImportRow[]>(() => (result?.rows ?? []).map((row) => ({ ...row, id: String(row.row) })), [result]);
   const errorRows = rows.filter((row) => row.errors.length > 0).length;
 
@@ -91,10 +92,13 @@ export function ImportModal({
 
   const canImport = result !== null && rows.length > 0 && (loose ? selected.some((row) => row.errors.length === 0) : errorRows === 0);
 
+  const fieldLabel = useMemo(() => importFieldLabel(intl, groupings), [intl, groupings]);
   const columns = useMemo<ColDef<ImportRow>[]>(() => {
     const valueColumns: ColDef<ImportRow>[] = (result?.columns ?? []).map((column) => ({
       colId: `value-${column}`,
-      headerName: column,
+      headerName: fieldLabel(column),
+      // The file's own column name, as the template has it.
+      headerTooltip: column,
       valueGetter: ({ data }) => {
         const value = data?.values[column];
         return value === null || value === undefined ? '' : String(value);
@@ -116,7 +120,7 @@ export function ImportModal({
         cellRenderer: ErrorsCell,
       },
     ];
-  }, [result, intl]);
+  }, [result, intl, fieldLabel]);
 
   const rowSelection = useMemo<RowSelectionOptions<ImportRow>>(
     () => ({ mode: 'multiRow', isRowSelectable: (node) => (node.data?.errors.length ?? 1) === 0 }),
@@ -204,6 +208,7 @@ export function ImportModal({
             rowSelection={loose ? rowSelection : undefined}
             onSelectionChanged={(event: SelectionChangedEvent<ImportRow>) => setSelected(event.api.getSelectedRows())}
             rowClassRules={{ 'import-row-error': ({ data }) => (data?.errors.length ?? 0) > 0 }}
+            context={{ fieldLabel } satisfies ImportGridContext}
           />
         </div>
       )}
@@ -211,7 +216,28 @@ export function ImportModal({
   );
 }
 
-function ErrorsCell({ data }: CustomCellRendererProps<ImportRow>) {
+interface ImportGridContext {
+  fieldLabel: (field: string) => string;
+}
+
+const ITEM_FIELD_LABELS: Record<string, MessageKey> = {
+  code: 'classifiers.items.column.code',
+  name: 'classifiers.items.column.name',
+  description: 'classifiers.items.column.description',
+  sign: 'classifiers.items.column.sign',
+  unselectable: 'classifiers.items.column.unselectable',
+};
+
+/** A file column's name as the user reads it: the item field's label, or the grouping classifier's name. */
+function importFieldLabel(intl: IntlShape, groupings: readonly Classifier[]): (field: string) => string {
+  return (field) => {
+    const key = ITEM_FIELD_LABELS[field];
+    if (key) return intl.formatMessage({ id: key });
+    return groupings.find((grouping) => grouping.fieldName === field)?.name ?? field;
+  };
+}
+
+function ErrorsCell({ data, context }: CustomCellRendererProps<ImportRow, unknown, ImportGridContext>) {
   const intl = useIntl();
   if (!data) return null;
   if (data.errors.length === 0)
@@ -226,7 +252,7 @@ function ErrorsCell({ data }: CustomCellRendererProps<ImportRow>) {
         <li key={`${error.field}-${error.message}`} data-testid="import-row-error" data-field={error.field} data-message={error.message}>
           {intl.formatMessage(
             { id: 'classifiers.import.error' },
-            { field: error.field, message: intl.formatMessage({ id: importErrorKey(error.message) }, validationValues()) },
+            { field: context.fieldLabel(error.field), message: intl.formatMessage({ id: importErrorKey(error.message) }, validationValues()) },
           )}
         </li>
       ))}

@@ -2,7 +2,7 @@ import { BUDGET_LIMITS, type Document, type Me } from '@eelarve/shared';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, Navigate, NavLink, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
@@ -11,6 +11,7 @@ import { useCurrentUser } from '../auth/hooks';
 import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { canSeeClassifiers, canSeeSchemes } from './access';
 import { documentKeys, fetchDocument } from './api';
+import { DocumentNotFound } from './DocumentNotFound';
 import { budgetKeys, fetchBudgets } from '../budgets/api';
 
 export interface DocumentContext {
@@ -43,7 +44,7 @@ export function DocumentLayout() {
   if (document.isPending) return <Spinner />;
   if (document.isError) {
     const code = errorCodeOf(document.error);
-    if (code === 'OBJECT_NOT_FOUND' || code === 'SCHEMA_VALIDATION_ERROR') return <Navigate to="/" replace />;
+    if (code === 'OBJECT_NOT_FOUND' || code === 'SCHEMA_VALIDATION_ERROR') return <DocumentNotFound />;
     return <ErrorAlert error={document.error} testId="document-load-error" />;
   }
   const current = document.data;

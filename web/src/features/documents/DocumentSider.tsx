@@ -61,11 +61,13 @@ export function DocumentSider() {
   const remembered = useQuery({ queryKey: ['user-settings', 'OCCUPATION_DOCUMENT'], queryFn: fetchRememberedDocument, staleTime: Number.POSITIVE_INFINITY });
   const rememberedId = remembered.data?.settings.rememberedDocumentId;
   useEffect(() => {
-    if (!documentId || !remembered.isSuccess || rememberedId === documentId) return;
+    // Only a document of the list: an address that leads nowhere is not remembered for the next sign-in.
+    const known = documents.data?.some((document) => document.id === documentId) ?? false;
+    if (!documentId || !known || !remembered.isSuccess || rememberedId === documentId) return;
     rememberDocument(documentId)
       .then(() => queryClient.setQueryData(['user-settings', 'OCCUPATION_DOCUMENT'], { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } }))
       .catch(() => undefined);
-  }, [documentId, remembered.isSuccess, rememberedId, queryClient]);
+  }, [documentId, documents.data, remembered.isSuccess, rememberedId, queryClient]);
 
   const reorder = useMutation({
     mutationFn: (ids: string[]) => reorderDocuments(organizationId, ids),

@@ -1,6 +1,6 @@
 import type { Classifier, ClassifierItem, SubBudget } from '@eelarve/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fetchPreselections, savePreselections, schemeKeys } from './api';
@@ -24,10 +24,13 @@ export function PreselectionsPane({
   onClose: () => void;
 }) {
   const intl = useIntl();
+  const headingId = useId();
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: schemeKeys.preselections(subBudget.id), queryFn: () => fetchPreselections(subBudget.id) });
   const [draft, setDraft] = useState<Record<string, string[]> | null>(null);
   const [saved, setSaved] = useState(false);
+  const pane = useRef<HTMLElement>(null);
+  useRevealOnOpen(pane);
   useEffect(() => {
     if (current.data && draft === null) setDraft(current.data.preselections);
   }, [current.data, draft]);
@@ -60,9 +63,9 @@ export function PreselectionsPane({
   };
 
   return (
-    <section className="preselections-pane" data-testid="preselections-pane">
+    <section ref={pane} className="preselections-pane" aria-labelledby={headingId} data-testid="preselections-pane">
       <header className="preselections-header">
-        <h4 className="section-title">
+        <h4 className="section-title" id={headingId} tabIndex={-1}>
           <FormattedMessage id="preselections.title" values={{ name: subBudget.name }} />
         </h4>
         <span className="toolbar-spacer" />
@@ -120,4 +123,18 @@ export function PreselectionsPane({
       </div>
     </section>
   );
+}
+
+/**
+ * The pane opens below the sub-budgets table, usually below the fold: it is scrolled into view and
+ * its heading takes the focus, so opening it visibly does something (and keyboard users land in it).
+ */
+function useRevealOnOpen(pane: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = pane.current;
+    if (!element) return;
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    element.scrollIntoView?.({ block: 'nearest', behavior: reduceMotion ? 'auto' : 'smooth' });
+    element.querySelector<HTMLElement>('h4')?.focus({ preventScroll: true });
+  }, [pane]);
 }
