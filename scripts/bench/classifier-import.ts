@@ -8,7 +8,7 @@
  * Starts an embedded PostgreSQL (durable defaults) in a temporary directory unless DATABASE_URL
  * names a server; either way it works in a fresh database of its own.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { buildApp } from '@eelarve/gateway/app';
 import { itemsWorkbook } from '@eelarve/gateway/features/classifiers/files';
 import { DEMO_ADMIN } from '@eelarve/gateway/config';
 import { createDatabase, dropDatabase, startEmbeddedPostgres } from '@eelarve/postgres';
+import { testConfig } from '@eelarve/testing/server';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 20_000);
 const GROUPING_ITEMS = 50;
@@ -53,20 +54,7 @@ async function main(): Promise<void> {
   await withServer(async (adminUrl) => {
     const database = `bench_classifiers_${randomUUID().slice(0, 8)}`;
     const databaseUrl = await createDatabase(adminUrl, database);
-    const dataDir = path.join(os.tmpdir(), `eelarve-bench-${randomBytes(4).toString('hex')}`);
-    const app = await buildApp({
-      environment: 'test',
-      databaseUrl,
-      dataDir,
-      publicUrl: 'http://localhost',
-      bootstrapAdmin: { ...DEMO_ADMIN },
-      logLevel: 'warn',
-      runProjections: true,
-      readYourWritesTimeoutMs: 30_000,
-      mail: { from: 'Eelarve <no-reply@eelarve.local>' },
-      sessionIdleTimeoutMs: 12 * 60 * 60_000,
-      secrets: { keyFile: path.join(dataDir, 'secrets.key') },
-    });
+    const app = await buildApp(testConfig(databaseUrl, { logLevel: 'warn', readYourWritesTimeoutMs: 30_000 }));
     try {
       const login = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: DEMO_ADMIN.email, password: DEMO_ADMIN.password } });
       expectStatus(login, 200, 'login');

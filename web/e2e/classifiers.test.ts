@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { itemsCsv, itemsWorkbook } from '@eelarve/gateway/features/classifiers/files';
-import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Classifier, ClassifierItem } from '@eelarve/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';

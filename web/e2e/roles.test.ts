@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLIGHT_MS } from '../src/grid/inline-edit';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_ROUTE, type Me, type Occupation, type Role, type User } from '@eelarve/shared';
-import { accountsFixture, PASSWORD } from '@eelarve/gateway/features/users/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';

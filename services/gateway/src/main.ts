@@ -5,8 +5,16 @@ import { type EmbeddedPostgresEvent, startEmbeddedPostgres } from '@eelarve/post
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { type AppConfig, configFromEnvironment, DEMO_ADMIN, type Environment, parseEnvironment } from './config';
-import { seedDemoData } from './demo';
 import { installShutdown } from './infrastructure/shutdown';
+
+/**
+ * Demo data comes from the testing package, a development dependency: loaded only when DEMO_DATA
+ * asks for it, so a production install (without dev dependencies) never needs it.
+ */
+async function seedDemoData(app: FastifyInstance): Promise<void> {
+  const demo = await import('@eelarve/testing/demo');
+  await demo.seedDemoData(app);
+}
 
 /** Bound on draining in-flight requests and running tasks before the database is stopped anyway. */
 const DRAIN_TIMEOUT_MS = 30_000;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { login } from './helpers';
 
 let server: TestServer;

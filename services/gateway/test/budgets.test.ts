@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BudgetCopyContext, registerBudgetCopyPart } from '../src/features/budgets/copy';
 import { executeCommand } from '../src/infrastructure/commands';
 import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 let server: TestServer;

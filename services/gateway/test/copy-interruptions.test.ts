@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { copyClassifiers } from '../src/features/classifiers/copy';
 import { type DocumentCopyContext, registerDocumentCopyStep } from '../src/features/documents/copy';
-import type { schemesFixture } from '../src/features/schemes/testing';
+import type { schemesFixture } from '@eelarve/testing/schemes';
 import { recoverInterruptedTasks } from '../src/features/tasks/runner';
-import { type TestServer, testConfig } from '../src/testing';
+import { type TestServer, testConfig } from '@eelarve/testing/server';
 import type { Client } from './helpers';
 import { schemesWorld } from './schemes-world';
 

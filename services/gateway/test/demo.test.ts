@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '../src/demo';
-import { startTestServer, type TestServer } from '../src/testing';
+import { seedDemoData } from '@eelarve/testing/demo';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 let server: TestServer;

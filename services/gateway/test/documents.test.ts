@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDocumentCopyStep } from '../src/features/documents/copy';
 import { assertResourceAccess, canAccess, findDocumentOrganization, registerResourceGrantProvider } from '../src/features/permissions/authorize';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import type { AuthContext } from '../src/types';
 import { type Client, login } from './helpers';
 

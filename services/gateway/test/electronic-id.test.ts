@@ -7,7 +7,7 @@ import { FLOW_COOKIE, type Flow, openFlow, sealFlow } from '../src/features/elec
 import { callbackUrl } from '../src/features/electronic-id/routes';
 import { issueToken } from '../src/features/registration/tokens';
 import { executeCommand } from '../src/infrastructure/commands';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 
 const ADMIN_CODE = '38001085718'; // Mari Maasikas
 const NEW_USER_CODE = '49005151237'; // Liis Kask

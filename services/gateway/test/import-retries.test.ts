@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { schemesFixture } from '../src/features/schemes/testing';
-import type { TestServer } from '../src/testing';
+import type { schemesFixture } from '@eelarve/testing/schemes';
+import type { TestServer } from '@eelarve/testing/server';
 import type { Client } from './helpers';
 import { schemesWorld } from './schemes-world';
 

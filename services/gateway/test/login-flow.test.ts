@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/features/auth/sessions';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { awayFromStepEdge, Browser, codeFor, createOrganization, createUser } from './auth-fixtures';
 import { type Client, login } from './helpers';
 

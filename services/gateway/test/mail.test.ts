@@ -9,7 +9,7 @@ import { Outbox } from '../src/features/mail/outbox';
 import { emailChangedMail } from '../src/features/mail/templates';
 import { sendRegistrationConfirmation } from '../src/features/registration/confirmation';
 import { findValidToken } from '../src/features/registration/tokens';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { executeCommand } from '../src/infrastructure/commands';
 import { runOneOffMigrations } from '../src/one-off-migrations/runner';
-import { schemesFixture } from '../src/features/schemes/testing';
-import { accountsFixture } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { schemesFixture } from '@eelarve/testing/schemes';
+import { accountsFixture } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 /**

@@ -3,7 +3,7 @@ import { occupationDecider, roleDecider, userDecider } from '@eelarve/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/features/auth/passwords';
 import { executeCommand } from '../src/infrastructure/commands';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login, validOrganization } from './helpers';
 
 let server: TestServer;

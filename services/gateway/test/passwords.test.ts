@@ -4,7 +4,7 @@ import { findUser } from '../src/features/auth/account-queries';
 import { extractLink, extractToken, mailTo, waitForMail } from '../src/features/mail/mailbox';
 import { sendRegistrationConfirmation } from '../src/features/registration/confirmation';
 import { hashAccountToken, issueToken } from '../src/features/registration/tokens';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { Browser, createOrganization, createUser, type TestUser } from './auth-fixtures';
 import { type Client, login } from './helpers';
 

@@ -5,8 +5,8 @@ import type { Privilege } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../src/infrastructure/commands';
 import { ONE_OFF_MIGRATIONS, runOneOffMigrations } from '../src/one-off-migrations/runner';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatPosition } from '@eelarve/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../src/testing';
+import type { TestServer } from '@eelarve/testing/server';
 import type { Client } from './helpers';
 import { schemesWorld } from './schemes-world';
 

@@ -1,7 +1,7 @@
 import { comparePositions, formatPosition } from '@eelarve/eventstore';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 import { buildWorld, commandRoutes, fillPath, idsByField, type RouteUnderTest, type World } from './route-world';
 import { mixedBodyArbitrary } from './zod-arbitrary';

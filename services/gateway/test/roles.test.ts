@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PRIVILEGES } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 import { formatPosition } from '@eelarve/eventstore';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login, validOrganization } from './helpers';
 import fc from 'fast-check';
 import { apiRoutes, buildWorld, fillPath, idsByField, type RouteUnderTest, SESSION_ENDING_ROUTES, type World } from './route-world';

@@ -1,6 +1,6 @@
-import { schemesFixture } from '../src/features/schemes/testing';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { schemesFixture } from '@eelarve/testing/schemes';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 /** What the schemes and sub-budgets API tests start from. */

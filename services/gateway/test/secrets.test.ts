@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import type { AppConfig } from '../src/config';
 import { executeCommand } from '../src/infrastructure/commands';
-import { testConfig } from '../src/testing';
+import { testConfig } from '@eelarve/testing/server';
 import { awayFromStepEdge, Browser, codeFor, createOrganization, createUser } from './auth-fixtures';
 import { type Client, login } from './helpers';
 

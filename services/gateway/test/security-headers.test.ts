@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/config';
 import { securityHeadersPlugin } from '../src/plugins/security-headers';
 import { CSP_NONCE_PLACEHOLDER } from '../src/plugins/web';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, configFromEnvironment, parseEnvironment } from '../src/config';
 import { readModels } from '../src/infrastructure/database';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { Browser, codeFor, createOrganization, createUser } from './auth-fixtures';
 import { login } from './helpers';
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { recoverInterruptedTasks, startTask } from '../src/features/tasks/runner';
-import { startTestServer, type TestServer, testConfig } from '../src/testing';
+import { startTestServer, type TestServer, testConfig } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 let server: TestServer;

@@ -5,9 +5,9 @@ import { Readable } from 'node:stream';
 import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { itemsCsv } from '../src/features/classifiers/files';
-import { schemesFixture } from '../src/features/schemes/testing';
-import { accountsFixture, PASSWORD } from '../src/features/users/testing';
-import { startTestServer, type TestServer } from '../src/testing';
+import { schemesFixture } from '@eelarve/testing/schemes';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractLink, extractToken, mailTo, waitForMail } from '../src/features/mail/mailbox';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { Browser, createOrganization, createUser } from './auth-fixtures';
 import { type Client, login } from './helpers';
 

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PREFIX } from '../src/plugins/openapi';
 import { CSP_NONCE_PLACEHOLDER, HASHED_ASSET_CACHE } from '../src/plugins/web';
-import { startTestServer, type TestServer } from '../src/testing';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
 
 /**
  * Issue 9, point 8 (server side): HEAD of a page answers as GET does, the web build is served

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { budgetDecider, type Decider, type DomainEvent, documentDecider, classifierDecider } from '@eelarve/domain';
 import type { FastifyInstance } from 'fastify';
-import { type CommandActor, executeCommand } from '../../infrastructure/commands';
+import { type CommandActor, executeCommand } from '@eelarve/gateway/infrastructure/commands';
 
 /**
  * Fixtures for the schemes and sub-budgets API tests: documents, classifiers with items, master

@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { sessionCookieName } from './features/auth/sessions';
+import { sessionCookieName } from '@eelarve/gateway/features/auth/sessions';
 
 /**
  * A demo budget document for the first organisation, made through the product's own HTTP routes

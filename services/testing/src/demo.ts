@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { organizationDecider, type OrganizationSettings } from '@eelarve/domain';
 import { defaultLocaleSettings, MS_PER_DAY } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import { executeCommand } from './infrastructure/commands';
+import { executeCommand } from '@eelarve/gateway/infrastructure/commands';
 import { seedDemoDocument } from './demo-document';
-import { readModels } from './infrastructure/database';
+import { readModels } from '@eelarve/gateway/infrastructure/database';
 
 const DEMO_ORGANIZATIONS: Array<Pick<OrganizationSettings, 'name' | 'localeCode' | 'allowedAuthenticationTypes' | 'apiUsageAllowed' | 'sessionLength'>> = [
   { name: 'Tartu Linnavalitsus', localeCode: 'et', allowedAuthenticationTypes: ['LOGIN', 'PASS'], apiUsageAllowed: true, sessionLength: 30 },

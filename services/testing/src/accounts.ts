@@ -1,7 +1,7 @@
 import { userDecider } from '@eelarve/domain';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { executeCommand } from '../../infrastructure/commands';
-import { hashPassword } from '../auth/passwords';
+import { executeCommand } from '@eelarve/gateway/infrastructure/commands';
+import { hashPassword } from '@eelarve/gateway/features/auth/passwords';
 
 /**
  * Fixtures for the users, roles, occupations and isolation API tests: organisations, roles,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { type LocalEidProvider, startLocalEidProvider } from '@eelarve/eid-provider';
 import { createTestDatabase } from '@eelarve/postgres/testing/test-database';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
-import { type AppConfig, DEMO_ADMIN, defaultWebDist } from './config';
+import { buildApp } from '@eelarve/gateway/app';
+import { type AppConfig, DEMO_ADMIN, defaultWebDist } from '@eelarve/gateway/config';
 
 export interface TestServer {
   app: FastifyInstance;
