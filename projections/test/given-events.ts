@@ -29,7 +29,7 @@ export interface ProjectorSpec {
  * then these rows and this query answer" (emmett's read-model specs). Each spec gets its own
  * database, event store and engine running just the projectors under test.
  */
-export async function projectorSpec(projectors: Projector<never>[] | Projector<never>): Promise<ProjectorSpec> {
+export async function projectorSpec(projectors: Projector[] | Projector): Promise<ProjectorSpec> {
   const harness: Harness = await createHarness();
   const list = Array.isArray(projectors) ? projectors : [projectors];
   const engine = await startProjections({ pool: harness.pool, store: harness.store, projectors: list as never, pollIntervalMs: 50, onError: () => {} });
