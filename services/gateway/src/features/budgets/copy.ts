@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import { createRegistry } from '../../infrastructure/registry';
 import { actorOf, runCommand } from '../../plugins/commands';
-import type { BudgetRow } from './queries';
+import type { BudgetRow } from '@eelarve/projections/budgets/queries';
 
 /**
  * Copy from an existing budget (spec 2, Budget form). Schemes match by technical name
