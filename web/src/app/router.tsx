@@ -8,7 +8,7 @@ import { EnterMfaCodePage, SetupMfaPage } from '../features/auth/MfaPages';
 import { ConfirmRegistrationPage, ResendConfirmationPage, ResetPasswordPage, UpdatePasswordPage } from '../features/auth/PasswordPages';
 import { SelectOccupationPage } from '../features/auth/SelectOccupationPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { documentRoutes } from '../features/documents/routes';
+import { documentRoutes } from './document/routes';
 import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { AdminLayout } from '../features/organizations/AdminLayout';
 import { OrganizationsTab } from '../features/organizations/OrganizationsTab';

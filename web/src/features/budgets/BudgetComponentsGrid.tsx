@@ -4,7 +4,7 @@ import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useCallback, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { DataGrid } from '../../grid/DataGrid';
-import { BudgetTypeIcon } from './BudgetsTab';
+import { BudgetTypeIcon } from './BudgetTypeIcon';
 import { type ComponentBlock, componentBlock, componentNames } from './components';
 
 interface ComponentRow extends BudgetHierarchyNode {

@@ -6,11 +6,10 @@ import { errorCodeOf } from '../../api';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
 import { type Tab, TabNav } from '../../components/TabNav';
-import type { DocumentContext } from '../documents/DocumentLayout';
-import { useDocument } from '../documents/DocumentLayout';
+import { type DocumentContext, useDocument } from '../../app/document/current-document';
 import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { NotFoundPage } from '../errors/NotFoundPage';
-import { type BudgetView, budgetKeys, fetchBudget } from './api';
+import { type BudgetView, budgetQuery } from './api/queries';
 import '../documents/documents.css';
 
 /** What the budget layout hands to its tabs: the document (as the document tabs get it) and the budget. */
@@ -42,7 +41,7 @@ export function budgetTabs(documentId: string, budget: BudgetView): Tab[] {
 export function BudgetLayout() {
   const document = useDocument();
   const { budgetId = '' } = useParams();
-  const budget = useQuery({ queryKey: budgetKeys.one(budgetId), queryFn: () => fetchBudget(budgetId), retry: false });
+  const budget = useQuery(budgetQuery(budgetId));
 
   if (budget.isPending) return <Spinner />;
   if (budget.isError) {

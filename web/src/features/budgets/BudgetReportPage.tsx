@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
 import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
-import { useCurrentUser } from '../auth/hooks';
-import { useDocument } from '../documents/DocumentLayout';
-import { type BudgetView, budgetKeys, budgetLink, fetchBudgets } from './api';
+import { useCurrentUser } from '../../app/session';
+import { useDocument } from '../../app/document/current-document';
+import { type BudgetView, budgetLink, budgetListQuery } from './api/queries';
 import { useBudget } from './BudgetLayout';
-import { BudgetTypeIcon } from './BudgetsTab';
+import { BudgetTypeIcon } from './BudgetTypeIcon';
 
 /**
  * /document/{documentId}/budget/{budgetId}/report: what the budget is (spec 2, Budget tabs).
@@ -95,7 +95,7 @@ export function BudgetReportPage() {
 /** A sum budget's components, each a link to its own page (or plain text when it may not be read). */
 function SumBudgetFacts({ budget }: { budget: BudgetView }) {
   const document = useDocument();
-  const budgets = useQuery({ queryKey: budgetKeys.list(document.id), queryFn: () => fetchBudgets(document.id) });
+  const budgets = useQuery(budgetListQuery(document.id));
   const byId = new Map((budgets.data ?? []).map((candidate) => [candidate.id, candidate]));
   return (
     <>

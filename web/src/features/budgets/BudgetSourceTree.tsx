@@ -1,10 +1,10 @@
 import type { Document } from '@eelarve/shared';
 import { type KeyboardEvent, type MouseEvent, type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ChevronIcon, DocumentIcon } from '../documents/icons';
-import type { BudgetView } from './api';
+import { ChevronIcon, DocumentIcon } from '../../components/document-icons';
+import type { BudgetView } from './api/queries';
 import { type SourceTreeItem, sourceTreeGroups, visibleTreeItems } from './source-tree';
-import { BudgetTypeIcon } from './BudgetsTab';
+import { BudgetTypeIcon } from './BudgetTypeIcon';
 
 interface BudgetSourceTreeProps {
   documents: readonly Pick<Document, 'id' | 'name'>[];

@@ -1,24 +1,24 @@
-import { BUDGET_LIMITS, type BudgetTypeValue } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { BUDGET_LIMITS } from '@eelarve/shared';
+import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GridApi, RowDragEndEvent } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
-import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
+import { ConfirmActionDialog } from '../../components/ConfirmAction';
 import { EditIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { MultiSelect } from '../../components/MultiSelect';
-import { useToasts } from '../../components/Toasts';
 import { actionsColumn } from '../../grid/columns';
 import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { GridToolbar } from '../../grid/GridToolbar';
-import { useDocument } from '../documents/DocumentLayout';
-import { CommonBudgetIcon, MonitoringBudgetIcon, SumBudgetIcon } from '../documents/icons';
+import { useDocument } from '../../app/document/current-document';
 import { IconAction } from '../../components/IconAction';
 import { useRowHighlight } from '../../grid/useInlineRowEditing';
-import { type BudgetView, budgetKeys, budgetLink, deleteBudget, fetchBudgets, reorderBudgets, updateBudgetTags } from './api';
+import { useBudgetTags, useDeleteBudget, useReorderBudgets } from './api/mutations';
+import { type BudgetView, budgetLink, budgetListQuery } from './api/queries';
 import { takeCreatedBudgets } from './recently-created';
+import { BudgetTypeIcon } from './BudgetTypeIcon';
 import { filterByTags } from './tag-filter';
 
 interface BudgetsGridContext {
@@ -32,25 +32,14 @@ interface BudgetsGridContext {
   onTags: (budget: BudgetView, tags: string[]) => void;
 }
 
-export function BudgetTypeIcon({ type }: { type: BudgetTypeValue }) {
-  const intl = useIntl();
-  return (
-    <span className={`budget-type budget-type-${type.toLowerCase()}`} title={intl.formatMessage({ id: `budgets.type.${type}` })} data-testid="budget-type" data-type={type}>
-      {type === 'COMMON' ? <CommonBudgetIcon /> : type === 'SUM_BUDGET' ? <SumBudgetIcon /> : <MonitoringBudgetIcon />}
-    </span>
-  );
-}
-
 /** /document/{documentId}/budgets (spec 2, Budget list table). */
 export function BudgetsTab() {
   const intl = useIntl();
   const document = useDocument();
   const documentId = document.id;
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { showError } = useToasts();
   const [editOrder, setEditOrder] = useState(false);
-  const budgets = useQuery({ queryKey: budgetKeys.list(documentId), queryFn: () => fetchBudgets(documentId) });
+  const budgets = useQuery(budgetListQuery(documentId));
   const { search, setSearch, rows: found } = useGridSearch(budgets.data, (budget) => [budget.name, ...budget.tags, budget.info ?? '']);
   const [tagFilter, setTagFilter] = useState<string[]>([]);
   const allTags = useMemo(() => [...new Set((budgets.data ?? []).flatMap((budget) => budget.tags))].sort(), [budgets.data]);
@@ -61,10 +50,7 @@ export function BudgetsTab() {
   const canWrite = document.permissions.update;
   const noMaster = document.masterClassifierId === null;
 
-  const remove = useConfirmAction({
-    run: (budget: BudgetView) => deleteBudget(budget.id),
-    onDone: () => queryClient.invalidateQueries({ queryKey: budgetKeys.all }),
-  });
+  const remove = useDeleteBudget();
   const [gridApi, setGridApi] = useState<GridApi<BudgetView> | null>(null);
   const confirmingId = remove.target?.id ?? null;
 
@@ -80,28 +66,8 @@ export function BudgetsTab() {
     if (gridApi && !gridApi.isDestroyed()) gridApi.redrawRows();
   }, [gridApi, confirmingId, highlighted]);
 
-  const tags = useMutation({
-    mutationFn: ({ budget, tags: next }: { budget: BudgetView; tags: string[] }) => updateBudgetTags(budget.id, next),
-    onMutate: async ({ budget, tags: next }) => {
-      await queryClient.cancelQueries({ queryKey: budgetKeys.list(documentId) });
-      const previous = queryClient.getQueryData<BudgetView[]>(budgetKeys.list(documentId));
-      queryClient.setQueryData<BudgetView[]>(budgetKeys.list(documentId), (list) =>
-        list?.map((row) => (row.id === budget.id ? { ...row, tags: next } : row)),
-      );
-      return { previous };
-    },
-    onError: (error, _variables, context) => {
-      if (context?.previous) queryClient.setQueryData(budgetKeys.list(documentId), context.previous);
-      showError(error);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: budgetKeys.list(documentId) }),
-  });
-
-  const reorder = useMutation({
-    mutationFn: (ids: string[]) => reorderBudgets(documentId, ids),
-    onError: (error) => showError(error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: budgetKeys.list(documentId) }),
-  });
+  const tags = useBudgetTags(documentId);
+  const { reorder } = useReorderBudgets(documentId);
 
   const onRowDragEnd = (event: RowDragEndEvent<BudgetView>) => {
     const ids: string[] = [];
@@ -110,8 +76,7 @@ export function BudgetsTab() {
     });
     const before = (budgets.data ?? []).map((budget) => budget.id);
     if (ids.join() === before.join()) return;
-    queryClient.setQueryData<BudgetView[]>(budgetKeys.list(documentId), (list) => ids.map((id) => list?.find((row) => row.id === id)).filter((row): row is BudgetView => row !== undefined));
-    reorder.mutate(ids);
+    reorder(ids);
   };
 
   const columns = useMemo<ColDef<BudgetView>[]>(() => {

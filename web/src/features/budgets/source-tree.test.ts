@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BudgetView } from './api';
+import type { BudgetView } from './api/queries';
 import { sourceTreeGroups, visibleTreeItems } from './source-tree';
 
 const documents = [

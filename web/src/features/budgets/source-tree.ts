@@ -1,5 +1,5 @@
 import type { Document } from '@eelarve/shared';
-import type { BudgetView } from './api';
+import type { BudgetView } from './api/queries';
 
 /** A row of the tree as shown: a document (expandable) or one of its budgets (selectable). */
 export interface SourceTreeItem {

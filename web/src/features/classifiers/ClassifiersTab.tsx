@@ -16,7 +16,7 @@ import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { useLocale } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n/messages';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { IconAction } from '../../components/IconAction';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import { classifierKeys, deleteClassifier, deleteItem, deleteItems, fetchClassifiers, fetchItems, reorderClassifiers } from './api';

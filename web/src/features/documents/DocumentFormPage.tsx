@@ -9,9 +9,9 @@ import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { FieldError } from '../../components/FieldError';
 import { FormField, TextAreaField, TextField } from '../../components/FormField';
 import { useToasts } from '../../components/Toasts';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { type FormErrors, issuesToErrors } from '../users/form';
-import { canCopyClassifiers, canCopyPermissions, canCopySchemes, canUpdateOrganization, isPlatformAdmin } from './access';
+import { canCopyClassifiers, canCopyPermissions, canCopySchemes, canUpdateOrganization, isPlatformAdmin } from '../../app/document/access';
 import {
   createDocument,
   deleteDocument,
@@ -23,7 +23,7 @@ import {
   updateDocument,
 } from './api';
 import { watchCopyTask } from './copy-task';
-import { useDocument } from './DocumentLayout';
+import { useDocument } from '../../app/document/current-document';
 
 interface CopyState {
   enabled: boolean;

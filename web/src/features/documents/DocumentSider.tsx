@@ -10,11 +10,11 @@ import { CloseIcon } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
 import { useScrollIntoView } from '../../components/useScrollIntoView';
-import { useCurrentUser } from '../auth/hooks';
-import { canUpdateOrganization } from './access';
+import { useCurrentUser } from '../../app/session';
+import { canUpdateOrganization } from '../../app/document/access';
 import { documentKeys, fetchDocuments, fetchRememberedDocument, rememberDocument, reorderDocuments } from './api';
 import { dismissCopyTask, useCopyTask } from './copy-task';
-import { ChevronIcon, DocumentIcon, DragIcon } from './icons';
+import { ChevronIcon, DocumentIcon, DragIcon } from '../../components/document-icons';
 import { periodLabel, periodStatus } from './period';
 import './documents.css';
 

@@ -15,7 +15,7 @@ import { type EditMode, moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import type { MessageKey } from '../../i18n/messages';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { createScheme, deleteScheme, fetchClassifiers, fetchSchemes, reorderSchemes, schemeKeys, updateScheme } from './api';
 import {
   SchemeActionsCell,

@@ -1,4 +1,4 @@
-import { Icon, Stroke } from '../../components/icons';
+import { Icon, Stroke } from './icons';
 
 export function DocumentIcon() {
   return (

@@ -1,18 +1,21 @@
 import type { RouteObject } from 'react-router';
-import { BudgetCreatePage, BudgetEditPage } from '../budgets/BudgetFormPage';
-import { BudgetLayout, RequireCommonBudget } from '../budgets/BudgetLayout';
-import { BudgetReportPage } from '../budgets/BudgetReportPage';
-import { BudgetSubBudgetsTab } from '../budgets/BudgetSubBudgetsTab';
-import { BudgetsTab } from '../budgets/BudgetsTab';
-import { ClassifiersTab } from '../classifiers/ClassifiersTab';
-import { NotFoundPage } from '../errors/NotFoundPage';
-import { SchemesTab } from '../schemes/SchemesTab';
-import { DocumentCreatePage, DocumentSettingsTab } from './DocumentFormPage';
-import { DocumentLayout, RequireDocumentTab } from './DocumentLayout';
-import { canSeeClassifiers, canSeeSchemes } from './access';
 import { Navigate } from 'react-router';
+import { BudgetCreatePage, BudgetEditPage } from '../../features/budgets/BudgetFormPage';
+import { BudgetLayout, RequireCommonBudget } from '../../features/budgets/BudgetLayout';
+import { BudgetReportPage } from '../../features/budgets/BudgetReportPage';
+import { BudgetsTab } from '../../features/budgets/BudgetsTab';
+import { ClassifiersTab } from '../../features/classifiers/ClassifiersTab';
+import { DocumentCreatePage, DocumentSettingsTab } from '../../features/documents/DocumentFormPage';
+import { NotFoundPage } from '../../features/errors/NotFoundPage';
+import { BudgetSubBudgetsView } from '../../features/schemes/BudgetSubBudgetsView';
+import { SchemesTab } from '../../features/schemes/SchemesTab';
+import { canSeeClassifiers, canSeeSchemes } from './access';
+import { DocumentLayout, RequireDocumentTab } from './DocumentLayout';
 
-/** Spec 2, section 2: the document routes (inside the signed-in shell). */
+/**
+ * Spec 2, section 2: the document routes (inside the signed-in shell). Composed here, in the app,
+ * because they bring several features together under the current document.
+ */
 export const documentRoutes: RouteObject[] = [
   { path: '/document/create', element: <DocumentCreatePage /> },
   {
@@ -33,7 +36,7 @@ export const documentRoutes: RouteObject[] = [
             path: 'sub-budgets/:schemeId?',
             element: (
               <RequireCommonBudget>
-                <BudgetSubBudgetsTab />
+                <BudgetSubBudgetsView />
               </RequireCommonBudget>
             ),
           },

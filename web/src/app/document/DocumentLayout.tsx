@@ -1,29 +1,19 @@
-import { BUDGET_LIMITS, type Document, type Me } from '@eelarve/shared';
+import type { Document, Me } from '@eelarve/shared';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, NavLink, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
 import type { MessageKey } from '../../i18n/messages';
-import { useCurrentUser } from '../auth/hooks';
-import { ForbiddenPage } from '../errors/ForbiddenPage';
+import { budgetListQuery } from '../../features/budgets/api/queries';
+import { useCurrentUser } from '../session';
+import { DocumentNotFound } from '../../features/documents/DocumentNotFound';
+import { ForbiddenPage } from '../../features/errors/ForbiddenPage';
 import { canSeeClassifiers, canSeeSchemes } from './access';
-import { documentKeys, fetchDocument } from './api';
-import { DocumentNotFound } from './DocumentNotFound';
-import { budgetKeys, fetchBudgets } from '../budgets/api';
-
-export interface DocumentContext {
-  document: Document;
-}
-
-/** The document the layout loaded, for its tabs. */
-export function useDocument(): Document {
-  return useOutletContext<DocumentContext>().document;
-}
-
-export const truncate = (text: string, max: number = BUDGET_LIMITS.displayTruncate) => (text.length > max ? `${text.slice(0, max)}…` : text);
+import { type DocumentContext, documentQuery, truncate, useDocument } from './current-document';
+import '../../features/documents/documents.css';
 
 interface DocumentTab {
   to: string;
@@ -38,8 +28,8 @@ export function DocumentLayout() {
   const me = useCurrentUser();
   const intl = useIntl();
   const location = useLocation();
-  const document = useQuery({ queryKey: documentKeys.one(documentId), queryFn: () => fetchDocument(documentId), retry: false });
-  const budgets = useQuery({ queryKey: budgetKeys.list(documentId), queryFn: () => fetchBudgets(documentId), enabled: budgetId !== undefined });
+  const document = useQuery(documentQuery(documentId));
+  const budgets = useQuery({ ...budgetListQuery(documentId), enabled: budgetId !== undefined });
 
   if (document.isPending) return <Spinner />;
   if (document.isError) {
