@@ -123,6 +123,19 @@ describe('organisations', () => {
     expect((await list()).some((organization) => organization.id === me.organizationId)).toBe(true);
   });
 
+  it("counts an organisation's users as its users list shows them: registered there or holding an occupation there", async () => {
+    const { id } = (await create({ ...validOrganization, name: 'Viljandi Vallavalitsus' })).json();
+    // The platform administrator takes an ADMIN occupation there (registered in the platform organisation).
+    expect((await admin.request({ method: 'POST', url: `/api/admin/${id}` })).statusCode).toBe(200);
+    for (const name of ['Mari Maasikas', 'Jaan Tamm']) {
+      const email = `${name.split(' ')[0]!.toLowerCase()}.${id.slice(0, 8)}@example.com`;
+      expect((await admin.request({ method: 'POST', url: `/api/organization/${id}/user`, payload: { name, email } })).statusCode).toBe(201);
+    }
+    const users = (await admin.request({ method: 'GET', url: `/api/organization/${id}/users` })).json();
+    expect(users).toHaveLength(3);
+    expect((await list()).find((organization) => organization.id === id)).toMatchObject({ nrOfUsers: 3 });
+  });
+
   it('serves the locales and their settings', async () => {
     const response = await admin.request({ method: 'GET', url: '/api/locales' });
     expect(response.statusCode).toBe(200);
