@@ -73,6 +73,22 @@ function assertAdminFields(auth: AuthContext, input: { gwUrl?: string | null; er
  */
 const copyRequest = (caller: Caller) => ({ id: caller.actor.correlationId, optionalAuth: caller.auth }) as unknown as FastifyRequest;
 
+/** The budget's own fields of a create or edit request, as the decider takes them. */
+const fieldsOf = ({ name, description, resourceStatusId, sumBudgetComponentIds, gwUrl, erpUrl }: BudgetUpdateInput) => ({
+  name,
+  description,
+  resourceStatusId,
+  sumBudgetComponentIds,
+  gwUrl,
+  erpUrl,
+});
+
+/** The budget rules (e.g. no comment copy into a monitoring budget) answer before a copy part this version lacks does. */
+function assertCopyable(command: BudgetCommand, copy: BudgetCopy): void {
+  budgetDecider.decide(command, budgetDecider.initialState());
+  assertCopyPartsAvailable(copy);
+}
+
 const copiesPermissions = (copy: BudgetCopy) => copy.copyPermissions || copy.schemes.some((scheme) => scheme.copySubBudgetPermissions);
 
 /** The ids of a comma-separated inclusion list that are ids at all (others cannot name a budget). */
@@ -186,23 +202,14 @@ export function budgetService(app: FastifyInstance) {
             documentId,
             organizationId: document.organizationId,
             budgetType: input.type,
-            name: input.name,
-            description: input.description,
             tags: input.tags,
-            resourceStatusId: input.resourceStatusId,
-            sumBudgetComponentIds: input.sumBudgetComponentIds,
-            gwUrl: input.gwUrl,
-            erpUrl: input.erpUrl,
+            ...fieldsOf(input),
             componentFacts: sum ? await factsOf(caller.auth, documentId) : [],
             documentHasMasterClassifier: hasMasterClassifier,
             copiedFrom: input.copy ?? null,
             now,
           };
-          if (input.copy) {
-            // The budget rules (e.g. no comment copy into a monitoring budget) answer before a missing copy part does.
-            budgetDecider.decide(command, budgetDecider.initialState());
-            assertCopyPartsAvailable(input.copy);
-          }
+          if (input.copy) assertCopyable(command, input.copy);
           return command;
         },
         // Only a sum budget has components; other new budgets cannot break the sum-budget rules.
@@ -223,12 +230,7 @@ export function budgetService(app: FastifyInstance) {
           type: 'UpdateBudget',
           budgetId: row.id,
           budgetType: input.type,
-          name: input.name,
-          description: input.description,
-          resourceStatusId: input.resourceStatusId,
-          sumBudgetComponentIds: input.sumBudgetComponentIds,
-          gwUrl: input.gwUrl,
-          erpUrl: input.erpUrl,
+          ...fieldsOf(input),
           componentFacts: sum ? await factsOf(caller.auth, row.document_id) : [],
         }),
         sum ? componentLock(row.document_id) : undefined,
