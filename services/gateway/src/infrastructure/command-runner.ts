@@ -31,6 +31,8 @@ export interface RunCommand<Command, Event extends DomainEvent, State> {
   lock?: CommandLock;
   /** The id answered; by default the aggregate's id, taken from its stream name. */
   id?: string;
+  /** Fixed ids for the events (the bootstrap's steps): appending them again is a no-op, not a duplicate. */
+  eventIds?: string[];
 }
 
 export interface CommandResult<Event = DomainEvent, State = unknown> {
@@ -92,7 +94,7 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
   async function decideAndAppend<Command, Event extends DomainEvent, State>(spec: RunCommand<Command, Event, State>) {
     const now = clock();
     const command = typeof spec.command === 'function' ? await (spec.command as (context: CommandContext) => Command | Promise<Command>)({ now, newId }) : spec.command;
-    const outcome = await executeCommand(store, spec.decider, command, spec.actor, { now });
+    const outcome = await executeCommand(store, spec.decider, command, spec.actor, { now, eventIds: spec.eventIds });
     return { command, outcome };
   }
 

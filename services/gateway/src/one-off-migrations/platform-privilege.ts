@@ -1,10 +1,13 @@
 import { roleDecider } from '@eelarve/domain';
+import { rolesWithIsAdminOutsidePlatform } from '@eelarve/projections/accounts/queries';
 import type { Privilege } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import { type CommandActor, executeCommand } from '../infrastructure/commands';
+import type { CommandActor } from '../infrastructure/commands';
 import { readModels } from '../infrastructure/database';
 import type { OneOffReport } from './runner';
+
+/** The screens that show roles read accounts. */
+const READ_MODELS = ['accounts'] as const;
 
 /**
  * Takes IS_ADMIN out of roles outside the platform organisation (issue 8, finding 3). Older
@@ -15,19 +18,14 @@ import type { OneOffReport } from './runner';
  * (the product never gives it IS_ADMIN outside the platform).
  */
 export async function stripPlatformPrivilegeOutsidePlatform(app: FastifyInstance, actor: CommandActor): Promise<OneOffReport> {
-  const roles = await readModels(app.db)
-    .selectFrom('roles as r')
-    .innerJoin('organizations as org', 'org.id', 'r.organization_id')
-    .select(['r.id', 'r.organization_id', 'r.name', 'r.description', 'r.type', 'r.privilege_ids'])
-    .where('org.is_platform', '=', false)
-    .where(sql<boolean>`'IS_ADMIN' = any(r.privilege_ids)`)
-    .execute();
+  const roles = await rolesWithIsAdminOutsidePlatform(readModels(app.db));
   const repaired = [];
   for (const role of roles) {
     const stripped = role.type !== 'ADMIN';
     if (stripped) {
       const privilegeIds = role.privilege_ids.filter((privilege) => privilege !== 'IS_ADMIN') as Privilege[];
-      await executeCommand(app.store, roleDecider, { type: 'UpdateRole', roleId: role.id, name: role.name, description: role.description, privilegeIds }, actor);
+      const command = { type: 'UpdateRole' as const, roleId: role.id, name: role.name, description: role.description, privilegeIds };
+      await app.commands.run({ decider: roleDecider, command, actor, readModels: READ_MODELS });
     }
     repaired.push({ roleId: role.id, organizationId: role.organization_id, name: role.name, stripped });
   }

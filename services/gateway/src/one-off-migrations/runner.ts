@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { withAdvisoryLock } from '../infrastructure/advisory-lock';
+import { createCommandRunner } from '../infrastructure/command-runner';
 import type { CommandActor } from '../infrastructure/commands';
 import type { AppDatabase } from '../infrastructure/database';
 import { stripPlatformPrivilegeOutsidePlatform } from './platform-privilege';
@@ -65,7 +66,9 @@ async function alreadyRan(db: AppDatabase, name: string): Promise<boolean> {
 
 async function runOne(app: FastifyInstance, db: AppDatabase, migration: OneOffMigration): Promise<void> {
   const head = await app.store.headPosition();
-  if (!(await app.projections.waitForPosition(migration.readModels, head, CATCH_UP_MS))) {
+  // A runner that waits as long as a start may wait for the read models to catch up.
+  const catchUp = createCommandRunner({ store: app.store, db: app.db as never, projections: app.projections, readYourWritesTimeoutMs: CATCH_UP_MS });
+  if (!(await catchUp.awaitReadModels(migration.readModels, head))) {
     app.log.warn({ migration: migration.name }, `one-off migration ${migration.name} postponed: read models behind`);
     return;
   }

@@ -1,14 +1,16 @@
-import { classifierDecider, classifierStream, normaliseEmail, normaliseRoleName, roleDecider, roleStream, userDecider, userStream } from '@eelarve/domain';
+import { type ClassifierState, classifierDecider, classifierStream, normaliseEmail, normaliseRoleName, roleDecider, roleStream, userDecider, userStream } from '@eelarve/domain';
 import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
+import { type DuplicateGroup, duplicateEmails, duplicateRoleNames } from '@eelarve/projections/accounts/queries';
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { type CommandActor, type CommandOutcome, executeCommand } from '../infrastructure/commands';
-import { classifierState, fieldNames, withFieldName } from '../features/classifiers/field-names';
-import { classifierContext } from '../features/classifiers/queries';
+import type { CommandActor } from '../infrastructure/commands';
+import { readModels } from '../infrastructure/database';
+import { classifierState, fieldNames } from '../features/classifiers/field-names';
+import { classifierContext } from '../features/classifiers/context';
 import { roleNames, roleState, withRoleName } from '../features/roles/name-reservation';
 import { emails, userState, withEmail } from '../features/users/email-reservation';
-import { claim, settle, type UniqueValueKind } from '../features/users/reservations';
+import { claim, settle, type UniqueValueKind, withClaim } from '../features/users/reservations';
 import type { OneOffReport } from './runner';
 
 /**
@@ -43,13 +45,14 @@ interface Holder {
 interface NameKind {
   kind: RepairedGroup['kind'];
   /** Groups of read-model ids sharing a name, per scope. */
-  groups(app: FastifyInstance): Promise<Array<{ scope: string | null; ids: string[] }>>;
+  groups(app: FastifyInstance): Promise<DuplicateGroup[]>;
   /** The holder as its own stream has it (null when deleted). */
   holder(app: FastifyInstance, id: string): Promise<Holder | null>;
   key(value: string): string;
   uniqueValues(app: FastifyInstance, scope: string | null): UniqueValueKind;
   candidate(value: string, n: number): string;
-  rename(app: FastifyInstance, actor: CommandActor, holder: Holder, scope: string | null, to: string): Promise<CommandOutcome<unknown>>;
+  /** Renames through the holder's own command (the command runner), under a claim on the new name. */
+  rename(app: FastifyInstance, actor: CommandActor, holder: Holder, scope: string | null, to: string): Promise<{ position: string | null }>;
 }
 
 const MAX_SUFFIX = 1_000;
@@ -59,14 +62,12 @@ async function bornAt(app: FastifyInstance, stream: string): Promise<GlobalPosit
   return first?.position ?? null;
 }
 
-async function duplicateGroups(app: FastifyInstance, query: ReturnType<typeof sql<{ scope: string | null; ids: string[] }>>): Promise<Array<{ scope: string | null; ids: string[] }>> {
-  return (await query.execute(app.db)).rows;
-}
+/** The repair's writes wait for no read model one by one: the group waits once, at its end. */
+const NO_WAIT: readonly string[] = [];
 
 const roles: NameKind = {
   kind: 'roleName',
-  groups: (app) =>
-    duplicateGroups(app, sql`select organization_id::text as scope, array_agg(id::text order by id) as ids from read.roles group by organization_id, lower(btrim(name)) having count(*) > 1`),
+  groups: (app) => duplicateRoleNames(readModels(app.db)),
   async holder(app, id) {
     const state = await roleState(app, id);
     const born = await bornAt(app, roleStream(id));
@@ -79,13 +80,13 @@ const roles: NameKind = {
     const state = await roleState(app, holder.id);
     if (state.status !== 'active') throw new DomainError('ROLE_NOT_FOUND');
     const command = { type: 'UpdateRole' as const, roleId: holder.id, name: to, description: state.description, privilegeIds: state.privilegeIds };
-    return withRoleName(app, { organizationId: scope as string, name: to, roleId: holder.id, actor }, () => executeCommand(app.store, roleDecider, command, actor));
+    return withRoleName(app, { organizationId: scope as string, name: to, roleId: holder.id, actor }, () => app.commands.run({ decider: roleDecider, command, actor, readModels: NO_WAIT }));
   },
 };
 
 const users: NameKind = {
   kind: 'email',
-  groups: (app) => duplicateGroups(app, sql`select null as scope, array_agg(id::text order by id) as ids from read.users group by lower(email) having count(*) > 1`),
+  groups: (app) => duplicateEmails(readModels(app.db)),
   async holder(app, id) {
     const state = await userState(app.store, id);
     const born = await bornAt(app, userStream(id));
@@ -98,13 +99,16 @@ const users: NameKind = {
     return `${email.slice(0, at)}+duplicate${n}${email.slice(at)}`;
   },
   rename: (app, actor, holder, _scope, to) =>
-    withEmail(app, { email: to, userId: holder.id, actor }, () => executeCommand(app.store, userDecider, { type: 'ChangeEmail', userId: holder.id, email: to }, actor)),
+    withEmail(app, { email: to, userId: holder.id, actor }, () =>
+      app.commands.run({ decider: userDecider, command: { type: 'ChangeEmail', userId: holder.id, email: to }, actor, readModels: NO_WAIT }),
+    ),
 };
 
 const classifiers: NameKind = {
   kind: 'fieldName',
-  groups: (app) =>
-    duplicateGroups(app, sql`select document_id::text as scope, array_agg(id::text order by id) as ids from read.classifiers group by document_id, lower(field_name) having count(*) > 1`),
+  // The classifiers read model belongs to another feature; its one grouping query stays here.
+  groups: async (app) =>
+    (await sql<DuplicateGroup>`select document_id::text as scope, array_agg(id::text order by id) as ids from read.classifiers group by document_id, lower(field_name) having count(*) > 1`.execute(app.db)).rows,
   async holder(app, id) {
     const state = await classifierState(app, id);
     const born = await bornAt(app, classifierStream(id));
@@ -125,8 +129,10 @@ const classifiers: NameKind = {
       fieldName: to,
       context,
     };
-    const claimed = { documentId: scope as string, fieldName: to, classifierId: holder.id };
-    return withFieldName(app, actor, claimed, () => executeCommand(app.store, classifierDecider, command, actor));
+    const formerValue = (before: ClassifierState | undefined) => (before?.status === 'active' ? before.fieldName : null);
+    return withClaim(app.store, fieldNames(app, scope as string), { value: to, ownerId: holder.id, actor, formerValue }, () =>
+      app.commands.run({ decider: classifierDecider, command, actor, readModels: NO_WAIT }),
+    );
   },
 };
 
@@ -143,7 +149,7 @@ export async function repairDuplicateNames(app: FastifyInstance, actor: CommandA
 }
 
 /** Read-model ids share a name; their own streams say who really carries which name now. */
-async function repairGroup(app: FastifyInstance, actor: CommandActor, kind: NameKind, group: { scope: string | null; ids: string[] }): Promise<RepairedGroup[]> {
+async function repairGroup(app: FastifyInstance, actor: CommandActor, kind: NameKind, group: DuplicateGroup): Promise<RepairedGroup[]> {
   const byKey = new Map<string, Holder[]>();
   for (const id of group.ids) {
     const holder = await kind.holder(app, id);
@@ -154,14 +160,14 @@ async function repairGroup(app: FastifyInstance, actor: CommandActor, kind: Name
     if (holders.length < 2) continue;
     const [kept, ...others] = holders.sort(keeperFirst) as [Holder, ...Holder[]];
     const renamed: RepairedGroup['renamed'] = [];
-    let last: GlobalPosition | null = null;
+    let last: string | null = null;
     for (const holder of others) {
       const { to, position } = await renameToFreeName(app, actor, kind, group.scope, holder);
       renamed.push({ id: holder.id, to });
       last = position ?? last;
     }
     const keeperClaimed = await claimForKeeper(app, actor, kind.uniqueValues(app, group.scope), kept);
-    if (last) await app.projections.waitForPosition(READ_MODELS, last, app.config.readYourWritesTimeoutMs);
+    await app.commands.awaitReadModels(READ_MODELS, last);
     repaired.push({ kind: kind.kind, scope: group.scope, value: kept.value, kept: kept.id, keeperClaimed, renamed });
   }
   return repaired;
@@ -185,7 +191,7 @@ function keeperFirst(a: Holder, b: Holder): number {
   return comparePositions(a.bornAt, b.bornAt) || a.id.localeCompare(b.id);
 }
 
-async function renameToFreeName(app: FastifyInstance, actor: CommandActor, kind: NameKind, scope: string | null, holder: Holder): Promise<{ to: string; position: GlobalPosition | null }> {
+async function renameToFreeName(app: FastifyInstance, actor: CommandActor, kind: NameKind, scope: string | null, holder: Holder): Promise<{ to: string; position: string | null }> {
   const conflict = kind.uniqueValues(app, scope).conflict;
   for (let n = 2; n <= MAX_SUFFIX; n++) {
     const to = kind.candidate(holder.value, n);

@@ -1,9 +1,10 @@
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { occupationPrivileges } from '../features/auth/account-queries';
+import { occupationPrivileges } from '@eelarve/projections/accounts/queries';
 import { findSession, sessionToken } from '../features/auth/sessions';
 import { authoriseRoute } from '../features/permissions/authorize';
+import { readModels } from '../infrastructure/database';
 import type { AuthContext, RouteAccess } from '../types';
 import { isApiPath } from './errors';
 import { DOCS_PREFIX } from './openapi';
@@ -30,7 +31,7 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   if (!session) return null;
   let privileges: string[] = [];
   if (session.occupationId) {
-    const held = await occupationPrivileges(app.db, session.userId, session.occupationId);
+    const held = await occupationPrivileges(readModels(app.db), session.userId, session.occupationId);
     // An occupation removed since sign-in leaves the session without one.
     if (!held) return { session, userId: session.userId, occupationId: null, organizationId: null, privileges };
     privileges = held;

@@ -1,8 +1,10 @@
-import { type AuthenticationType, DomainError, type ErrorCode, type Me } from '@eelarve/shared';
+import { occupationPrivileges } from '@eelarve/projections/accounts/queries';
+import { type AuthenticationType, DomainError, type ErrorCode } from '@eelarve/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { loadMe, occupationPrivileges, type UserOccupation, userOccupations } from './account-queries';
+import { readModels } from '../../infrastructure/database';
 import { hasMfa } from './mfa';
-import { countActiveSessions, type SessionRecord, selectSessionOccupation, sessionCookieName, usesSecureCookies } from './sessions';
+import { type SessionRecord, selectSessionOccupation, sessionCookieName, usesSecureCookies } from './sessions';
+import { type UserOccupation, userOccupations } from './sign-in-occupations';
 
 /**
  * The sign-in flow of spec 1, section 4, server side. Exported for every way in (password here,
@@ -38,7 +40,7 @@ export class SignInStepRequired extends DomainError {
  */
 async function withAdminMfa(app: FastifyInstance, userId: string, occupation: UserOccupation): Promise<UserOccupation> {
   if (app.config.environment !== 'production') return occupation;
-  const privileges = await occupationPrivileges(app.db, userId, occupation.id);
+  const privileges = await occupationPrivileges(readModels(app.db), userId, occupation.id);
   if (!privileges?.includes('IS_ADMIN')) return occupation;
   const strong = occupation.allowedAuthenticationTypes.filter((type) => type !== 'LOGIN' && type !== 'BASIC');
   return { ...occupation, allowedAuthenticationTypes: strong.includes('LOGIN_WITH_MFA') ? strong : [...strong, 'LOGIN_WITH_MFA'] };
@@ -146,16 +148,4 @@ export async function recordSignIn(app: FastifyInstance, userId: string, ip: str
       })),
     )
     .execute();
-}
-
-/** The Me answer for a session (GET api/auth/me and every sign-in step). */
-export async function meOf(app: FastifyInstance, session: SessionRecord): Promise<Me> {
-  const me = await loadMe(app.db, {
-    userId: session.userId,
-    occupationId: session.occupationId,
-    authenticationType: session.authenticationType,
-    activeSessionCount: await countActiveSessions(app.db, session.userId),
-  });
-  if (!me) throw new DomainError('UNAUTHORIZED');
-  return me;
 }

@@ -154,3 +154,14 @@ export async function upgradeSession(db: Db, session: SessionRecord, authenticat
 export async function deleteOtherSessions(db: Db, userId: string, keep: Buffer): Promise<void> {
   await db.deleteFrom('operational.sessions').where('user_id', '=', userId).where('token_hash', '!=', keep).execute();
 }
+
+/** The user's unexpired sessions, most recently used first (the account settings' session list). */
+export async function liveSessions(db: Db, userId: string) {
+  return db
+    .selectFrom('operational.sessions')
+    .select(['token_hash', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date())
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+}

@@ -1,6 +1,7 @@
+import { findUserById } from '@eelarve/projections/accounts/queries';
+import { findOrganization } from '@eelarve/projections/organizations/queries';
 import { DEFAULT_LOCALE, type LocaleCode, PRODUCT_NAME } from '@eelarve/shared';
-import type { AppDatabase } from '../../infrastructure/database';
-import { readModels } from '../../infrastructure/database';
+import { type AppDatabase, readModels } from '../../infrastructure/database';
 import type { MailMessage } from './outbox';
 
 export type MailLanguage = LocaleCode;
@@ -223,12 +224,12 @@ function asLanguage(value: unknown): MailLanguage | null {
 
 /** The user's own language, else their organisation's locale language, else Estonian. */
 export async function mailLanguage(db: AppDatabase, user: { userId: string; organizationId?: string | null }): Promise<MailLanguage> {
-  const row = await readModels(db).selectFrom('users').select(['language', 'organization_id']).where('id', '=', user.userId).executeTakeFirst();
+  const row = await findUserById(readModels(db), user.userId);
   const own = asLanguage(row?.language);
   if (own) return own;
   const organizationId = user.organizationId ?? row?.organization_id ?? null;
   if (organizationId) {
-    const organization = await readModels(db).selectFrom('organizations').select('locale_settings').where('id', '=', organizationId).executeTakeFirst();
+    const organization = await findOrganization(readModels(db), organizationId);
     const language = asLanguage(organization?.locale_settings?.language);
     if (language) return language;
   }

@@ -1,5 +1,5 @@
 import { DomainError, type Privilege } from '@eelarve/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, RouteAccess } from '../../types';
 
@@ -50,8 +50,7 @@ export function authoriseRoute(access: RouteAccess, auth: AuthContext | null): v
 export const isPlatformAdmin = (auth: AuthContext) => auth.privileges.includes('IS_ADMIN');
 
 /** The caller may act in the organisation of the path; the answer does not reveal whether it exists. */
-export async function organizationInScope(app: FastifyInstance, request: FastifyRequest, organizationId: string): Promise<AuthContext> {
-  const auth = request.auth;
+export async function organizationInScope(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<AuthContext> {
   // Another organisation's id is answered like one that does not exist (one answer, 404, everywhere).
   if (auth.organizationId !== organizationId && !isPlatformAdmin(auth)) throw new DomainError('ORGANIZATION_NOT_FOUND');
   const organization = await readModels(app.db).selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();

@@ -1,7 +1,8 @@
 import { foldEvents, normaliseRoleName, type RoleEvent, type RoleState, roleDecider, roleStream } from '@eelarve/domain';
+import { otherRolesNamed } from '@eelarve/projections/accounts/queries';
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import type { CommandActor, CommandOutcome } from '../../infrastructure/commands';
+import type { CommandActor } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
 import { reservationStream, settle, type UniqueValueKind, withClaim } from '../users/reservations';
 
@@ -33,15 +34,8 @@ export function roleNames(app: FastifyInstance, organizationId: string): UniqueV
     carries,
     // Roles made without a claim (bootstrap, admin roles) are found in the read model and confirmed by their stream.
     async assertNoUnclaimedHolder(name, roleId) {
-      const rows = await readModels(app.db)
-        .selectFrom('roles')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .where((eb) => eb(eb.fn('lower', [eb.fn('btrim', ['name'])]), '=', normaliseRoleName(name)))
-        .where('id', '!=', roleId)
-        .execute();
-      for (const row of rows) {
-        if (await carries(row.id, name)) throw new DomainError('ROLE_NAME_NOT_UNIQUE');
+      for (const holder of await otherRolesNamed(readModels(app.db), organizationId, normaliseRoleName(name), roleId)) {
+        if (await carries(holder, name)) throw new DomainError('ROLE_NAME_NOT_UNIQUE');
       }
     },
   };
@@ -51,16 +45,12 @@ export function roleNames(app: FastifyInstance, organizationId: string): UniqueV
  * Runs the role's command (create or rename) with the name claimed: ROLE_NAME_NOT_UNIQUE if
  * another role holds it; afterwards the name the role carried before is released.
  */
-export function withRoleName<Event>(
-  app: FastifyInstance,
-  claim: RoleNameClaim,
-  work: () => Promise<CommandOutcome<Event, RoleState>>,
-): Promise<CommandOutcome<Event, RoleState>> {
+export function withRoleName<Outcome extends { before?: RoleState }>(app: FastifyInstance, claim: RoleNameClaim, work: () => Promise<Outcome>): Promise<Outcome> {
   return withClaim(app.store, roleNames(app, claim.organizationId), { value: claim.name, ownerId: claim.roleId, actor: claim.actor, formerValue: nameOf }, work);
 }
 
 /** After a delete: releases the name the role carried when the delete was decided. */
-export async function releaseRoleNameOf(app: FastifyInstance, outcome: CommandOutcome<unknown, RoleState>, claim: Omit<RoleNameClaim, 'name'>): Promise<void> {
+export async function releaseRoleNameOf(app: FastifyInstance, outcome: { before?: RoleState }, claim: Omit<RoleNameClaim, 'name'>): Promise<void> {
   const name = nameOf(outcome.before);
   if (name !== null) await settle(app.store, roleNames(app, claim.organizationId), { value: name, ownerId: claim.roleId, actor: claim.actor });
 }

@@ -1,5 +1,4 @@
 import { DomainError } from '@eelarve/shared';
-import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import type { AppDatabase } from '../../infrastructure/database';
 
@@ -113,13 +112,18 @@ export async function isKnownAddress(db: AppDatabase, userId: string | undefined
   return row !== undefined;
 }
 
+/** Where a refusal says when to try again (the reply, or a service's port onto it). */
+export interface RetryAfterHeader {
+  header(name: 'retry-after', value: string): unknown;
+}
+
 /**
  * Counts the attempt before it is checked (so concurrent guesses cannot all slip past the limit)
  * and refuses with 429 TOO_MANY_ATTEMPTS and a Retry-After header when the account or the
  * address has used up its window. A failed attempt then needs nothing more; a success calls
  * `attemptSucceeded`.
  */
-export async function beginAttempt(db: AppDatabase, reply: FastifyReply, keys: AttemptKeys): Promise<void> {
+export async function beginAttempt(db: AppDatabase, reply: RetryAfterHeader, keys: AttemptKeys): Promise<void> {
   const over = [];
   for (const key of keysOf(keys)) {
     if ((await count(db, key.key)) > key.limit) over.push(key);

@@ -8,13 +8,14 @@ import {
   MS_PER_DAY,
   tokenVerifyRequestSchema,
 } from '@eelarve/shared';
+import { findUserById } from '@eelarve/projections/accounts/queries';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CommandActor } from '../../infrastructure/commands';
-import type { AppDatabase } from '../../infrastructure/database';
-import { actorOf, runCommand } from '../../plugins/commands';
-import { findUser } from '../auth/account-queries';
+import { type AppDatabase, readModels } from '../../infrastructure/database';
+import type { Caller } from '../../types';
 import { assertCurrentPassword } from '../auth/current-password';
+import { type SessionReply, sessionReply } from '../auth/session-reply';
 import { emailChangeConfirmMail, emailChangedMail, emailChangeRequestedMail, mailLanguage, publicLink } from '../mail/templates';
 import { emails, withEmail } from '../users/email-reservation';
 import { claim, settle } from '../users/reservations';
@@ -71,66 +72,74 @@ async function settleRequestClaim(app: FastifyInstance, input: { userId: string;
   await settle(app.store, emails(app), { value: input.email, ownerId: input.userId, claimId: input.claimId, actor: input.actor });
 }
 
-async function requestChange(app: FastifyInstance, input: { userId: string; email: string; actor: CommandActor }): Promise<string | null> {
-  const user = await findUser(app.db, input.userId);
-  if (!user) throw new DomainError('USER_NOT_FOUND');
-  const earlier = await pendingChange(app.db, input.userId);
-  if (normaliseEmail(user.email) === input.email) {
-    // Back to the address in use: an earlier request is withdrawn.
-    await app.db.deleteFrom('operational.email_changes').where('user_id', '=', input.userId).execute();
-    if (earlier) await settleRequestClaim(app, { userId: input.userId, email: earlier.new_email, claimId: earlier.claim_id, actor: input.actor });
-    return null;
-  }
-  const claimed = await claim(app.store, emails(app), { value: input.email, ownerId: input.userId, actor: input.actor });
-  const token = await recordChange(app.db, input.userId, input.email, claimed.claimId);
-  // The earlier request is replaced: its address goes free (the new claim keeps a repeated one).
-  if (earlier) await settleRequestClaim(app, { userId: input.userId, email: earlier.new_email, claimId: earlier.claim_id, actor: input.actor });
-  const language = await mailLanguage(app.db, { userId: input.userId, organizationId: user.organization_id });
-  const url = publicLink(app.config.publicUrl, EMAIL_CHANGE_PAGE, { token });
-  await app.mail.enqueue(emailChangeConfirmMail(language, { to: input.email, name: user.name, url }));
-  await app.mail.enqueue(emailChangeRequestedMail(language, { to: user.email, name: user.name, newEmail: input.email }));
-  return input.email;
-}
+export function emailChangeService(app: FastifyInstance) {
+  const findUser = (userId: string) => findUserById(readModels(app.db), userId);
 
-async function confirmChange(app: FastifyInstance, token: string, correlationId: string): Promise<string> {
-  const change = await consumeChange(app.db, token);
-  const user = change ? await findUser(app.db, change.userId) : undefined;
-  if (!change || !user) throw new DomainError('INVALID_OR_EXPIRED_TOKEN');
-  const actor: CommandActor = { correlationId, userId: user.id, occupationId: null, organizationId: null };
-  const oldEmail = user.email;
-  try {
-    await withEmail(app, { email: change.newEmail, userId: user.id, actor }, () =>
-      runCommand(app, userDecider, { type: 'ChangeEmail', userId: user.id, email: change.newEmail }, actor, READ_MODELS),
-    );
-  } finally {
-    await settleRequestClaim(app, { userId: user.id, email: change.newEmail, claimId: change.claimId, actor });
+  async function requestChange(input: { userId: string; email: string; actor: CommandActor }): Promise<string | null> {
+    const user = await findUser(input.userId);
+    if (!user) throw new DomainError('USER_NOT_FOUND');
+    const earlier = await pendingChange(app.db, input.userId);
+    if (normaliseEmail(user.email) === input.email) {
+      // Back to the address in use: an earlier request is withdrawn.
+      await app.db.deleteFrom('operational.email_changes').where('user_id', '=', input.userId).execute();
+      if (earlier) await settleRequestClaim(app, { userId: input.userId, email: earlier.new_email, claimId: earlier.claim_id, actor: input.actor });
+      return null;
+    }
+    const claimed = await claim(app.store, emails(app), { value: input.email, ownerId: input.userId, actor: input.actor });
+    const token = await recordChange(app.db, input.userId, input.email, claimed.claimId);
+    // The earlier request is replaced: its address goes free (the new claim keeps a repeated one).
+    if (earlier) await settleRequestClaim(app, { userId: input.userId, email: earlier.new_email, claimId: earlier.claim_id, actor: input.actor });
+    const language = await mailLanguage(app.db, { userId: input.userId, organizationId: user.organization_id });
+    const url = publicLink(app.config.publicUrl, EMAIL_CHANGE_PAGE, { token });
+    await app.mail.enqueue(emailChangeConfirmMail(language, { to: input.email, name: user.name, url }));
+    await app.mail.enqueue(emailChangeRequestedMail(language, { to: user.email, name: user.name, newEmail: input.email }));
+    return input.email;
   }
-  const language = await mailLanguage(app.db, { userId: user.id, organizationId: user.organization_id });
-  await app.mail.enqueue(emailChangedMail(language, { to: oldEmail, name: user.name, newEmail: change.newEmail }));
-  return change.newEmail;
+
+  return {
+    pending: async (caller: Caller) => ({ pendingEmail: (await pendingChange(app.db, caller.auth.userId))?.new_email ?? null }),
+
+    /** Step 1: with the current password, the new address is claimed and a link mailed to it. */
+    async request(caller: Caller, http: SessionReply, input: { email: string; currentPassword: string }) {
+      const { userId } = caller.auth;
+      await assertCurrentPassword(app, http, { userId, ip: http.ip, password: input.currentPassword });
+      return { pendingEmail: await requestChange({ userId, email: normaliseEmail(input.email), actor: caller.actor }) };
+    },
+
+    /** Step 2 (public, the link's token proves the user): the e-mail changes under a fresh claim. */
+    async confirm(correlationId: string, token: string) {
+      const change = await consumeChange(app.db, token);
+      const user = change ? await findUser(change.userId) : undefined;
+      if (!change || !user) throw new DomainError('INVALID_OR_EXPIRED_TOKEN');
+      const actor: CommandActor = { correlationId, userId: user.id, occupationId: null, organizationId: null };
+      const oldEmail = user.email;
+      try {
+        await withEmail(app, { email: change.newEmail, userId: user.id, actor }, () =>
+          app.commands.run({ decider: userDecider, command: { type: 'ChangeEmail', userId: user.id, email: change.newEmail }, actor, readModels: READ_MODELS }),
+        );
+      } finally {
+        await settleRequestClaim(app, { userId: user.id, email: change.newEmail, claimId: change.claimId, actor });
+      }
+      const language = await mailLanguage(app.db, { userId: user.id, organizationId: user.organization_id });
+      await app.mail.enqueue(emailChangedMail(language, { to: oldEmail, name: user.name, newEmail: change.newEmail }));
+      return { email: change.newEmail };
+    },
+  };
 }
 
 export function emailChangeRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const emailChange = emailChangeService(app);
 
-  api.get('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, response: { 200: emailChangeStatusSchema } } }, async (request) => ({
-    pendingEmail: (await pendingChange(app.db, request.auth.userId))?.new_email ?? null,
-  }));
+  api.get('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, response: { 200: emailChangeStatusSchema } } }, (request) => emailChange.pending(request.caller));
 
-  api.put(
-    '/api/user-settings/email',
-    { config: { access: 'user' }, schema: { tags, body: emailChangeRequestSchema, response: { 200: emailChangeStatusSchema } } },
-    async (request, reply) => {
-      const { userId } = request.auth;
-      await assertCurrentPassword(app, reply, { userId, ip: request.ip, password: request.body.currentPassword });
-      const pendingEmail = await requestChange(app, { userId, email: normaliseEmail(request.body.email), actor: actorOf(request) });
-      return { pendingEmail };
-    },
+  api.put('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, body: emailChangeRequestSchema, response: { 200: emailChangeStatusSchema } } }, (request, reply) =>
+    emailChange.request(request.caller, sessionReply(app, request, reply), request.body),
   );
 
   api.post(
     '/public/email-change/confirm',
     { config: { access: 'public' }, schema: { tags, body: tokenVerifyRequestSchema, response: { 200: emailChangeConfirmResponseSchema } } },
-    async (request) => ({ email: await confirmChange(app, request.body.token, request.id) }),
+    (request) => emailChange.confirm(request.id, request.body.token),
   );
 }

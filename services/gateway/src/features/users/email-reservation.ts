@@ -1,8 +1,9 @@
 import { foldEvents, normaliseEmail, type UserEvent, type UserState, userDecider, userStream } from '@eelarve/domain';
 import type { EventStore } from '@eelarve/eventstore';
+import { otherUsersWithEmail } from '@eelarve/projections/accounts/queries';
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import type { CommandActor, CommandOutcome } from '../../infrastructure/commands';
+import type { CommandActor } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
 import { reservationStream, settle, type UniqueValueKind, withClaim } from './reservations';
 
@@ -10,9 +11,9 @@ import { reservationStream, settle, type UniqueValueKind, withClaim } from './re
  * E-mail uniqueness among users (case-insensitive, spec 1 section 5), safe under concurrent
  * requests. Run every command that gives a user an e-mail inside `withEmail`:
  *
- *   await withEmail(app, { email: newEmail, userId, actor }, () => runCommand(...ChangeEmail...));  // EMAIL_IN_USE if taken
+ *   await withEmail(app, { email: newEmail, userId, actor }, () => app.commands.run(...ChangeEmail...));  // EMAIL_IN_USE if taken
  *
- * and after a user is deleted, `releaseEmailOf(app, outcome, { userId, actor })`.
+ * and after a user is deleted, `releaseEmailOf(app, result, { userId, actor })`.
  */
 export interface EmailClaim {
   email: string;
@@ -37,26 +38,20 @@ export function emails(app: FastifyInstance): UniqueValueKind {
     // Users registered before reservations existed (the bootstrap administrator) have no claim; the
     // read model finds them, and their own stream confirms they still hold the address.
     async assertNoUnclaimedHolder(email, userId) {
-      const rows = await readModels(app.db)
-        .selectFrom('users')
-        .select('id')
-        .where((eb) => eb(eb.fn('lower', ['email']), '=', normaliseEmail(email)))
-        .where('id', '!=', userId)
-        .execute();
-      for (const row of rows) {
-        if (await carries(row.id, email)) throw new DomainError('EMAIL_IN_USE');
+      for (const holder of await otherUsersWithEmail(readModels(app.db), normaliseEmail(email), userId)) {
+        if (await carries(holder, email)) throw new DomainError('EMAIL_IN_USE');
       }
     },
   };
 }
 
 /** Runs the user's command with the e-mail claimed (EMAIL_IN_USE if taken); afterwards the former address is free. */
-export function withEmail<Event>(app: FastifyInstance, claim: EmailClaim, work: () => Promise<CommandOutcome<Event, UserState>>): Promise<CommandOutcome<Event, UserState>> {
+export function withEmail<Outcome extends { before?: UserState }>(app: FastifyInstance, claim: EmailClaim, work: () => Promise<Outcome>): Promise<Outcome> {
   return withClaim(app.store, emails(app), { value: claim.email, ownerId: claim.userId, actor: claim.actor, formerValue: emailOf }, work);
 }
 
 /** After a delete: frees the address the user had when the delete was decided. */
-export async function releaseEmailOf(app: FastifyInstance, outcome: CommandOutcome<unknown, UserState>, owner: Omit<EmailClaim, 'email'>): Promise<void> {
+export async function releaseEmailOf(app: FastifyInstance, outcome: { before?: UserState }, owner: Omit<EmailClaim, 'email'>): Promise<void> {
   const email = emailOf(outcome.before);
   if (email !== null) await settle(app.store, emails(app), { value: email, ownerId: owner.userId, actor: owner.actor });
 }

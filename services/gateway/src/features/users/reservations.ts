@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Decider, type DomainEvent, foldEvents } from '@eelarve/domain';
 import type { EventStore, StoredEvent } from '@eelarve/eventstore';
 import { DomainError, type ErrorCode } from '@eelarve/shared';
-import { type CommandActor, type CommandOutcome, eventMetadata, retryOnConflict } from '../../infrastructure/commands';
+import { type CommandActor, eventMetadata, retryOnConflict } from '../../infrastructure/commands';
 
 /**
  * A value that must be unique (a user's e-mail, a role name within an organisation, a classifier's
@@ -138,18 +138,18 @@ export async function settle(store: EventStore, kind: UniqueValueKind, input: { 
 export const sameValue = (kind: UniqueValueKind, a: string, b: string) => kind.stream(a) === kind.stream(b);
 
 /**
- * Gives the owner `value` by running `work` (its command) under a claim: claims, runs, settles the
+ * Gives the owner `value` by running `work` (its command, through the command runner) under a claim: claims, runs, settles the
  * claim whatever happened, and after success releases the value the owner carried before (taken
  * from the state the command was decided on, not from a possibly stale read model).
  */
-export async function withClaim<Event, State>(
+export async function withClaim<State, Outcome extends { before?: State }>(
   store: EventStore,
   kind: UniqueValueKind,
   input: ClaimInput & { formerValue?: (before: State | undefined) => string | null },
-  work: () => Promise<CommandOutcome<Event, State>>,
-): Promise<CommandOutcome<Event, State>> {
+  work: () => Promise<Outcome>,
+): Promise<Outcome> {
   const claimed = await claim(store, kind, input);
-  let outcome: CommandOutcome<Event, State>;
+  let outcome: Outcome;
   try {
     outcome = await work();
   } catch (error) {
