@@ -4,7 +4,7 @@ import type { LocalEidProvider } from '@eelarve/eid-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUser } from '../src/features/auth/account-queries';
 import { FLOW_COOKIE, type Flow, openFlow, sealFlow } from '../src/features/electronic-id/flow-cookie';
-import { callbackUrl } from '../src/features/electronic-id/routes';
+import { callbackUrl } from '../src/features/electronic-id/locations';
 import { issueToken } from '../src/features/registration/tokens';
 import { executeCommand } from '../src/infrastructure/commands';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
