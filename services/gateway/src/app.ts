@@ -30,6 +30,7 @@ import { roleRoutes } from './features/roles/routes';
 import { budgetRoutes } from './features/budgets/routes';
 import { schemeRoutes } from './features/schemes/routes';
 import { subBudgetRoutes } from './features/sub-budgets/routes';
+import { taskQueuePlugin } from './features/tasks/plugin';
 import { taskRoutes } from './features/tasks/routes';
 import { userRoutes } from './features/users/routes';
 import { recordRoutes } from './infrastructure/route-list';
@@ -199,6 +200,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(authPlugin);
   // app.commands and request.actor: the one way routes run commands (infrastructure/command-runner.ts).
   await app.register(commandsPlugin);
+  // app.tasks: records background tasks and enqueues their jobs for the worker process (features/tasks/queue.ts).
+  await app.register(taskQueuePlugin);
   await registerRoutes(app);
   await app.register(webPlugin, { webDist: config.webDist });
 

@@ -1,10 +1,14 @@
 import { schemeDecider } from '@eelarve/domain';
-import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError } from '@eelarve/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readModels } from '../../infrastructure/database';
-import { createRegistry } from '../../infrastructure/registry';
-import { actorOf, runCommand } from '../../plugins/commands';
 import type { BudgetRow } from '@eelarve/projections/budgets/queries';
+import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError, isErrorCode, type Task } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import type { CommandActor } from '../../infrastructure/commands';
+import { type AppDatabase, readModels } from '../../infrastructure/database';
+import { createRegistry } from '../../infrastructure/registry';
+import type { Caller } from '../../types';
+import type { TaskContext } from '../tasks/context';
+import { COPY_TASK_POLICY, type TaskDefinition, type TaskStep } from '../tasks/definition';
+import { awaitTask } from '../tasks/records';
 
 /**
  * Copy from an existing budget (spec 2, Budget form). Schemes match by technical name
@@ -29,7 +33,10 @@ export interface TransferrableSubBudget {
 
 const key = (value: string) => value.trim().toLowerCase();
 
-export async function matchingSchemes(app: FastifyInstance, source: BudgetRow, targetDocumentId: string): Promise<MatchingScheme[]> {
+/** What a copy needs of its source budget (a read-model row has it; a task keeps just this). */
+export type BudgetSource = Pick<BudgetRow, 'id' | 'document_id' | 'organization_id'>;
+
+export async function matchingSchemes(app: { db: AppDatabase }, source: BudgetSource, targetDocumentId: string): Promise<MatchingScheme[]> {
   const db = readModels(app.db);
   const [sourceSchemes, targetSchemes, pins] = await Promise.all([
     db.selectFrom('schemes').select(['id', 'name', 'field_name', 'display_order']).where('document_id', '=', source.document_id).orderBy('display_order').orderBy('name').execute(),
@@ -44,7 +51,7 @@ export async function matchingSchemes(app: FastifyInstance, source: BudgetRow, t
   });
 }
 
-export async function transferrableSubBudgets(app: FastifyInstance, source: BudgetRow, targetDocumentId: string): Promise<TransferrableSubBudget[]> {
+export async function transferrableSubBudgets(app: { db: AppDatabase }, source: BudgetSource, targetDocumentId: string): Promise<TransferrableSubBudget[]> {
   const schemes = await matchingSchemes(app, source, targetDocumentId);
   if (schemes.length === 0) return [];
   const db = readModels(app.db);
@@ -88,10 +95,10 @@ export function assertCopySchemes(chosen: readonly { schemeId: string }[], match
 // ---- the parts of a copy --------------------------------------------------------------------
 
 /** What a part's step gets: the new budget, its source, and the schemes the part was chosen for. */
-export interface BudgetCopyContext {
-  app: FastifyInstance;
-  request: FastifyRequest;
-  source: BudgetRow;
+export interface BudgetCopyContext extends TaskContext {
+  /** Who asked for the copy; every command a step runs runs as them. */
+  actor: CommandActor;
+  source: BudgetSource;
   budgetId: string;
   documentId: string;
   /** Source scheme ids the part was chosen for (empty for the budget-wide 'permissions'). */
@@ -104,7 +111,9 @@ export type BudgetCopyStep = (context: BudgetCopyContext) => Promise<void>;
  * Each part of a budget copy is carried out by a registered step: 'pinnedPreselections' by this
  * feature; 'permissions' and 'subBudgetPermissions' by the resource-permissions feature and
  * 'comments' by the comments feature when they arrive. A chosen part without a step is refused
- * (COPY_PART_NOT_AVAILABLE) before anything is created, so nothing is silently skipped.
+ * (COPY_PART_NOT_AVAILABLE) before anything is created, so nothing is silently skipped. Steps run
+ * as a BUDGET_COPY task in the worker; a retried attempt runs them again, so each must be
+ * idempotent (setting pins is: the same pins again change nothing).
  */
 const steps = createRegistry<BudgetCopyPart, BudgetCopyStep>();
 
@@ -137,18 +146,87 @@ export function assertCopyPartsAvailable(copy: CopyChoice): void {
   }
 }
 
-/** Carries out the chosen parts on the new budget, in order. */
-export async function runBudgetCopyParts(context: Omit<BudgetCopyContext, 'schemeIds'>, copy: CopyChoice): Promise<void> {
-  for (const { part, schemeIds } of chosenBudgetCopyParts(copy)) await (steps.get(part) as BudgetCopyStep)({ ...context, schemeIds });
-}
-
 /** Step 'pinnedPreselections': pins, on the new budget, the source budget's pinned sub-budgets of the chosen schemes. */
-export async function copyPins({ app, request, source, budgetId, documentId, schemeIds }: BudgetCopyContext): Promise<void> {
+export async function copyPins(context: BudgetCopyContext): Promise<void> {
+  const { source, budgetId, documentId, schemeIds } = context;
   if (schemeIds.length === 0) return;
-  const transferrable = (await transferrableSubBudgets(app, source, documentId)).filter((row) => row.targetSubBudgetId && schemeIds.includes(row.sourceSchemeId));
+  const transferrable = (await transferrableSubBudgets(context, source, documentId)).filter((row) => row.targetSubBudgetId && schemeIds.includes(row.sourceSchemeId));
   const byTarget = new Map<string, string[]>();
   for (const row of transferrable) byTarget.set(row.targetSchemeId, [...(byTarget.get(row.targetSchemeId) ?? []), row.targetSubBudgetId as string]);
   for (const [schemeId, pinned] of byTarget) {
-    await runCommand(app, schemeDecider, { type: 'PinSubBudgets', documentId, schemeId, budgetId, pinned, withRecords: [], confirmed: true }, actorOf(request), ['schemes']);
+    await context.commands.run({
+      decider: schemeDecider,
+      command: { type: 'PinSubBudgets', documentId, schemeId, budgetId, pinned, withRecords: [], confirmed: true },
+      actor: context.actor,
+      readModels: ['schemes'],
+    });
   }
+}
+
+// The part this feature carries out, registered wherever this module is loaded (gateway and worker alike).
+registerBudgetCopyPart('pinnedPreselections', copyPins);
+
+// ---- the copy as a task -----------------------------------------------------------------------
+
+export const BUDGET_COPY = 'BUDGET_COPY';
+
+interface BudgetCopyParams {
+  source: BudgetSource;
+  budgetId: string;
+  documentId: string;
+  copy: CopyChoice;
+}
+
+/** One step per chosen part, in order; a part whose step vanished fails the task (COPY_STEP_NOT_AVAILABLE). */
+function budgetCopySteps(context: TaskContext, task: Task, actor: CommandActor): TaskStep[] {
+  const { source, budgetId, documentId, copy } = task.params as unknown as BudgetCopyParams;
+  const { db, store, commands, config, log } = context;
+  return chosenBudgetCopyParts(copy).map(({ part, schemeIds }) => ({
+    name: part,
+    run: async () => {
+      const step = steps.get(part);
+      if (!step) throw new Error('COPY_STEP_NOT_AVAILABLE');
+      await step({ db, store, commands, config, log, actor, source, budgetId, documentId, schemeIds });
+    },
+  }));
+}
+
+export const budgetCopyTask: TaskDefinition = { type: BUDGET_COPY, policy: COPY_TASK_POLICY, steps: budgetCopySteps };
+
+/** How long the creating request waits for the copy's parts before answering anyway. */
+const BUDGET_COPY_WAIT_MS = 60_000;
+
+/**
+ * Carries out the chosen parts on the new budget `budgetId` as a BUDGET_COPY task in the worker
+ * and waits for it: the budget form's answer means the copy is there, as before. A failed part
+ * answers its error; should the worker take longer than a minute, the request answers and the
+ * copy goes on (GET api/task/{id} tells).
+ */
+export async function copyBudget(app: FastifyInstance, caller: Caller, target: { source: BudgetSource; budgetId: string; documentId: string }, copy: CopyChoice): Promise<string> {
+  const { auth, actor } = caller;
+  const params: BudgetCopyParams = { source: pickSource(target.source), budgetId: target.budgetId, documentId: target.documentId, copy: pickChoice(copy) };
+  const taskId = await app.tasks.start(budgetCopyTask, {
+    type: BUDGET_COPY,
+    organizationId: target.source.organization_id,
+    userId: auth.userId,
+    occupationId: auth.occupationId,
+    documentId: target.documentId,
+    params: params as unknown as Record<string, unknown>,
+    actor: { ...actor, causationId: actor.correlationId },
+  });
+  const task = await awaitTask(app.db, taskId, BUDGET_COPY_WAIT_MS);
+  if (task?.status === 'ERROR') throw taskError(task.error);
+  return taskId;
+}
+
+const pickSource = ({ id, document_id, organization_id }: BudgetSource): BudgetSource => ({ id, document_id, organization_id });
+const pickChoice = (copy: CopyChoice): CopyChoice => ({
+  copyPermissions: copy.copyPermissions,
+  schemes: copy.schemes.map(({ schemeId, copyPinnedPreselections, copySubBudgetPermissions, copyComments }) => ({ schemeId, copyPinnedPreselections, copySubBudgetPermissions, copyComments })),
+});
+
+/** A task's error as the request's: a domain error keeps its code, anything else is an internal error. */
+function taskError(code: string | null): Error {
+  if (isErrorCode(code)) return new DomainError(code, `the budget copy failed: ${code}`);
+  return new Error(`the budget copy failed: ${code ?? 'unknown error'}`);
 }

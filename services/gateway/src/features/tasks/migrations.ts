@@ -1,7 +1,7 @@
 import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * Background tasks (document copy, later imports): operational state the client polls through
+ * Background tasks (document and budget copies, later imports): operational state the client polls through
  * GET api/task/{taskId}; statuses UNPROCESSED, PROCESSING, SUCCESS, ERROR (the last two final).
  */
 export const tasksMigrations: Record<string, Migration> = {
@@ -25,12 +25,18 @@ export const tasksMigrations: Record<string, Migration> = {
       await sql`create index tasks_organization on operational.tasks (organization_id, created_at)`.execute(db);
     },
   },
-  // The runner refreshes heartbeat_at while a task runs; an unfinished task whose heartbeat is
-  // stale lost its process (crash, kill) and is marked ERROR by any gateway (see runner.ts).
+  // When the task's runner last touched it. Lost attempts are found by the job queue's expiry
+  // since tasks run in the worker process (queue.ts); the column stays as a diagnostic.
   '2026-11-21-tasks-002-heartbeat': {
     async up(db: Kysely<unknown>) {
       await sql`alter table operational.tasks add column heartbeat_at timestamptz not null default now()`.execute(db);
       await sql`create index tasks_unfinished on operational.tasks (heartbeat_at) where status in ('UNPROCESSED', 'PROCESSING')`.execute(db);
+    },
+  },
+  // Who started the task: the worker runs its commands as that actor (with the request's correlation id).
+  '2026-11-25-tasks-003-actor': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table operational.tasks add column actor jsonb`.execute(db);
     },
   },
 };
@@ -56,5 +62,6 @@ export interface TasksTables {
     created_at: Date | string;
     updated_at: Date | string;
     heartbeat_at: Generated<Date>;
+    actor: string | null;
   };
 }
