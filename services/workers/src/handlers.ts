@@ -1,0 +1,23 @@
+import { budgetCopyTask } from '@eelarve/gateway/features/budgets/copy';
+import { documentCopyTask } from '@eelarve/gateway/features/documents/copy';
+import type { TaskContext } from '@eelarve/gateway/features/tasks/context';
+import type { TaskDefinition } from '@eelarve/gateway/features/tasks/definition';
+
+/**
+ * What the worker process runs. A new kind of background work (imports, ERP sync) adds its task
+ * definition to `taskTypes`; a system job that runs on a clock (clean-ups, nightly sync) adds a
+ * `ScheduledJob` to `scheduledJobs`.
+ */
+export const taskTypes: readonly TaskDefinition[] = [documentCopyTask, budgetCopyTask];
+
+/** A system job on a cron schedule (pg-boss `schedule`: one run per slot across all workers). */
+export interface ScheduledJob {
+  /** Also its queue's name: letters, digits, '-' and '_'. */
+  name: string;
+  /** Five-field cron expression, UTC (e.g. '0 3 * * *'). */
+  cron: string;
+  run(context: TaskContext): Promise<void>;
+}
+
+/** None yet: ERP sync and the system's clean-ups arrive with their issues. */
+export const scheduledJobs: readonly ScheduledJob[] = [];
