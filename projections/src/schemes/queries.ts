@@ -1,0 +1,124 @@
+import type { ClassifierCatalogue } from '@eelarve/domain';
+import { type Selectable, sql } from 'kysely';
+import type { ReadDatabase } from '../read-models';
+import type { SchemesTable, SubBudgetsTable } from './tables';
+
+/** Rows of the schemes read model, as queries return them (the one definition: tables.ts). */
+export type SchemeRow = Selectable<SchemesTable>;
+export type SubBudgetRow = Selectable<SubBudgetsTable>;
+
+/** A scheme of a list, with the number of its sub-budgets. */
+export type SchemeListRow = SchemeRow & { sub_budgets_count: number };
+
+/** What a budget in a sub-budget path must be: of which document and organisation, and of which type. */
+export interface BudgetRef {
+  id: string;
+  document_id: string;
+  organization_id: string;
+  type: string;
+}
+
+function schemesQuery(read: ReadDatabase) {
+  return read
+    .selectFrom('schemes')
+    .selectAll('schemes')
+    .select((eb) => eb.selectFrom('sub_budgets').select(eb.fn.countAll().as('count')).whereRef('sub_budgets.scheme_id', '=', 'schemes.id').as('sub_budgets_count'))
+    .orderBy('schemes.display_order')
+    .orderBy('schemes.name');
+}
+
+type CountedSchemeRow = SchemeRow & { sub_budgets_count: string | number | bigint | null };
+const counted = (rows: CountedSchemeRow[]): SchemeListRow[] => rows.map((row) => ({ ...row, sub_budgets_count: Number(row.sub_budgets_count ?? 0) }));
+
+/** The document's schemes by display order and name, with their sub-budget counts. */
+export async function listDocumentSchemes(read: ReadDatabase, documentId: string): Promise<SchemeListRow[]> {
+  return counted((await schemesQuery(read).where('schemes.document_id', '=', documentId).execute()) as CountedSchemeRow[]);
+}
+
+/** Every scheme of the organisation's documents, by display order and name, with their sub-budget counts. */
+export async function listOrganizationSchemes(read: ReadDatabase, organizationId: string): Promise<SchemeListRow[]> {
+  return counted((await schemesQuery(read).where('schemes.organization_id', '=', organizationId).execute()) as CountedSchemeRow[]);
+}
+
+export function findScheme(read: ReadDatabase, schemeId: string): Promise<SchemeRow | undefined> {
+  return read.selectFrom('schemes').selectAll().where('id', '=', schemeId).executeTakeFirst();
+}
+
+/** The budget a sub-budget path names (only COMMON budgets hold sub-budgets: the caller checks the type). */
+export function findBudgetRef(read: ReadDatabase, budgetId: string): Promise<BudgetRef | undefined> {
+  return read.selectFrom('budgets').select(['id', 'document_id', 'organization_id', 'type']).where('id', '=', budgetId).executeTakeFirst();
+}
+
+export function findSubBudget(read: ReadDatabase, subBudgetId: string): Promise<SubBudgetRow | undefined> {
+  return read.selectFrom('sub_budgets').selectAll().where('id', '=', subBudgetId).executeTakeFirst();
+}
+
+/** Sub-budgets of a scheme, by name. */
+export function listSubBudgets(read: ReadDatabase, schemeId: string): Promise<SubBudgetRow[]> {
+  return read.selectFrom('sub_budgets').selectAll().where('scheme_id', '=', schemeId).orderBy('name').orderBy('id').execute();
+}
+
+/** The sub-budgets of the scheme that the budget has pinned. */
+export async function pinnedSubBudgetIds(read: ReadDatabase, schemeId: string, budgetId: string): Promise<string[]> {
+  const pins = await read.selectFrom('sub_budget_pins').select('sub_budget_id').where('budget_id', '=', budgetId).where('scheme_id', '=', schemeId).execute();
+  return pins.map((pin) => pin.sub_budget_id);
+}
+
+/** The scheme's number of sub-budgets, and per budget how many it has pinned. */
+export async function subBudgetCounts(read: ReadDatabase, schemeId: string): Promise<{ total: number; pinnedByBudget: Record<string, number> }> {
+  const [total, pins] = await Promise.all([
+    read.selectFrom('sub_budgets').select((eb) => eb.fn.countAll().as('count')).where('scheme_id', '=', schemeId).executeTakeFirstOrThrow(),
+    read
+      .selectFrom('sub_budget_pins')
+      .select(['budget_id', (eb) => eb.fn.countAll().as('count')])
+      .where('scheme_id', '=', schemeId)
+      .groupBy('budget_id')
+      .execute(),
+  ]);
+  return { total: Number(total.count), pinnedByBudget: Object.fromEntries(pins.map((pin) => [pin.budget_id, Number(pin.count)])) };
+}
+
+/** Each sub-budget of the scheme (by name) with its classifier preselections. */
+export function schemePreselections(read: ReadDatabase, schemeId: string): Promise<Pick<SubBudgetRow, 'id' | 'preselections'>[]> {
+  return read.selectFrom('sub_budgets').select(['id', 'preselections']).where('scheme_id', '=', schemeId).orderBy('name').execute();
+}
+
+/**
+ * Records are another feature: until they exist no sub-budget has any. Every rule that depends on
+ * records (deleting, changing values, unpinning) already asks here.
+ */
+export async function subBudgetsWithRecords(_read: ReadDatabase, _subBudgetIds: readonly string[]): Promise<string[]> {
+  return [];
+}
+
+/**
+ * The document's classifiers and its master classifier, with the items whose code is one of
+ * `codes` (the only ones a command can refer to; a classifier may have tens of thousands).
+ */
+export async function classifierCatalogue(read: ReadDatabase, documentId: string, codes: Iterable<string>): Promise<ClassifierCatalogue> {
+  const wanted = [...new Set([...codes].map((code) => code.trim()).filter((code) => code !== ''))];
+  const document = await read.selectFrom('documents').select('master_classifier_id').where('id', '=', documentId).executeTakeFirst();
+  const classifiers = await read.selectFrom('classifiers').select(['id', 'field_name']).where('document_id', '=', documentId).execute();
+  const items =
+    wanted.length === 0
+      ? []
+      : await read
+          .selectFrom('classifier_items')
+          .select(['classifier_id', 'code', 'unselectable'])
+          .where('document_id', '=', documentId)
+          .where(sql<boolean>`code = any(${wanted}::text[])`)
+          .execute();
+  const catalogue: ClassifierCatalogue = { masterClassifierId: document?.master_classifier_id ?? null, classifiers: {} };
+  for (const row of classifiers) catalogue.classifiers[row.id] = { fieldName: row.field_name, items: {} };
+  for (const row of items) {
+    const classifier = catalogue.classifiers[row.classifier_id];
+    if (classifier) classifier.items[row.code] = { selectable: !row.unselectable };
+  }
+  return catalogue;
+}
+
+/** Ids of the document's live classifiers (a scheme may use only these). */
+export async function documentClassifierIds(read: ReadDatabase, documentId: string): Promise<string[]> {
+  const rows = await read.selectFrom('classifiers').select('id').where('document_id', '=', documentId).execute();
+  return rows.map((row) => row.id);
+}
