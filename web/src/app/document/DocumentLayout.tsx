@@ -10,7 +10,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { budgetListQuery } from '../../features/budgets/api/queries';
 import { useCurrentUser } from '../session';
 import { DocumentNotFound } from '../../features/documents/DocumentNotFound';
-import { ForbiddenPage } from '../../features/errors/ForbiddenPage';
+import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { canSeeClassifiers, canSeeSchemes } from './access';
 import { type DocumentContext, documentQuery, truncate, useDocument } from './current-document';
 import '../../features/documents/documents.css';

@@ -6,7 +6,7 @@ import { BudgetReportPage } from '../../features/budgets/BudgetReportPage';
 import { BudgetsTab } from '../../features/budgets/BudgetsTab';
 import { ClassifiersTab } from '../../features/classifiers/ClassifiersTab';
 import { DocumentCreatePage, DocumentSettingsTab } from '../../features/documents/DocumentFormPage';
-import { NotFoundPage } from '../../features/errors/NotFoundPage';
+import { NotFoundPage } from '../errors/NotFoundPage';
 import { BudgetSubBudgetsView } from '../../features/schemes/BudgetSubBudgetsView';
 import { SchemesTab } from '../../features/schemes/SchemesTab';
 import { canSeeClassifiers, canSeeSchemes } from './access';

@@ -7,8 +7,8 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
 import { type Tab, TabNav } from '../../components/TabNav';
 import { type DocumentContext, useDocument } from '../../app/document/current-document';
-import { ForbiddenPage } from '../errors/ForbiddenPage';
-import { NotFoundPage } from '../errors/NotFoundPage';
+import { ForbiddenPage } from '../../app/errors/ForbiddenPage';
+import { NotFoundPage } from '../../app/errors/NotFoundPage';
 import { type BudgetView, budgetQuery } from './api/queries';
 import '../documents/documents.css';
 

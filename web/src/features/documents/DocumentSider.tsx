@@ -1,19 +1,18 @@
 import type { Document } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Alert } from '../../components/Alert';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { PlusIcon } from '../../components/icons';
-import { CloseIcon } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
-import { useToasts } from '../../components/Toasts';
 import { useScrollIntoView } from '../../components/useScrollIntoView';
+import { ListError } from '../../grid/ListError';
 import { useCurrentUser } from '../../app/session';
 import { canUpdateOrganization } from '../../app/document/access';
-import { documentKeys, fetchDocuments, fetchRememberedDocument, rememberDocument, reorderDocuments } from './api';
-import { dismissCopyTask, useCopyTask } from './copy-task';
+import { documentListQuery } from '../../app/document/current-document';
+import { useRememberDocument, useReorderDocuments } from './api/mutations';
+import { rememberedDocumentQuery } from './api/queries';
+import { CopyStatusMarker, CopyTaskNotice } from './CopyNotices';
 import { ChevronIcon, DocumentIcon, DragIcon } from '../../components/document-icons';
 import { periodLabel, periodStatus } from './period';
 import './documents.css';
@@ -37,14 +36,11 @@ export function DocumentSider() {
   const organizationId = me.organizationId ?? '';
   const { documentId } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { showError } = useToasts();
   const [collapsed, setCollapsed] = useState(readCollapsed);
   const canReorder = canUpdateOrganization(me);
-  const documents = useQuery({ queryKey: documentKeys.list(organizationId), queryFn: () => fetchDocuments(organizationId), enabled: organizationId !== '' });
+  const documents = useQuery(documentListQuery(organizationId));
   const [order, setOrder] = useState<Document[] | null>(null);
   const dragged = useRef<string | null>(null);
-  const copyTask = useCopyTask();
 
   const toggle = () => {
     setCollapsed((value) => {
@@ -58,28 +54,17 @@ export function DocumentSider() {
   };
 
   // The selected document is remembered as a user setting whenever it differs.
-  const remembered = useQuery({ queryKey: ['user-settings', 'OCCUPATION_DOCUMENT'], queryFn: fetchRememberedDocument, staleTime: Number.POSITIVE_INFINITY });
+  const remembered = useQuery(rememberedDocumentQuery());
   const rememberedId = remembered.data?.settings.rememberedDocumentId;
+  const remember = useRememberDocument();
   useEffect(() => {
     // Only a document of the list: an address that leads nowhere is not remembered for the next sign-in.
     const known = documents.data?.some((document) => document.id === documentId) ?? false;
     if (!documentId || !known || !remembered.isSuccess || rememberedId === documentId) return;
-    rememberDocument(documentId)
-      .then(() => queryClient.setQueryData(['user-settings', 'OCCUPATION_DOCUMENT'], { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } }))
-      .catch(() => undefined);
-  }, [documentId, documents.data, remembered.isSuccess, rememberedId, queryClient]);
+    remember(documentId);
+  }, [documentId, documents.data, remembered.isSuccess, rememberedId, remember]);
 
-  const reorder = useMutation({
-    mutationFn: (ids: string[]) => reorderDocuments(organizationId, ids),
-    onError: (error) => {
-      setOrder(null);
-      showError(error);
-    },
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: documentKeys.list(organizationId) });
-      setOrder(null);
-    },
-  });
+  const reorder = useReorderDocuments(organizationId, { onError: () => setOrder(null), onSettled: () => setOrder(null) });
 
   const list = order ?? documents.data ?? [];
 
@@ -155,42 +140,14 @@ export function DocumentSider() {
               </button>
             </span>
           </div>
-          {copyTask.status === 'running' ? (
-            <div className="document-sider-note" data-testid="document-copy-running">
-              <Spinner />
-              <FormattedMessage id="documents.copy.running" />
-            </div>
-          ) : null}
-          {copyTask.status === 'done' || copyTask.status === 'failed' ? (
-            <div className="document-sider-note-alert">
-              <Alert
-                kind={copyTask.status === 'done' && copyTask.task.status === 'SUCCESS' ? 'success' : 'error'}
-                testId="document-copy-result"
-              >
-                <span data-status={copyTask.status === 'done' ? copyTask.task.status : 'TIMEOUT'}>
-                  <FormattedMessage
-                    id={copyTask.status === 'done' && copyTask.task.status === 'SUCCESS' ? 'documents.copy.success' : 'documents.copy.failed'}
-                  />
-                </span>
-                <button
-                  type="button"
-                  className="icon-button"
-                  onClick={dismissCopyTask}
-                  aria-label={intl.formatMessage({ id: 'common.dismiss' })}
-                  data-testid="document-copy-dismiss"
-                >
-                  <CloseIcon />
-                </button>
-              </Alert>
-            </div>
-          ) : null}
+          <CopyTaskNotice />
           {documents.isError ? (
-            <div className="document-sider-error" data-testid="document-sider-error">
-              <ErrorAlert error={documents.error} title={<FormattedMessage id="documents.sider.loadFailed" />} />
-              <button type="button" className="button" onClick={() => documents.refetch()} data-testid="document-sider-retry">
-                <FormattedMessage id="documents.retry" />
-              </button>
-            </div>
+            <ListError
+              error={documents.error}
+              title={<FormattedMessage id="documents.sider.loadFailed" />}
+              onRetry={() => void documents.refetch()}
+              testId="document-sider-error"
+            />
           ) : null}
           {documents.isPending ? <Spinner /> : null}
           {documents.isSuccess && list.length === 0 ? (
@@ -241,22 +198,5 @@ export function DocumentSider() {
         </>
       )}
     </aside>
-  );
-}
-
-/** A copy whose copying is still running or was interrupted (then parts are missing: the settings tab says what to do). */
-function CopyStatusMarker({ status }: { status: Document['copyStatus'] }) {
-  const intl = useIntl();
-  if (!status) return null;
-  const incomplete = status === 'INCOMPLETE';
-  return (
-    <span
-      className={incomplete ? 'document-copy-status document-copy-incomplete' : 'document-copy-status muted'}
-      title={incomplete ? intl.formatMessage({ id: 'documents.copy.incompleteMessage' }) : undefined}
-      data-testid="document-copy-status"
-      data-status={status}
-    >
-      <FormattedMessage id={incomplete ? 'documents.copy.incomplete' : 'documents.copy.copying'} />
-    </span>
   );
 }

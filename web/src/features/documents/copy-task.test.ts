@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyTaskState, dismissCopyTask, watchCopyTask } from './copy-task';
 
 const fetchTask = vi.hoisted(() => vi.fn());
-vi.mock('./api', async (original) => ({ ...(await original<typeof import('./api')>()), fetchTask }));
+vi.mock('./api/tasks', async (original) => ({ ...(await original<typeof import('./api/tasks')>()), fetchTask }));
 
 const task = (status: Task['status']): Task => ({
   id: 't1',

@@ -1,7 +1,8 @@
 import { DOCUMENT_LIMITS, type Task } from '@eelarve/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { fetchTask, isFinalTask, refreshDocuments } from './api';
+import { refreshDocuments } from './api/mutations';
+import { fetchTask, isFinalTask } from './api/tasks';
 
 /** The state of the latest document copy task (spec 2, section 4). */
 export type CopyTaskState = { status: 'idle' } | { status: 'running'; taskId: string } | { status: 'done'; task: Task } | { status: 'failed'; taskId: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderList } from './api';
+import { orderList } from '../../api/order';
 import { periodEnd, periodLabel, periodStatus } from './period';
 
 describe('document period', () => {
