@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient, setUnauthorizedHandler } from './api';
 import { App } from './app/App';
-import { createUnauthorizedHandler } from './features/auth/session';
+import { createUnauthorizedHandler } from './app/session';
 import './styles.css';
 
 const queryClient = createQueryClient();

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { ApplicationErrorPage } from '../features/errors/ApplicationErrorPage';
+import { ApplicationErrorPage } from './errors/ApplicationErrorPage';
 
 /** The last line of defence: a crash anywhere shows the application-error page (500). */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { ApplicationErrorPage } from '../features/errors/ApplicationErrorPage';
-import { NotFoundPage } from '../features/errors/NotFoundPage';
+import { ApplicationErrorPage } from './errors/ApplicationErrorPage';
+import { NotFoundPage } from './errors/NotFoundPage';
 
 /** The router's error element: a crash while rendering a route. */
 export function RouteError() {

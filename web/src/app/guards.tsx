@@ -1,10 +1,10 @@
 import { type ReactNode, useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { Spinner } from '../components/Spinner';
-import { useCurrentUser, useMeQuery } from '../features/auth/hooks';
-import { clearExpiredSession, postLoginTarget, rememberSession } from '../features/auth/session-storage';
-import { ApplicationErrorPage } from '../features/errors/ApplicationErrorPage';
-import { ForbiddenPage } from '../features/errors/ForbiddenPage';
+import { useCurrentUser, useMeQuery } from './session';
+import { clearExpiredSession, postLoginTarget, rememberSession } from './session/session-storage';
+import { ApplicationErrorPage } from './errors/ApplicationErrorPage';
+import { ForbiddenPage } from './errors/ForbiddenPage';
 import type { AccessRule } from './access';
 
 /** Loads the session's user once before any page renders. */

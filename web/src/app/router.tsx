@@ -9,17 +9,17 @@ import { ConfirmRegistrationPage, ResendConfirmationPage, ResetPasswordPage, Upd
 import { SelectOccupationPage } from '../features/auth/SelectOccupationPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { documentRoutes } from './document/routes';
-import { NotFoundPage } from '../features/errors/NotFoundPage';
+import { NotFoundPage } from './errors/NotFoundPage';
 import { AdminLayout } from '../features/organizations/AdminLayout';
 import { OrganizationsTab } from '../features/organizations/OrganizationsTab';
 import { RolesPage } from '../features/roles/RolesPage';
-import { AppShell } from '../features/shell/AppShell';
 import { OccupationsTab } from '../features/users/OccupationsTab';
 import { UsersLayout } from '../features/users/UsersLayout';
 import { UsersTab } from '../features/users/UsersTab';
 import { type AccessRule, access } from './access';
 import { AuthGate, PublicOnly, RequireAccess, RequireOccupation, RequireUser } from './guards';
 import { RouteError } from './RouteError';
+import { SignedInFrame } from './SignedInFrame';
 
 /** An area whose screens come with a later issue: the privilege gate already applies. */
 function Gated({ rule }: { rule: AccessRule }) {
@@ -65,7 +65,7 @@ export function createRouter() {
           element: <RequireOccupation />,
           children: [
             {
-              element: <AppShell />,
+              element: <SignedInFrame />,
               children: [
                 {
                   // A crash inside a page keeps the header and menu around the error page.

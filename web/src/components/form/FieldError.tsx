@@ -7,20 +7,20 @@ import type { FieldMessage } from './errors';
  * check, or a server error (`error.<CODE>`) about this field. `fallbackValues` fill the wording when
  * the message brings none (a field's own length limit).
  */
-export function FieldError({ error, fallbackValues, id }: { error?: FieldMessage; fallbackValues?: MessageValues; id?: string }) {
+export function FieldError({ error, fallbackValues, id, testId = 'field-error' }: { error?: FieldMessage; fallbackValues?: MessageValues; id?: string; testId?: string }) {
   if (!error?.message) return null;
   const { message } = error;
   if (message.startsWith('error.')) {
     const code = message.slice('error.'.length);
     return (
-      <div className="field-error" id={id} data-testid="field-error" data-message={message} data-error-code={code}>
+      <div className="field-error" id={id} data-testid={testId} data-message={message} data-error-code={code}>
         <FormattedMessage id={errorMessageKey(code)} />
       </div>
     );
   }
   const values = { ...validationValues(), ...fallbackValues, ...error.values };
   return (
-    <div className="field-error" id={id} data-testid="field-error" data-message={message}>
+    <div className="field-error" id={id} data-testid={testId} data-message={message}>
       <FormattedMessage id={validationMessageKey(message)} values={values} />
     </div>
   );

@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { type FieldErrors, withoutError } from './errors';
+import './form.css';
 
 /**
  * A form in the one spacing rhythm (`.form`: fields --field-gap apart). The browser's own checks are
@@ -11,12 +12,15 @@ export function Form({
   onSubmit,
   className,
   testId,
+  state,
   children,
 }: {
   id?: string;
   onSubmit: () => void;
   className?: string;
   testId?: string;
+  /** The form's state for tests and styles (`data-state`), e.g. loading or submitting. */
+  state?: string;
   children: ReactNode;
 }) {
   const submit = (event: FormEvent) => {
@@ -24,7 +28,7 @@ export function Form({
     onSubmit();
   };
   return (
-    <form id={id} className={className ? `form ${className}` : 'form'} onSubmit={submit} noValidate data-testid={testId}>
+    <form id={id} className={className ? `form ${className}` : 'form'} onSubmit={submit} noValidate data-testid={testId} data-state={state}>
       {children}
     </form>
   );

@@ -88,6 +88,11 @@ export function serverFieldErrors(error: unknown, fieldOfCode: Readonly<Record<s
   return errors;
 }
 
+/** Only the messages of `fields` (the fields a form shows; a server message about any other field is no field's). */
+export function pickErrors(errors: FieldErrors, fields: readonly string[]): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).filter(([field, error]) => error && fields.includes(field)));
+}
+
 export function hasErrors(errors: FieldErrors): boolean {
   return Object.values(errors).some(Boolean);
 }

@@ -30,6 +30,7 @@ export {
   hasErrors,
   issuesToErrors,
   messageOf,
+  pickErrors,
   serverFieldErrors,
   type Validation,
   validate,

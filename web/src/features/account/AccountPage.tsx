@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../components/Alert';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { ElectronicIdSection } from './ElectronicIdSection';
 import { EmailSection } from './EmailSection';
 import { LanguageSection } from './LanguageSection';

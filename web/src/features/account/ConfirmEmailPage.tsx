@@ -1,13 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { ME_QUERY_KEY } from '../auth/api';
-import { AuthHeading } from '../auth/AuthHeading';
-import { BackToLogin } from '../auth/AuthLinks';
-import { confirmEmailChange, EMAIL_CHANGE_QUERY_KEY } from './api';
+import { AuthHeading } from '../../components/AuthHeading';
+import { BackToLogin } from '../../components/BackToLogin';
+import { useConfirmEmailChange } from './api';
 
 /**
  * /confirm-email?token=: the link mailed to a new e-mail address. Opening it makes the change
@@ -16,14 +14,7 @@ import { confirmEmailChange, EMAIL_CHANGE_QUERY_KEY } from './api';
 export function ConfirmEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: confirmEmailChange,
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
-      await queryClient.invalidateQueries({ queryKey: EMAIL_CHANGE_QUERY_KEY });
-    },
-  });
+  const mutation = useConfirmEmailChange();
   // The token is single use: send it once, even when effects run twice (development mode).
   const sent = useRef(false);
   const { mutate } = mutation;

@@ -1,16 +1,15 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthTypeIcon } from '../../components/icons';
-import { ELECTRONIC_ID_PATHS, navigateToElectronicId, unbindElectronicId } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
-import { useTemporaryFlag } from '../auth/useTemporaryFlag';
+import { useCurrentUser } from '../../app/session';
+import { ELECTRONIC_ID_PATHS, navigateToElectronicId } from '../../app/session/electronic-id';
+import { useTemporaryFlag } from '../../components/useTemporaryFlag';
 import { AccountSection, StatusBadge } from './AccountSection';
 import { SAVED_MESSAGE_MS } from './EmailSection';
-import { useRefreshMe } from './useMe';
+import { useUnbindElectronicId } from './api';
 
 /**
  * Spec 1, section 2: binding sets a cookie and redirects to the electronic-ID provider (the page
@@ -18,16 +17,13 @@ import { useRefreshMe } from './useMe';
  */
 export function ElectronicIdSection() {
   const me = useCurrentUser();
-  const refreshMe = useRefreshMe();
   const [confirmUnbind, setConfirmUnbind] = useState(false);
   const [unbound, showUnbound, hideUnbound] = useTemporaryFlag(SAVED_MESSAGE_MS);
 
-  const unbind = useMutation({
-    mutationFn: unbindElectronicId,
-    onSuccess: async () => {
+  const unbind = useUnbindElectronicId({
+    onSuccess: () => {
       setConfirmUnbind(false);
       showUnbound();
-      await refreshMe();
     },
   });
 

@@ -1,23 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { emailRequestSchema } from '@eelarve/shared';
+import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { errorCodeOf, isApiError } from '../../api';
 import { Alert } from '../../components/Alert';
-import { fieldIssueMessage } from '../../components/FieldError';
+import { type FieldErrors, Form, FormActions, firstMessage, hasErrors, messageOf, pickErrors, serverFieldErrors, TextField, useFieldErrors } from '../../components/form';
 import { useToasts } from '../../components/Toasts';
-import { validateEmail } from '../auth/form';
-import { useCurrentUser } from '../auth/hooks';
-import { TextInputField } from '../auth/TextInputField';
+import { useCurrentUser } from '../../app/session';
 import { AccountSection } from './AccountSection';
-import { EMAIL_CHANGE_QUERY_KEY, fetchEmailChange, requestEmailChange } from './api';
+import { usePendingEmail, useRequestEmailChange } from './api';
 
 export const SAVED_MESSAGE_MS = 6_000;
 
-/** Messages per field: `validation.*` keys or `error.<CODE>` from the server. */
-interface EmailErrors {
-  email?: string;
-  current?: string;
-}
+/** Server answers shown on a field: the address is taken, the current password is wrong. */
+const FIELD_OF_ERROR = { EMAIL_IN_USE: 'email', INVALID_CURRENT_PASSWORD: 'current' };
 
 /**
  * The user's own e-mail: the new address and the current password. The change waits for the
@@ -25,37 +19,34 @@ interface EmailErrors {
  */
 export function EmailSection() {
   const me = useCurrentUser();
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
   const [email, setEmail] = useState(me.email);
   const [current, setCurrent] = useState('');
-  const [errors, setErrors] = useState<EmailErrors>({});
-  const pending = useQuery({ queryKey: EMAIL_CHANGE_QUERY_KEY, queryFn: fetchEmailChange }).data?.pendingEmail ?? null;
+  const { errors, setErrors, clear } = useFieldErrors();
+  const pending = usePendingEmail();
 
-  const mutation = useMutation({
-    mutationFn: requestEmailChange,
-    onSuccess: (status) => {
-      queryClient.setQueryData(EMAIL_CHANGE_QUERY_KEY, status);
+  const mutation = useRequestEmailChange({
+    onSuccess: () => {
       setCurrent('');
       setEmail(me.email);
     },
     onError: (error) => {
-      const code = errorCodeOf(error);
-      const issue = isApiError(error) ? fieldIssueMessage(error.fieldIssues, 'email') : undefined;
-      if (code === 'EMAIL_IN_USE') setErrors({ email: `error.${code}` });
-      else if (code === 'INVALID_CURRENT_PASSWORD') setErrors({ current: `error.${code}` });
-      else if (issue) setErrors({ email: issue });
+      // The address's own issue of a refused body belongs on its field too; anything else is a toast.
+      const onFields = pickErrors(serverFieldErrors(error, FIELD_OF_ERROR), ['email', 'current']);
+      if (hasErrors(onFields)) setErrors(onFields);
       else showError(error);
     },
   });
 
   const unchanged = email.trim().toLowerCase() === me.email.toLowerCase();
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const next: EmailErrors = { email: validateEmail(email), current: current ? undefined : 'validation.required' };
+  const onSubmit = () => {
+    const next: FieldErrors = {
+      email: messageOf(firstMessage(emailRequestSchema, { email })),
+      current: messageOf(current ? undefined : 'validation.required'),
+    };
     setErrors(next);
-    if (next.email || next.current || unchanged) return;
+    if (hasErrors(next) || unchanged) return;
     mutation.mutate({ email: email.trim(), currentPassword: current });
   };
 
@@ -67,40 +58,40 @@ export function EmailSection() {
         </Alert>
       ) : null}
       {me.hasPassword ? (
-        <form className="form" onSubmit={onSubmit} noValidate>
-          <TextInputField
+        <Form onSubmit={onSubmit}>
+          <TextField
             labelId="account.email.field"
             type="email"
             autoComplete="email"
             value={email}
             onChange={(value) => {
               setEmail(value);
-              setErrors((previous) => ({ ...previous, email: undefined }));
+              clear('email');
             }}
-            message={errors.email}
+            error={errors.email}
             testId="account-email-input"
           />
-          <TextInputField
+          <TextField
             labelId="account.email.currentPassword"
             type="password"
             autoComplete="current-password"
             value={current}
             onChange={(value) => {
               setCurrent(value);
-              setErrors((previous) => ({ ...previous, current: undefined }));
+              clear('current');
             }}
-            message={errors.current}
+            error={errors.current}
             testId="account-email-current"
           />
           <p className="muted">
             <FormattedMessage id="account.email.howItWorks" />
           </p>
-          <div className="form-actions">
+          <FormActions>
             <button type="submit" className="button button-primary" disabled={mutation.isPending || unchanged} data-testid="account-email-save">
               <FormattedMessage id="account.email.save" />
             </button>
-          </div>
-        </form>
+          </FormActions>
+        </Form>
       ) : (
         <p className="muted account-text" data-testid="account-email-no-password">
           <FormattedMessage id="account.email.needsPassword" />

@@ -1,32 +1,25 @@
 import { LOCALE_CODES, type LocaleCode } from '@eelarve/shared';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useToasts } from '../../components/Toasts';
 import { useLocale } from '../../i18n/I18nProvider';
 import { isLocaleCode } from '../../i18n/locale-storage';
-import { changeLanguage } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { AccountSection } from './AccountSection';
-import { useRefreshMe } from './useMe';
+import { useChangeLanguage } from './api';
 
 /** The user's language: saved for the account and on this device (spec 1, section 1). */
 export function LanguageSection() {
   const me = useCurrentUser();
   const intl = useIntl();
-  const refreshMe = useRefreshMe();
   const { showError } = useToasts();
   const { locale, setLocale } = useLocale();
   const chosen: LocaleCode = isLocaleCode(me.userLanguage) ? me.userLanguage : locale;
 
   // The choice shows at once (the radio stays checked from the click on), and reverts if saving fails.
   const [choosing, setChoosing] = useState<LocaleCode | null>(null);
-  const mutation = useMutation({
-    mutationFn: changeLanguage,
-    onSuccess: async (next, language) => {
-      setLocale(language);
-      await refreshMe(next);
-    },
+  const mutation = useChangeLanguage({
+    onSuccess: (_next, language) => setLocale(language),
     onError: showError,
     onSettled: () => setChoosing(null),
   });

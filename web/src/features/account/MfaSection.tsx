@@ -1,19 +1,18 @@
 import type { Me } from '@eelarve/shared';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
-import { disableMfa, upgradeSessionToMfa } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
-import { MfaCodeForm } from '../auth/MfaCodeForm';
-import { MfaSetupPanel } from '../auth/MfaSetupPanel';
-import { useTemporaryFlag } from '../auth/useTemporaryFlag';
+import { useCurrentUser, useRefreshMe } from '../../app/session';
+import { upgradeSessionToMfa } from '../../components/mfa/api';
+import { MfaCodeForm } from '../../components/mfa/MfaCodeForm';
+import { MfaSetupPanel } from '../../components/mfa/MfaSetupPanel';
+import { useTemporaryFlag } from '../../components/useTemporaryFlag';
 import { AccountSection, StatusBadge } from './AccountSection';
 import { SAVED_MESSAGE_MS } from './EmailSection';
-import { useRefreshMe } from './useMe';
+import { useDisableMfa } from './api';
 
 /** Sessions that proved more than a password: the server lets them edit or remove MFA. */
 export function isStrongSession(me: Me): boolean {
@@ -35,13 +34,11 @@ export function MfaSection() {
   const [done, showDone, hideDone] = useTemporaryFlag(SAVED_MESSAGE_MS);
   const [doneMessage, setDoneMessage] = useState<'account.mfa.added' | 'account.mfa.disabled'>('account.mfa.added');
 
-  const disable = useMutation({
-    mutationFn: disableMfa,
-    onSuccess: async (next) => {
+  const disable = useDisableMfa({
+    onSuccess: () => {
       setStep(null);
       setDoneMessage('account.mfa.disabled');
       showDone();
-      await refreshMe(next);
     },
   });
 

@@ -1,60 +1,48 @@
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
-import { errorCodeOf } from '../../api';
+import { useCurrentUser } from '../../app/session';
 import { Alert } from '../../components/Alert';
+import { type FieldErrors, Form, FormActions, hasErrors, messageOf, pickErrors, serverFieldErrors, TextField, useFieldErrors } from '../../components/form';
+import { NewPasswordFields } from '../../components/password/NewPasswordFields';
+import { validateNewPassword } from '../../components/password/new-password';
 import { useToasts } from '../../components/Toasts';
-import { changePassword } from '../auth/api';
-import { hasErrors, validatePasswordPair } from '../auth/form';
-import { useCurrentUser } from '../auth/hooks';
-import { NewPasswordFields, TextInputField } from '../auth/TextInputField';
-import { useTemporaryFlag } from '../auth/useTemporaryFlag';
+import { useTemporaryFlag } from '../../components/useTemporaryFlag';
 import { AccountSection, StatusBadge } from './AccountSection';
+import { useChangePassword } from './api';
 import { SAVED_MESSAGE_MS } from './EmailSection';
-import { useRefreshMe } from './useMe';
 
-/** Messages per field: `validation.*` keys or `error.<CODE>` from the server. */
-interface PasswordErrors {
-  current?: string;
-  password?: string;
-  repeat?: string;
-}
+/** Spec 1, section 8: a wrong current password is shown on its field, a weak new one on its own. */
+const FIELD_OF_ERROR = { INVALID_CURRENT_PASSWORD: 'current', PASSWORD_NOT_STRONG: 'password' };
 
 /** Current password, new password and its repeat (spec 1, section 5). */
 export function PasswordSection() {
   const me = useCurrentUser();
-  const refreshMe = useRefreshMe();
   const { showError } = useToasts();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [errors, setErrors] = useState<PasswordErrors>({});
+  const { errors, setErrors, clear } = useFieldErrors();
   const [saved, showSaved, hideSaved] = useTemporaryFlag(SAVED_MESSAGE_MS);
 
-  const mutation = useMutation({
-    mutationFn: changePassword,
-    onSuccess: async () => {
+  const mutation = useChangePassword({
+    onSuccess: () => {
       setCurrent('');
       setPassword('');
       setRepeat('');
       showSaved();
-      await refreshMe();
     },
     onError: (error) => {
-      const code = errorCodeOf(error);
-      // Spec 1, section 8: a wrong current password is shown on its field.
-      if (code === 'INVALID_CURRENT_PASSWORD') setErrors({ current: `error.${code}` });
-      else if (code === 'PASSWORD_NOT_STRONG') setErrors({ password: `error.${code}` });
+      const onFields = pickErrors(serverFieldErrors(error, FIELD_OF_ERROR), ['current', 'password']);
+      if (hasErrors(onFields)) setErrors(onFields);
       else showError(error);
     },
   });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     hideSaved();
-    const next: PasswordErrors = { ...validatePasswordPair(password, repeat) };
-    if (!current) next.current = 'validation.required';
+    const next: FieldErrors = { ...validateNewPassword(password, repeat) };
+    if (!current) next.current = messageOf('validation.required');
     setErrors(next);
     if (hasErrors(next)) return;
     mutation.mutate({ currentPassword: current, newPassword: password });
@@ -71,22 +59,22 @@ export function PasswordSection() {
       testId="account-password"
     >
       {me.hasPassword ? (
-        <form className="form" onSubmit={onSubmit} noValidate>
+        <Form onSubmit={onSubmit}>
           {saved ? (
             <Alert kind="success" testId="account-password-saved">
               <FormattedMessage id="account.password.saved" />
             </Alert>
           ) : null}
-          <TextInputField
+          <TextField
             labelId="account.password.current"
             type="password"
             autoComplete="current-password"
             value={current}
             onChange={(value) => {
               setCurrent(value);
-              setErrors((previous) => ({ ...previous, current: undefined }));
+              clear('current');
             }}
-            message={errors.current}
+            error={errors.current}
             testId="account-password-current"
           />
           <NewPasswordFields
@@ -98,12 +86,12 @@ export function PasswordSection() {
             errors={errors}
             testIdPrefix="account-password"
           />
-          <div className="form-actions">
+          <FormActions>
             <button type="submit" className="button button-primary" disabled={mutation.isPending} data-testid="account-password-save">
               <FormattedMessage id="account.password.save" />
             </button>
-          </div>
-        </form>
+          </FormActions>
+        </Form>
       ) : (
         <div className="account-text" data-testid="account-password-none">
           <p className="muted">

@@ -1,22 +1,20 @@
-import { AUTHENTICATION_TYPES, type AuthenticationType, type LoginRequest, loginRequestSchema, type Me } from '@eelarve/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { AUTHENTICATION_TYPES, type AuthenticationType, loginRequestSchema, type Me } from '@eelarve/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
-import { errorCodeOf, isApiError } from '../../api';
+import { errorCodeOf } from '../../api';
+import { resetClientState } from '../../app/session';
+import { navigateToElectronicId } from '../../app/session/electronic-id';
+import { readExpiredSession } from '../../app/session/session-storage';
 import { Alert } from '../../components/Alert';
+import { CheckboxField, Form, pickErrors, TextField, useFieldErrors, validate } from '../../components/form';
 import { AuthTypeIcon } from '../../components/icons';
 import { useLocale } from '../../i18n/I18nProvider';
 import { errorMessageKey } from '../../i18n/keys';
 import { isLocaleCode } from '../../i18n/locale-storage';
-import { electronicIdLoginUrl, fetchMe, login, navigateToElectronicId } from './api';
+import { electronicIdLoginUrl, useSignIn } from './api';
 import { ElectronicIdFailure } from './ElectronicIdFailure';
-import { mfaPath } from './mfa-flow';
-import { resetClientState } from './session';
-import { readExpiredSession, setPendingStep } from './session-storage';
-import { TextInputField } from './TextInputField';
-
-type LoginField = 'username' | 'password';
 
 function isAuthenticationType(value: string | null): value is AuthenticationType {
   return value !== null && (AUTHENTICATION_TYPES as readonly string[]).includes(value);
@@ -36,16 +34,6 @@ function useLoginFlags() {
   };
 }
 
-/** Refusals of a sign-in step that leave a session behind and tell where to go next. */
-const SIGN_IN_STEPS = new Set<string>(['ENTER_MFA_CODE', 'MFA_NOT_SET_UP', 'ORGANIZATION_UNSUITABLE']);
-
-/** The occupation the server named with ENTER_MFA_CODE / MFA_NOT_SET_UP (null: the user chooses after the code). */
-function occupationOfStep(error: unknown): string | null {
-  if (!isApiError(error) || typeof error.details !== 'object' || error.details === null) return null;
-  const { occupationId } = error.details as { occupationId?: unknown };
-  return typeof occupationId === 'string' ? occupationId : null;
-}
-
 /** /login: e-mail and password (with remember-me), or the ID card; MFA follows the occupation choice. */
 export function LoginPage() {
   const intl = useIntl();
@@ -56,7 +44,7 @@ export function LoginPage() {
   const [username, setUsername] = useState(() => readExpiredSession()?.email ?? '');
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<LoginField, string>>>({});
+  const { errors: fieldErrors, setErrors: setFieldErrors } = useFieldErrors();
   const [sessionExpired] = useState(() => readExpiredSession() !== null);
 
   const signedIn = (me: Me) => {
@@ -65,42 +53,12 @@ export function LoginPage() {
     resetClientState(queryClient, me);
   };
 
-  const mutation = useMutation({
-    mutationFn: async (request: LoginRequest): Promise<Me> => {
-      try {
-        return await login(request);
-      } catch (error) {
-        const code = errorCodeOf(error);
-        // The occupation of the link is not this user's: an ordinary login instead.
-        if (code === 'OCCUPATION_NOT_FOUND' && request.occupationId) return login({ ...request, occupationId: null });
-        // Spec 1, section 4: the organisation wants MFA (or another way in). The session exists
-        // (the server set its cookie); the code entry, its setup, or the occupation list is next.
-        if (!isApiError(error) || error.status !== 403 || !SIGN_IN_STEPS.has(code)) throw error;
-        const me = await fetchMe();
-        if (!me) throw error;
-        if (code !== 'ORGANIZATION_UNSUITABLE') {
-          setPendingStep(me.id, mfaPath(code === 'ENTER_MFA_CODE', occupationOfStep(error) ?? request.occupationId));
-        }
-        return me;
-      }
-    },
-    onSuccess: signedIn,
-  });
+  const mutation = useSignIn({ onSuccess: signedIn });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = loginRequestSchema.safeParse({ username, password, rememberMe, occupationId: flags.occupationId });
-    if (!parsed.success) {
-      const errors: Partial<Record<LoginField, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'username' || field === 'password') && !errors[field]) errors[field] = issue.message;
-      }
-      setFieldErrors(errors);
-      return;
-    }
-    setFieldErrors({});
-    mutation.mutate(parsed.data);
+  const onSubmit = () => {
+    const { data, errors } = validate(loginRequestSchema, { username, password, rememberMe, occupationId: flags.occupationId });
+    setFieldErrors(pickErrors(errors, ['username', 'password']));
+    if (data) mutation.mutate(data);
   };
 
   const electronicIdFirst = flags.authenticationType === 'PASS';
@@ -117,7 +75,7 @@ export function LoginPage() {
   );
 
   return (
-    <form className="form login-form" onSubmit={onSubmit} noValidate data-testid="login-form">
+    <Form className="login-form" onSubmit={onSubmit} testId="login-form">
       <h1 className="login-title">
         <FormattedMessage id="login.title" />
       </h1>
@@ -162,37 +120,31 @@ export function LoginPage() {
         </>
       ) : null}
 
-      <TextInputField
+      <TextField
         labelId="login.email"
         name="username"
         type="email"
         autoComplete="username"
         value={username}
         onChange={setUsername}
-        message={fieldErrors.username}
+        error={fieldErrors.username}
         testId="login-email"
       />
 
-      <TextInputField
+      <TextField
         labelId="login.password"
         name="password"
         type="password"
         autoComplete="current-password"
         value={password}
         onChange={setPassword}
-        message={fieldErrors.password}
+        error={fieldErrors.password}
         testId="login-password"
       />
 
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={rememberMe}
-          onChange={(event) => setRememberMe(event.target.checked)}
-          data-testid="login-remember-me"
-        />
+      <CheckboxField checked={rememberMe} onChange={setRememberMe} testId="login-remember-me">
         <FormattedMessage id="login.rememberMe" />
-      </label>
+      </CheckboxField>
 
       <button
         type="submit"
@@ -222,6 +174,6 @@ export function LoginPage() {
           <FormattedMessage id="login.resendConfirmation" />
         </Link>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,16 +1,15 @@
 import type { Me } from '@eelarve/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
+import { resetClientState, useCurrentUser, useLogout } from '../../app/session';
+import { postLoginTarget } from '../../app/session/session-storage';
+import { AuthHeading } from '../../components/AuthHeading';
+import { upgradeSessionToMfa } from '../../components/mfa/api';
+import { MfaCodeForm } from '../../components/mfa/MfaCodeForm';
+import { MfaSetupPanel } from '../../components/mfa/MfaSetupPanel';
 import { useToasts } from '../../components/Toasts';
 import { useLocale } from '../../i18n/I18nProvider';
 import { isLocaleCode } from '../../i18n/locale-storage';
-import { AuthHeading } from './AuthHeading';
-import { logout, upgradeSessionToMfa } from './api';
-import { useCurrentUser } from './hooks';
-import { MfaCodeForm } from './MfaCodeForm';
-import { MfaSetupPanel } from './MfaSetupPanel';
-import { resetClientState } from './session';
-import { clearExpiredSession, postLoginTarget } from './session-storage';
 
 /** Navigation state that stops /select-occupation from sending the user straight back here. */
 export interface SelectOccupationState {
@@ -38,21 +37,13 @@ function useFinish(): (me: Me) => void {
 function useCancel(): { cancel: () => void; busy: boolean } {
   const me = useCurrentUser();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
-  const signOut = useMutation({
-    mutationFn: () => logout(false),
-    onSuccess: () => {
-      clearExpiredSession();
-      resetClientState(queryClient, null);
-    },
-    onError: showError,
-  });
+  const signOut = useLogout({ onError: showError });
   const cancel = () => {
     if (me.occupations.length > 1) {
       navigate('/select-occupation', { replace: true, state: { noAutomaticMfa: true } satisfies SelectOccupationState });
     } else {
-      signOut.mutate();
+      signOut.mutate(false);
     }
   };
   return { cancel, busy: signOut.isPending };

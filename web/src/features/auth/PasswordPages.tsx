@@ -1,5 +1,4 @@
 import { useSearchParams } from 'react-router';
-import { requestPasswordReset, resendConfirmation } from './api';
 import { RequestLinkPage } from './RequestLinkPage';
 import { SetPasswordPage } from './SetPasswordPage';
 
@@ -11,7 +10,7 @@ export function ResetPasswordPage() {
   return (
     <RequestLinkPage
       testId="reset-request"
-      send={requestPasswordReset}
+      request="passwordReset"
       texts={{
         title: 'resetRequest.title',
         description: 'resetRequest.description',
@@ -27,7 +26,7 @@ export function ResendConfirmationPage() {
   return (
     <RequestLinkPage
       testId="resend-confirmation"
-      send={resendConfirmation}
+      request="registrationConfirmation"
       texts={{
         title: 'resendConfirmation.title',
         description: 'resendConfirmation.description',

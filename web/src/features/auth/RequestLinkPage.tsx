@@ -1,15 +1,15 @@
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { emailRequestSchema } from '@eelarve/shared';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { readExpiredSession } from '../../app/session/session-storage';
 import { Alert } from '../../components/Alert';
-import { AuthHeading } from './AuthHeading';
-import { readExpiredSession } from './session-storage';
-import { BackToLogin } from './AuthLinks';
-import { validateEmail } from './form';
-import { TextInputField } from './TextInputField';
-import { useTemporaryFlag } from './useTemporaryFlag';
+import { AuthHeading } from '../../components/AuthHeading';
+import { BackToLogin } from '../../components/BackToLogin';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { type FieldMessage, Form, firstMessage, messageOf, TextField } from '../../components/form';
+import { useTemporaryFlag } from '../../components/useTemporaryFlag';
 import type { MessageKey } from '../../i18n/messages';
+import { type LinkRequest, useRequestLink } from './api';
 
 /** Spec 1, section 8: the success message of reset and resend is shown for 10 seconds. */
 export const REQUEST_SUCCESS_MS = 10_000;
@@ -27,31 +27,30 @@ export interface RequestLinkTexts {
  */
 export function RequestLinkPage({
   texts,
-  send,
+  request,
   testId,
 }: {
   texts: RequestLinkTexts;
-  send: (email: string) => Promise<void>;
+  request: LinkRequest;
   testId: string;
 }) {
   const intl = useIntl();
   const [email, setEmail] = useState(() => readExpiredSession()?.email ?? '');
-  const [emailError, setEmailError] = useState<string | undefined>();
+  const [emailError, setEmailError] = useState<FieldMessage | undefined>();
   const [sent, showSent, hideSent] = useTemporaryFlag(REQUEST_SUCCESS_MS);
 
-  const mutation = useMutation({ mutationFn: send, onSuccess: showSent });
+  const mutation = useRequestLink(request, { onSuccess: showSent });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     hideSent();
-    const error = validateEmail(email);
+    const error = messageOf(firstMessage(emailRequestSchema, { email }));
     setEmailError(error);
     if (error) return;
     mutation.mutate(email.trim());
   };
 
   return (
-    <form className="form auth-page" onSubmit={onSubmit} noValidate data-testid={testId}>
+    <Form className="auth-page" onSubmit={onSubmit} testId={testId}>
       <AuthHeading titleId={texts.title} descriptionId={texts.description} />
 
       {sent ? (
@@ -61,14 +60,14 @@ export function RequestLinkPage({
       ) : null}
       {mutation.isError ? <ErrorAlert error={mutation.error} testId={`${testId}-error`} /> : null}
 
-      <TextInputField
+      <TextField
         labelId="login.email"
         name="email"
         type="email"
         autoComplete="email"
         value={email}
         onChange={setEmail}
-        message={emailError}
+        error={emailError}
         testId={`${testId}-email`}
       />
 
@@ -77,6 +76,6 @@ export function RequestLinkPage({
       </button>
 
       <BackToLogin />
-    </form>
+    </Form>
   );
 }

@@ -1,19 +1,16 @@
 import type { Me } from '@eelarve/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { AuthTypeIcon } from '../../components/icons';
+import { isUsableWith, type OccupationSummary, orderOccupations, useCurrentUser, useEnterOccupation, useLogout } from '../../app/session';
+import { postLoginTarget } from '../../app/session/session-storage';
 import { useLocale } from '../../i18n/I18nProvider';
-import { logout, selectOccupation, switchOccupation } from './api';
-import { useCurrentUser } from './hooks';
+import { useRelogin } from './api';
 import type { SelectOccupationState } from './MfaPages';
 import { automaticMfaPath, type OccupationRoute, routeForOccupation, routeForSelectError } from './mfa-flow';
-import { isUsableWith, type OccupationSummary, orderOccupations } from './occupations';
-import { resetClientState } from './session';
-import { clearExpiredSession, forgetSession, postLoginTarget } from './session-storage';
 
 /** /select-occupation: the user's occupations (spec 1, section 2 ordering) and logout. */
 export function SelectOccupationPage() {
@@ -21,28 +18,13 @@ export function SelectOccupationPage() {
   const intl = useIntl();
   const { locale } = useLocale();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const occupations = useMemo(() => orderOccupations(me, locale), [me, locale]);
   const usable = occupations.filter((occupation) => isUsableWith(occupation, me.authenticationType));
 
   const location = useLocation();
   const noAutomaticMfa = (location.state as SelectOccupationState | null)?.noAutomaticMfa === true;
 
-  /**
-   * Another authentication type is needed: log out, then /login with that type preselected. The
-   * page is loaded afresh, so no guard of the signed-in state can send it elsewhere meanwhile.
-   */
-  const relogin = useMutation({
-    mutationFn: async (path: string) => {
-      await logout(false);
-      return path;
-    },
-    onSuccess: (path) => {
-      clearExpiredSession();
-      forgetSession();
-      window.location.assign(path);
-    },
-  });
+  const relogin = useRelogin();
 
   const follow = (route: OccupationRoute): boolean => {
     if (route.kind === 'mfa') {
@@ -56,12 +38,9 @@ export function SelectOccupationPage() {
     return false;
   };
 
-  const select = useMutation({
-    mutationFn: (occupationId: string) => (me.occupationId ? switchOccupation(occupationId) : selectOccupation(occupationId)),
-    onSuccess: (next: Me) => {
-      resetClientState(queryClient, next);
-      navigate(postLoginTarget(next), { replace: true });
-    },
+  const select = useEnterOccupation({
+    switching: me.occupationId !== null,
+    onEntered: (next: Me) => navigate(postLoginTarget(next), { replace: true }),
     onError: (error, occupationId) => {
       const route = routeForSelectError(me, error, occupationId);
       if (route) follow(route);
@@ -72,13 +51,7 @@ export function SelectOccupationPage() {
     if (!follow(routeForOccupation(me, occupation))) select.mutate(occupation.id);
   };
 
-  const signOut = useMutation({
-    mutationFn: () => logout(false),
-    onSettled: () => {
-      clearExpiredSession();
-      resetClientState(queryClient, null);
-    },
-  });
+  const signOut = useLogout({ clearOnError: true });
 
   // A single occupation usable with the current authentication type is chosen automatically.
   // With only MFA-capable organisations: straight to the code entry, or its setup first.
@@ -176,7 +149,7 @@ export function SelectOccupationPage() {
         </ul>
       )}
       <div className="form-actions">
-        <button type="button" className="button" onClick={() => signOut.mutate()} disabled={busy} data-testid="select-occupation-logout">
+        <button type="button" className="button" onClick={() => signOut.mutate(false)} disabled={busy} data-testid="select-occupation-logout">
           <FormattedMessage id="shell.logout" />
         </button>
       </div>

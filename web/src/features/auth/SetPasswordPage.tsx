@@ -1,19 +1,19 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { fieldIssueMessage } from '../../components/FieldError';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
-import { errorCodeOf, isApiError } from '../../api';
+import { errorCodeOf } from '../../api';
+import { navigateToElectronicId } from '../../app/session/electronic-id';
 import { Alert } from '../../components/Alert';
+import { AuthHeading } from '../../components/AuthHeading';
+import { BackToLogin } from '../../components/BackToLogin';
+import { Form, hasErrors, pickErrors, serverFieldErrors, useFieldErrors } from '../../components/form';
 import { AuthTypeIcon } from '../../components/icons';
+import { NewPasswordFields } from '../../components/password/NewPasswordFields';
+import { validateNewPassword } from '../../components/password/new-password';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
-import { AuthHeading } from './AuthHeading';
-import { confirmPassword, electronicIdConfirmUrl, navigateToElectronicId, type TokenType, verifyToken } from './api';
-import { BackToLogin } from './AuthLinks';
+import { electronicIdConfirmUrl, type TokenType, useConfirmPassword, useTokenVerification } from './api';
 import { ElectronicIdFailure } from './ElectronicIdFailure';
-import { hasErrors, type PasswordPairErrors, validatePasswordPair } from './form';
-import { NewPasswordFields } from './TextInputField';
 
 /**
  * Spec 1, section 4 "Password pages": loading (the token is checked), initialised, error (the
@@ -42,26 +42,18 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [errors, setErrors] = useState<PasswordPairErrors>({});
+  const { errors, setErrors } = useFieldErrors();
   const [tokenRejected, setTokenRejected] = useState(false);
 
-  const verification = useQuery({
-    queryKey: ['auth', 'token', token],
-    queryFn: () => verifyToken(token),
-    enabled: token !== '',
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-  });
+  const verification = useTokenVerification(token);
 
-  const submit = useMutation({
-    mutationFn: confirmPassword,
+  const submit = useConfirmPassword({
     onSuccess: () => navigate(successTarget(type), { replace: true }),
     onError: (error) => {
-      const code = errorCodeOf(error);
-      const issue = isApiError(error) ? fieldIssueMessage(error.fieldIssues, 'password') : undefined;
-      if (code === 'INVALID_OR_EXPIRED_TOKEN') setTokenRejected(true);
-      else if (code === 'PASSWORD_NOT_STRONG' || issue) setErrors({ password: issue ?? `error.${code}` });
+      // The password's own issue of a refused body, or a weak password, is shown on its field.
+      const onPassword = pickErrors(serverFieldErrors(error, { PASSWORD_NOT_STRONG: 'password' }), ['password']);
+      if (errorCodeOf(error) === 'INVALID_OR_EXPIRED_TOKEN') setTokenRejected(true);
+      else if (hasErrors(onPassword)) setErrors(onPassword);
       else showError(error);
     },
   });
@@ -81,10 +73,9 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
   const showElectronicId = offerElectronicId && allowed.includes('PASS');
   const disabled = state !== 'initialised';
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     if (disabled) return;
-    const next = validatePasswordPair(password, repeat);
+    const next = validateNewPassword(password, repeat);
     setErrors(next);
     if (hasErrors(next)) return;
     submit.mutate({ type, token, password });
@@ -96,7 +87,7 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
       : ({ title: 'setPassword.reset.title', description: 'setPassword.reset.description' } as const);
 
   return (
-    <form className="form auth-page" onSubmit={onSubmit} noValidate data-testid="set-password-form" data-state={state}>
+    <Form className="auth-page" onSubmit={onSubmit} testId="set-password-form" state={state}>
       <AuthHeading titleId={texts.title} descriptionId={texts.description} />
 
       <ElectronicIdFailure titleKey="setPassword.electronicIdError" testId="set-password-eid-error" />
@@ -150,6 +141,6 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
       </fieldset>
 
       <BackToLogin />
-    </form>
+    </Form>
   );
 }

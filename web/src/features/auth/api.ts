@@ -1,41 +1,15 @@
-import type { AuthenticationType, LocaleCode, LoginRequest, Me } from '@eelarve/shared';
-import { api, isApiError } from '../../api';
-
-export const ME_QUERY_KEY = ['auth', 'me'] as const;
-
-/** The signed-in user, or null when there is no session. */
-export async function fetchMe(): Promise<Me | null> {
-  try {
-    return await api.get<Me>('/api/auth/me');
-  } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
-    throw error;
-  }
-}
+import type { AuthenticationType, LoginRequest, Me } from '@eelarve/shared';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { api, errorCodeOf, isApiError } from '../../api';
+import type { MutationCallbacks } from '../../app/mutation';
+import { fetchMe, logout } from '../../app/session';
+import { ELECTRONIC_ID_PATHS } from '../../app/session/electronic-id';
+import { clearExpiredSession, forgetSession, setPendingStep } from '../../app/session/session-storage';
+import { mfaPath } from './mfa-flow';
 
 /** A 401 here means a wrong e-mail or password, not an expired session. */
 export function login(request: LoginRequest): Promise<Me> {
   return api.post<Me>('/initial/auth/login', request, { ignoreUnauthorized: true });
-}
-
-/** Chooses the occupation right after login (no occupation in the session yet). */
-export function selectOccupation(occupationId: string): Promise<Me> {
-  return api.post<Me>('/initial/auth/select-occupation', { occupationId });
-}
-
-/** Switches to another occupation of a signed-in user. */
-export function switchOccupation(occupationId: string): Promise<Me> {
-  return api.post<Me>('/api/auth/switch', { occupationId });
-}
-
-/** Ends this session or every session of the user; a 401 means it is already gone. */
-export async function logout(logoutAllSessions: boolean): Promise<void> {
-  try {
-    await api.post<void>('/api/auth/logout', { logoutAllSessions }, { ignoreUnauthorized: true });
-  } catch (error) {
-    if (isApiError(error) && error.status === 401) return;
-    throw error;
-  }
 }
 
 // ---- tokens and passwords (public pages) -----------------------------------
@@ -66,53 +40,7 @@ export function resendConfirmation(email: string): Promise<void> {
   return api.post<void>('/public/auth/resend-confirmation', { email }, { ignoreUnauthorized: true });
 }
 
-// ---- multi-factor authentication -------------------------------------------
-
-export interface MfaSecret {
-  /** otpauth:// URI. */
-  uri: string;
-  /** The base32 secret for typing in by hand. */
-  code: string;
-  /** The URI as a QR code image (data: URL). */
-  qrCode: string;
-}
-
-export const MFA_SECRET_QUERY_KEY = ['auth', 'mfa-secret'] as const;
-
-/**
- * A new secret for setting up MFA; `edit` re-runs the setup of an added MFA (the server then
- * wants an MFA or electronic-ID session: 403 ENTER_MFA_CODE otherwise).
- */
-export function fetchMfaSecret(edit = false): Promise<MfaSecret> {
-  return api.get<MfaSecret>(edit ? '/api/auth/mfa-secret?edit=true' : '/api/auth/mfa-secret');
-}
-
-/** Confirms the setup with a code from the authenticator; with an occupation the session also enters it. */
-export function confirmMfaCode(request: { code: string; occupationId?: string }): Promise<Me> {
-  return api.post<Me>('/api/auth/confirm-mfa-code', request);
-}
-
-/** Turns a password session into an MFA session; with an occupation the session also enters it. */
-export function upgradeSessionToMfa(request: { code: string; occupationId?: string }): Promise<Me> {
-  return api.post<Me>('/initial/auth/upgrade-session-to-mfa', request);
-}
-
-/** Removes MFA (needs an MFA or electronic-ID session: 403 ENTER_MFA_CODE otherwise). */
-export function disableMfa(): Promise<Me> {
-  return api.post<Me>('/api/auth/disable-mfa');
-}
-
 // ---- electronic ID (authentication type PASS) -------------------------------
-
-/**
- * Addresses the browser is sent to as a whole page: the server talks to the electronic-ID
- * provider and redirects back (spec 1, section 2).
- */
-export const ELECTRONIC_ID_PATHS = {
-  login: '/public/auth/pass-login',
-  bind: '/api/auth/pass-bind',
-  confirm: '/public/auth/pass-confirm',
-} as const;
 
 export function electronicIdConfirmUrl(token: string, type: TokenType): string {
   return `${ELECTRONIC_ID_PATHS.confirm}?${new URLSearchParams({ token, type }).toString()}`;
@@ -127,31 +55,88 @@ export function electronicIdLoginUrl(): string {
   return `${ELECTRONIC_ID_PATHS.login}?${new URLSearchParams({ redirect: '/login' }).toString()}`;
 }
 
+// ---- hooks -------------------------------------------------------------------
+
+/** Refusals of a sign-in step that leave a session behind and tell where to go next. */
+const SIGN_IN_STEPS = new Set<string>(['ENTER_MFA_CODE', 'MFA_NOT_SET_UP', 'ORGANIZATION_UNSUITABLE']);
+
+/** The occupation the server named with ENTER_MFA_CODE / MFA_NOT_SET_UP (null: the user chooses after the code). */
+function occupationOfStep(error: unknown): string | null {
+  if (!isApiError(error) || typeof error.details !== 'object' || error.details === null) return null;
+  const { occupationId } = error.details as { occupationId?: unknown };
+  return typeof occupationId === 'string' ? occupationId : null;
+}
+
 /**
- * Sends the whole page to an electronic-ID address (the provider's pages follow). The server
- * is told first (spec 1, section 7: GET public/auth/pass-redirect-log); that call may not delay
- * or stop the redirect.
+ * Signs in. The occupation of a link that is not this user's gives an ordinary login instead.
+ * Spec 1, section 4: when the organisation wants MFA (or another way in) the session exists (the
+ * server set its cookie) and the code entry, its setup, or the occupation list is next.
  */
-export function navigateToElectronicId(url: string): void {
+export async function signIn(request: LoginRequest): Promise<Me> {
   try {
-    void fetch('/public/auth/pass-redirect-log', { credentials: 'same-origin', keepalive: true }).catch(() => undefined);
-  } catch {
-    // Logging is best effort.
+    return await login(request);
+  } catch (error) {
+    const code = errorCodeOf(error);
+    if (code === 'OCCUPATION_NOT_FOUND' && request.occupationId) return login({ ...request, occupationId: null });
+    if (!isApiError(error) || error.status !== 403 || !SIGN_IN_STEPS.has(code)) throw error;
+    const me = await fetchMe();
+    if (!me) throw error;
+    if (code !== 'ORGANIZATION_UNSUITABLE') {
+      setPendingStep(me.id, mfaPath(code === 'ENTER_MFA_CODE', occupationOfStep(error) ?? request.occupationId));
+    }
+    return me;
   }
-  window.location.assign(url);
 }
 
-export function unbindElectronicId(): Promise<void> {
-  return api.put<void>('/api/auth/unbind');
+export function useSignIn(callbacks: MutationCallbacks<Me, LoginRequest> = {}) {
+  return useMutation({ ...callbacks, mutationFn: signIn });
 }
 
-// ---- account settings -------------------------------------------------------
+/** A link's token is checked once per page: never retried, forgotten when the page goes. */
+export const tokenVerificationQueryOptions = (token: string) =>
+  queryOptions({
+    queryKey: ['auth', 'token', token],
+    queryFn: () => verifyToken(token),
+    enabled: token !== '',
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
 
-export function changePassword(request: { currentPassword: string; newPassword: string }): Promise<void> {
-  return api.post<void>('/api/auth/change-password', request);
+export function useTokenVerification(token: string) {
+  return useQuery(tokenVerificationQueryOptions(token));
 }
 
-/** The user's language; answers the updated user. */
-export function changeLanguage(language: LocaleCode): Promise<Me> {
-  return api.put<Me>('/api/user-settings/language', { language });
+export function useConfirmPassword(callbacks: MutationCallbacks<void, { type: TokenType; token: string; password: string }> = {}) {
+  return useMutation({ ...callbacks, mutationFn: confirmPassword });
+}
+
+/** Which link an e-mail form asks for. */
+export type LinkRequest = 'passwordReset' | 'registrationConfirmation';
+
+const LINK_REQUESTS: Record<LinkRequest, (email: string) => Promise<void>> = {
+  passwordReset: requestPasswordReset,
+  registrationConfirmation: resendConfirmation,
+};
+
+export function useRequestLink(kind: LinkRequest, callbacks: MutationCallbacks<void, string> = {}) {
+  return useMutation({ ...callbacks, mutationFn: LINK_REQUESTS[kind] });
+}
+
+/**
+ * Another authentication type is needed: log out, then /login with that type preselected. The
+ * page is loaded afresh, so no guard of the signed-in state can send it elsewhere meanwhile.
+ */
+export function useRelogin() {
+  return useMutation({
+    mutationFn: async (path: string) => {
+      await logout(false);
+      return path;
+    },
+    onSuccess: (path) => {
+      clearExpiredSession();
+      forgetSession();
+      window.location.assign(path);
+    },
+  });
 }

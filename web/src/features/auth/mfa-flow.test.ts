@@ -1,7 +1,7 @@
 import type { Me } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api';
-import { ME_DEFAULTS } from './me-fixture';
+import { ME_DEFAULTS } from '../../app/session/me-fixture';
 import { automaticMfaPath, mfaPath, reloginPath, routeForOccupation, routeForSelectError } from './mfa-flow';
 
 const PASSWORD_ORG = { id: '11111111-1111-4111-8111-111111111111', allowed: ['LOGIN'] } as const;

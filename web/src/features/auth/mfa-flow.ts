@@ -1,7 +1,7 @@
 import type { AuthenticationType, Me } from '@eelarve/shared';
 import { type ApiError, isApiError } from '../../api';
-import type { OccupationSummary } from './occupations';
-import { isUsableWith } from './occupations';
+import type { OccupationSummary } from '../../app/session/occupations';
+import { isUsableWith } from '../../app/session/occupations';
 
 /**
  * The way into an occupation whose organisation does not allow the session's authentication type

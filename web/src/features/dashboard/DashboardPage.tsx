@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import '../account/account.css';
 
 /**

@@ -5,9 +5,7 @@ import { useNavigate } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { logout, ME_QUERY_KEY } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
-import { resetClientState } from '../auth/session';
+import { logout, ME_QUERY_KEY, resetClientState, useCurrentUser } from '../../app/session';
 import { organizationKeys, removeOrganizationAdmin, setOrganizationAdmin } from './api';
 
 export interface AdminChange {

@@ -10,8 +10,7 @@ import { Modal } from '../../components/Modal';
 import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { Spinner } from '../../components/Spinner';
 import { isMessageKey } from '../../i18n/messages';
-import { ME_QUERY_KEY } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
+import { ME_QUERY_KEY, useCurrentUser } from '../../app/session';
 import {
   createOrganization,
   fetchLocales,

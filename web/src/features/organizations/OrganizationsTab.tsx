@@ -11,7 +11,7 @@ import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useLocale } from '../../i18n/I18nProvider';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { AdminChangeDialog, type AdminChange } from './AdminChangeDialog';
 import { deleteOrganization, fetchOrganizations, organizationKeys } from './api';
 import { OrganizationModal } from './OrganizationModal';

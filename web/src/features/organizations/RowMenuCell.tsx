@@ -3,7 +3,7 @@ import type { CustomCellRendererProps } from 'ag-grid-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { type DropdownItem, DropdownMenu } from '../../components/DropdownMenu';
 import { MoreIcon } from '../../components/icons';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import './organizations.css';
 
 export interface OrganizationGridContext {

@@ -22,7 +22,7 @@ import { moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import { useLocale } from '../../i18n/I18nProvider';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { createRole, deleteRole, fetchPrivileges, fetchRoles, PRIVILEGES_QUERY_KEY, type RolePayload, roleKeys, updateRole } from './api';
 import { RoleActionsCell, RoleNameCell, RolePrivilegesCell, RolePrivilegesEditor, type RolesGridContext, RoleTextEditor } from './cells';
 import { draftOf, EMPTY_DRAFT, type EditSession, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, shownValue, sortPrivileges } from './edit-state';

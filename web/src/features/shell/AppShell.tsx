@@ -1,16 +1,15 @@
 import { PRODUCT_NAME } from '@eelarve/shared';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LogoMark, MenuIcon } from '../../components/icons';
-import { useCurrentUser } from '../auth/hooks';
-import { DocumentSider } from '../documents/DocumentSider';
+import { useCurrentUser } from '../../app/session';
 import { Drawer } from './Drawer';
 import { EnvironmentTag } from './EnvironmentTag';
 import { OccupationSwitcher } from './OccupationSwitcher';
 
-/** The signed-in frame: header, side drawer and the page. */
-export function AppShell() {
+/** The signed-in frame: header, side drawer and the page; `sider` beside the page (the app decides where). */
+export function AppShell({ sider }: { sider?: ReactNode }) {
   const me = useCurrentUser();
   const intl = useIntl();
   const location = useLocation();
@@ -60,7 +59,7 @@ export function AppShell() {
         </div>
       </header>
       <div className="app-body">
-        {showDocumentSider(location.pathname) ? <DocumentSider /> : null}
+        {sider}
         <main className="app-main">
           <Outlet />
         </main>
@@ -68,9 +67,4 @@ export function AppShell() {
       {drawerOpen ? <Drawer onClose={() => setDrawerOpen(false)} /> : null}
     </div>
   );
-}
-
-/** The document sider sits beside the dashboard and the document pages (spec 2, Document sider). */
-function showDocumentSider(pathname: string): boolean {
-  return pathname === '/' || pathname.startsWith('/document/');
 }

@@ -1,5 +1,4 @@
 import { ADMIN_ROUTE, type Me } from '@eelarve/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink } from 'react-router';
@@ -7,10 +6,7 @@ import { access } from '../../app/access';
 import { CloseIcon } from '../../components/Modal';
 import { useToasts } from '../../components/Toasts';
 import type { MessageKey } from '../../i18n/messages';
-import { fetchMe, logout } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
-import { resetClientState } from '../auth/session';
-import { clearExpiredSession } from '../auth/session-storage';
+import { useCurrentUser, useFreshMe, useLogout } from '../../app/session';
 import { LogoutDialog } from './LogoutDialog';
 import { VersionInfo } from './VersionInfo';
 
@@ -33,7 +29,6 @@ const MENU_ITEMS: MenuItem[] = [
 export function Drawer({ onClose }: { onClose: () => void }) {
   const me = useCurrentUser();
   const intl = useIntl();
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
   const panelRef = useRef<HTMLElement>(null);
   const [sessionCount, setSessionCount] = useState<number | null>(null);
@@ -51,18 +46,10 @@ export function Drawer({ onClose }: { onClose: () => void }) {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  const signOut = useMutation({
-    mutationFn: logout,
-    onSuccess: () => {
-      clearExpiredSession();
-      resetClientState(queryClient, null);
-    },
-    onError: showError,
-  });
+  const signOut = useLogout({ onError: showError });
 
   // The session count may have changed since login: ask the server before deciding.
-  const prepareLogout = useMutation({
-    mutationFn: fetchMe,
+  const prepareLogout = useFreshMe({
     onSuccess: (fresh) => {
       if (!fresh) return;
       if (fresh.activeSessionCount > 1) setSessionCount(fresh.activeSessionCount);

@@ -1,13 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { useToasts } from '../../components/Toasts';
 import { useLocale } from '../../i18n/I18nProvider';
-import { switchOccupation } from '../auth/api';
-import { useCurrentUser } from '../auth/hooks';
-import { isUsableWith, orderOccupations } from '../auth/occupations';
-import { resetClientState } from '../auth/session';
+import { isUsableWith, orderOccupations, useCurrentUser, useEnterOccupation } from '../../app/session';
 
 /** Header select of the user's occupations (only shown with more than one). */
 export function OccupationSwitcher() {
@@ -16,7 +12,6 @@ export function OccupationSwitcher() {
   const id = useId();
   const { locale } = useLocale();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
   const occupations = useMemo(() => orderOccupations(me, locale), [me, locale]);
   const labelOf = (occupation: (typeof occupations)[number]) =>
@@ -26,15 +21,8 @@ export function OccupationSwitcher() {
   const selectRef = useRef<HTMLSelectElement>(null);
   const cutOff = useIsCutOff(selectRef, currentLabel);
 
-  const mutation = useMutation({
-    mutationFn: switchOccupation,
-    onSuccess: (next) => {
-      // Switching clears cached data and reloads the user (spec 1, section 4).
-      resetClientState(queryClient, next);
-      navigate('/');
-    },
-    onError: showError,
-  });
+  // Switching clears cached data and reloads the user (spec 1, section 4), then goes home.
+  const mutation = useEnterOccupation({ switching: true, onEntered: () => navigate('/'), onError: showError });
 
   return (
     <div className="occupation-switcher">

@@ -10,7 +10,7 @@ import { Modal } from '../../components/Modal';
 import { ModalFormFooter } from '../../components/ModalFormFooter';
 import { Spinner } from '../../components/Spinner';
 import { useLocale } from '../../i18n/I18nProvider';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { fetchRoles, roleKeys } from '../roles/api';
 import { MultiSelect } from '../../components/MultiSelect';
 import {

@@ -11,7 +11,7 @@ import { GridToolbar } from '../../grid/GridToolbar';
 import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { useLocale } from '../../i18n/I18nProvider';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { IconAction } from '../../components/IconAction';
 import { EditIcon, ShieldIcon, TrashIcon } from '../../components/icons';
 import { Chips } from '../roles/PrivilegeChips';

@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormField } from '../../components/FormField';
 import { Modal } from '../../components/Modal';
 import { ModalFormFooter } from '../../components/ModalFormFooter';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { canEditEmail } from './access';
 import { createUser, refreshAccounts, type UserPayload, updateUser } from './api';
 import { type FormErrors, issuesToErrors } from './form';

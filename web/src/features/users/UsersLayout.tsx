@@ -2,7 +2,7 @@ import { FormattedMessage } from 'react-intl';
 import { Outlet } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { type Tab, TabNav } from '../../components/TabNav';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { canEditUsers } from './access';
 import './users.css';
 

@@ -12,7 +12,7 @@ import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useLocale } from '../../i18n/I18nProvider';
-import { useCurrentUser } from '../auth/hooks';
+import { useCurrentUser } from '../../app/session';
 import { IconAction } from '../../components/IconAction';
 import { CheckCircleIcon, DashIcon, EditIcon, KeyOffIcon, MailIcon, TrashIcon } from '../../components/icons';
 import { Chips } from '../roles/PrivilegeChips';

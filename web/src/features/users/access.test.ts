@@ -1,6 +1,6 @@
 import type { Me } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { ME_DEFAULTS } from '../auth/me-fixture';
+import { ME_DEFAULTS } from '../../app/session/me-fixture';
 import { canEditEmail, canEditUsers, canRemoveAuthMethods, holdsAdminOccupation } from './access';
 
 function me(privileges: string[], occupationType: 'ADMIN' | 'DEFAULT' = 'DEFAULT'): Me {

@@ -1,7 +1,7 @@
 import type { CommandResult, Occupation, User } from '@eelarve/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
-import { ME_QUERY_KEY } from '../auth/api';
+import { ME_QUERY_KEY } from '../../app/session';
 import { roleKeys } from '../roles/api';
 
 const org = (organizationId: string) => `/api/organization/${encodeURIComponent(organizationId)}`;

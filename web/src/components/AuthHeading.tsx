@@ -1,5 +1,5 @@
 import { FormattedMessage } from 'react-intl';
-import type { MessageKey } from '../../i18n/messages';
+import type { MessageKey } from '../i18n/messages';
 
 /** The heading of a sign-in page: its title and a line that says what to do. */
 export function AuthHeading({ titleId, descriptionId }: { titleId: MessageKey; descriptionId: MessageKey }) {

@@ -1,6 +1,6 @@
 import type { Me } from '@eelarve/shared';
 import type { Query, QueryClient } from '@tanstack/react-query';
-import { ME_QUERY_KEY } from './api';
+import { ME_QUERY_KEY } from './current-user';
 import { forgetSession, isRedirectTarget, readSession, recordExpiredSession, rememberSession } from './session-storage';
 
 function isMeQuery(query: Query): boolean {

@@ -1,12 +1,14 @@
 import type { Me } from '@eelarve/shared';
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import type { MessageKey } from '../../i18n/messages';
-import { validateMfaCode } from './form';
-import { MfaCodeField, type MfaCodeProblem } from './MfaCodeField';
+import { ErrorAlert } from '../ErrorAlert';
+import { type FieldMessage, Form, FormActions, messageOf } from '../form';
+import { MfaCodeField } from './MfaCodeField';
+import { validateMfaCode } from './mfa-code';
+import './mfa.css';
 
 /** Server answers that belong to the code field itself. */
 const FIELD_CODES = new Set(['INVALID_MFA_CODE', 'TOO_MANY_ATTEMPTS', 'SCHEMA_VALIDATION_ERROR']);
@@ -35,7 +37,7 @@ export function MfaCodeForm({
   const intl = useIntl();
   const input = useRef<HTMLInputElement>(null);
   const [code, setCode] = useState('');
-  const [problem, setProblem] = useState<MfaCodeProblem>(null);
+  const [problem, setProblem] = useState<FieldMessage | undefined>(undefined);
 
   const mutation = useMutation({
     mutationFn: send,
@@ -43,7 +45,8 @@ export function MfaCodeForm({
     onError: (error) => {
       setCode('');
       const errorCode = errorCodeOf(error);
-      setProblem(FIELD_CODES.has(errorCode) ? { code: errorCode === 'SCHEMA_VALIDATION_ERROR' ? 'INVALID_MFA_CODE' : errorCode } : null);
+      const fieldCode = errorCode === 'SCHEMA_VALIDATION_ERROR' ? 'INVALID_MFA_CODE' : errorCode;
+      setProblem(FIELD_CODES.has(errorCode) ? messageOf(`error.${fieldCode}`) : undefined);
       input.current?.focus();
     },
   });
@@ -52,15 +55,14 @@ export function MfaCodeForm({
     if (!disabled) input.current?.focus();
   }, [disabled]);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const invalid = validateMfaCode(code);
     if (invalid) {
-      setProblem({ validation: invalid });
+      setProblem(messageOf(invalid));
       input.current?.focus();
       return;
     }
-    setProblem(null);
+    setProblem(undefined);
     mutation.mutate(code);
   };
 
@@ -68,26 +70,26 @@ export function MfaCodeForm({
   const busy = disabled || mutation.isPending;
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate data-testid={testId}>
+    <Form onSubmit={onSubmit} testId={testId}>
       {otherError ? <ErrorAlert error={mutation.error} /> : null}
       <MfaCodeField
         ref={input}
         value={code}
         onChange={(value) => {
           setCode(value);
-          if (problem) setProblem(null);
+          if (problem) setProblem(undefined);
         }}
         problem={problem}
         disabled={disabled}
       />
-      <div className="form-actions form-actions-split">
+      <FormActions split>
         <button type="button" className="button" onClick={onCancel} disabled={mutation.isPending} data-testid="mfa-cancel">
           <FormattedMessage id={cancelLabel} />
         </button>
         <button type="submit" className="button button-primary" disabled={busy} data-testid="mfa-submit">
           {intl.formatMessage({ id: mutation.isPending ? 'mfa.checking' : submitLabel })}
         </button>
-      </div>
-    </form>
+      </FormActions>
+    </Form>
   );
 }

@@ -1,12 +1,11 @@
 import type { Me } from '@eelarve/shared';
-import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { Spinner } from '../../components/Spinner';
 import type { MessageKey } from '../../i18n/messages';
-import { confirmMfaCode, fetchMfaSecret, MFA_SECRET_QUERY_KEY } from './api';
+import { ErrorAlert } from '../ErrorAlert';
+import { Spinner } from '../Spinner';
+import { confirmMfaCode, useMfaSecret } from './api';
 import { MfaCodeForm } from './MfaCodeForm';
-import './auth.css';
+import './mfa.css';
 
 /** The secret in groups of four, easier to type into an app by hand. */
 export function groupSecret(secret: string): string {
@@ -32,14 +31,7 @@ export function MfaSetupPanel({
   cancelLabel?: MessageKey;
 }) {
   const intl = useIntl();
-  // A new secret every time the setup opens; it is not reused once the panel is gone.
-  const secret = useQuery({
-    queryKey: [...MFA_SECRET_QUERY_KEY, edit],
-    queryFn: () => fetchMfaSecret(edit),
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-    retry: false,
-  });
+  const secret = useMfaSecret(edit);
 
   return (
     <div className="mfa-setup" data-testid="mfa-setup">

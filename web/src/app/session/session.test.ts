@@ -1,7 +1,7 @@
 import type { Me } from '@eelarve/shared';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ME_QUERY_KEY } from './api';
+import { ME_QUERY_KEY } from './current-user';
 import { ME_DEFAULTS } from './me-fixture';
 import { orderOccupations } from './occupations';
 import { createUnauthorizedHandler, resetClientState } from './session';
