@@ -1,9 +1,7 @@
-import { formatPosition } from '@eelarve/eventstore';
-import type { ParkedEvent } from '@eelarve/projections/parked';
-import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { projectionAdminService } from './service';
 
 const access = { privileges: ['IS_ADMIN' as const] };
 const tags = ['admin: projections'];
@@ -39,43 +37,16 @@ const statusSchema = z.array(
   }),
 );
 
-function parkedEventBody(event: ParkedEvent) {
-  return {
-    position: formatPosition(event.position),
-    streamName: event.streamName,
-    eventId: event.eventId,
-    eventType: event.eventType,
-    error: event.error,
-    attempts: event.attempts,
-    firstFailedAt: event.firstFailedAt.toISOString(),
-    parkedAt: event.parkedAt.toISOString(),
-  };
-}
-
 /** Projection status (with parked events) and rebuilds for platform administrators (DESIGN.md section 3). */
 export async function projectionRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const projections = projectionAdminService(app);
 
-  api.get('/api/admin/projections', { config: { access }, schema: { tags, response: { 200: statusSchema } } }, async () => {
-    const statuses = await app.projections.status();
-    return statuses.map((status) => ({
-      ...status,
-      position: formatPosition(status.position),
-      head: formatPosition(status.head),
-      parkedEvents: status.parkedEvents.map(parkedEventBody),
-      updatedAt: status.updatedAt.toISOString(),
-    }));
-  });
+  api.get('/api/admin/projections', { config: { access }, schema: { tags, response: { 200: statusSchema } } }, (request) => projections.status(request.caller));
 
   api.post(
     '/api/admin/projections/:name/rebuild',
     { config: { access }, schema: { tags, params: z.object({ name: z.string().max(40) }), response: { 202: z.object({ name: z.string(), status: z.literal('started') }) } } },
-    async (request, reply) => {
-      const { name } = request.params;
-      if (!app.projections.projectorNames().includes(name)) throw new DomainError('OBJECT_NOT_FOUND', `no projector ${name}`);
-      // The rebuild runs in the background; progress shows in GET api/admin/projections.
-      app.projections.rebuild(name).catch((error) => request.log.error({ err: error, projector: name }, 'rebuild failed'));
-      return reply.status(202).send({ name, status: 'started' as const });
-    },
+    async (request, reply) => reply.status(202).send(projections.rebuild(request.caller, request.params.name, request.log)),
   );
 }
