@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsWorkbook } from '../src/features/classifiers/files';
@@ -520,5 +521,51 @@ describe('import', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect((workbook.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).toEqual(['code', 'name', 'description', 'unselectable', 'ruhm']);
+  });
+
+  it('reads a file without the yes/no column as "no": its rows import as selectable items', async () => {
+    const body = ok(await validate(target.id, 'no-yes-no.csv', 'code;name;ruhm\r\n60;Kuuskümmend;G1\r\n61;Kuuskümmend üks;\r\n', 'text/csv'));
+    expect(body.rows.map((row: { errors: unknown[] }) => row.errors)).toEqual([[], []]);
+    expect(body.rows.map((row: { values: { unselectable: unknown } }) => row.values.unselectable)).toEqual([false, false]);
+    expect(body.valid).toBe(true);
+    expect(ok(await importItems(target.id, { items: body.rows.map((row: { values: object }) => row.values) }))).toMatchObject({ imported: 2 });
+    expect((await items(target.id)).filter((row) => ['60', '61'].includes(row.code)).map((row) => [row.code, row.unselectable])).toEqual([
+      ['60', false],
+      ['61', false],
+    ]);
+    // A present column still needs a value in every row.
+    const empty = ok(await validate(target.id, 'empty-cell.csv', 'code;name;unselectable\r\n62;Kuuskümmend kaks;\r\n', 'text/csv'));
+    expect(empty.rows[0].errors).toEqual([{ field: 'unselectable', message: 'validation.required' }]);
+  });
+
+  it('reports every row error as a message key the web translates, on a column of the file', async () => {
+    const csv = [
+      'code;name;description;unselectable;ruhm',
+      ';Koodita;;ei;',
+      '7A;Vale tüüp;;ei;',
+      '1234567;Liiga pikk;;ei;',
+      '70;;;ei;',
+      `71;Juht\u0001märk;;ei;`,
+      '72;Vale jah/ei;;võib-olla;',
+      '73;Tühi jah/ei;;;',
+      '74;Tundmatu rühm;;ei;G9',
+      '75;Valimatu rühm;;ei;G2',
+      '76;Kaks korda;;ei;',
+      '76;Kaks korda;;ei;',
+      '10;Olemas;;ei;',
+    ].join('\r\n');
+    const body = ok(await validate(target.id, 'errors.csv', csv, 'text/csv'));
+    const errors: { field: string; message: string }[] = body.rows.flatMap((row: { errors: unknown[] }) => row.errors);
+    expect(body.rows.every((row: { errors: unknown[] }) => row.errors.length > 0)).toBe(true);
+    // The web shows `validation.*` keys as they are and the item import's own messages as classifiers.importError.<message>.
+    const webMessages = ['web/src/i18n/messages/et.ts', 'web/src/i18n/messages/en.ts', 'web/src/features/classifiers/messages.ts']
+      .map((path) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const webKey = (message: string) => (message.startsWith('validation.') ? message : `classifiers.importError.${message}`);
+    expect(errors.filter((error) => !webMessages.includes(`'${webKey(error.message)}':`))).toEqual([]);
+    expect(errors.filter((error) => !body.columns.includes(error.field))).toEqual([]);
+    expect(new Set(errors.map((error) => error.message))).toEqual(
+      new Set(['validation.required', 'codeTypeError', 'validation.maxLength', 'validation.controlCharacters', 'validation.format', 'referenceItemNotFound', 'referenceItemUnselectable', 'unique', 'uniqueCode']),
+    );
   });
 });

@@ -37,6 +37,18 @@ function keyed(columns: readonly string[], header: readonly unknown[]): (string 
 
 const isEmpty = (values: RawRow) => Object.values(values).every((value) => value === null || value === undefined || String(value).trim() === '');
 
+/** Yes/no columns a file may leave out: every row then answers "no" (a present but empty cell is still required). */
+const YES_NO_COLUMNS = ['unselectable'] as const;
+
+/** Fills in "no" for the expected yes/no columns the header does not have, so their rows do not all fail. */
+function defaultsFor(columns: readonly string[], keys: readonly (string | null)[]): (values: RawRow) => RawRow {
+  const missing = YES_NO_COLUMNS.filter((column) => columns.includes(column) && !keys.includes(column));
+  return (values) => {
+    for (const column of missing) values[column] = false;
+    return values;
+  };
+}
+
 /** Cell values as text or booleans: formulas give their result, rich text its text. */
 function cellValue(value: ExcelJS.CellValue): unknown {
   if (value === null || value === undefined) return null;
@@ -72,11 +84,13 @@ export async function parseXlsx(buffer: Buffer, columns: readonly string[], maxR
     });
     for await (const sheet of reader) {
       let keys: (string | null)[] | null = null;
+      let withDefaults: (values: RawRow) => RawRow = (values) => values;
       for await (const row of sheet as unknown as AsyncIterable<ExcelJS.Row>) {
         const cells = row.values as ExcelJS.CellValue[];
         if (!keys) {
           // The first non-empty row is the header.
           keys = keyed(columns, cells.slice(1).map(cellValue));
+          withDefaults = defaultsFor(columns, keys);
           continue;
         }
         const values: RawRow = {};
@@ -85,7 +99,7 @@ export async function parseXlsx(buffer: Buffer, columns: readonly string[], maxR
         });
         if (isEmpty(values)) continue;
         if (rows.length === maxRows) throw tooManyRows(maxRows);
-        rows.push({ row: row.number, values });
+        rows.push({ row: row.number, values: withDefaults(values) });
       }
       break;
     }
@@ -112,13 +126,14 @@ export function parseCsv(buffer: Buffer, columns: readonly string[], maxRows: nu
   if (!header) return { rows: [] };
   if (body.length > maxRows) throw tooManyRows(maxRows);
   const keys = keyed(columns, header);
+  const withDefaults = defaultsFor(columns, keys);
   const rows: ParsedFile['rows'] = [];
   body.forEach((record, index) => {
     const values: RawRow = {};
     keys.forEach((key, column) => {
       if (key) values[key] = record[column] ?? null;
     });
-    if (!isEmpty(values)) rows.push({ row: index + 2, values });
+    if (!isEmpty(values)) rows.push({ row: index + 2, values: withDefaults(values) });
   });
   return { rows };
 }
