@@ -1,36 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
+import { startWorker, type Worker } from '@eelarve/testing/worker';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../src/app';
-import { recoverInterruptedTasks, startTask } from '../src/features/tasks/runner';
-import { startTestServer, type TestServer, testConfig } from '@eelarve/testing/server';
+import type { TaskDefinition, TaskPolicy, TaskStep } from '../src/features/tasks/definition';
 import { type Client, login } from './helpers';
 
+/**
+ * Tasks run in a worker from the job queue (issue 9, point 5): the gateway records the task and
+ * enqueues its job; the worker runs the steps, one attempt at a time, and a task whose attempts
+ * are all lost ends ERROR TASK_INTERRUPTED. Test task types run in a worker of their own.
+ */
 let server: TestServer;
 let admin: Client;
+const workers: Worker[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
   admin = await login(server.app, server.admin.email, server.admin.password);
 });
 afterAll(async () => {
+  for (const worker of workers) await worker.stop({ timeoutMs: 1_000 });
   await server?.close();
 });
-
-/** A task row as a gateway that was running it left it, heartbeat `ageSeconds` old. */
-async function leftTask(status: 'UNPROCESSED' | 'PROCESSING', ageSeconds: number): Promise<string> {
-  const id = randomUUID();
-  const steps = [
-    { name: 'budgets', status: 'SUCCESS', error: null },
-    { name: 'classifiers', status: status === 'PROCESSING' ? 'PROCESSING' : 'UNPROCESSED', error: null },
-    { name: 'schemes', status: 'UNPROCESSED', error: null },
-  ];
-  await sql`
-    insert into operational.tasks (id, type, status, organization_id, params, steps, heartbeat_at)
-    values (${id}, 'DOCUMENT_COPY', ${status}, ${randomUUID()}, '{}'::jsonb, ${JSON.stringify(steps)}::jsonb,
-            now() - make_interval(secs => ${ageSeconds}))`.execute(server.app.db);
-  return id;
-}
 
 async function getTask(id: string) {
   const response = await admin.request({ method: 'GET', url: `/api/task/${id}` });
@@ -38,50 +30,123 @@ async function getTask(id: string) {
   return response.json();
 }
 
-it('fails tasks a dead gateway left unfinished when a gateway starts, and leaves live ones alone', async () => {
-  const crashed = await leftTask('PROCESSING', 600);
-  const neverStarted = await leftTask('UNPROCESSED', 600);
-  const live = await leftTask('PROCESSING', 1);
+/** A task type of the test's own, run by a worker started for it. */
+async function testTaskType(type: string, policy: TaskPolicy, steps: () => TaskStep[]): Promise<TaskDefinition> {
+  const definition: TaskDefinition = { type, policy, steps };
+  workers.push(await startWorker({ context: server.app, taskTypes: [definition], maintenanceIntervalSeconds: 1 }));
+  return definition;
+}
 
-  // Another gateway starts on the same database (a restart, or a second instance).
-  const restarted = await buildApp(testConfig(server.app.config.databaseUrl, { runProjections: false }));
-  try {
-    await restarted.ready();
-  } finally {
-    await restarted.close();
-  }
+const start = (definition: TaskDefinition) =>
+  server.app.tasks.start(definition, {
+    type: definition.type,
+    organizationId: randomUUID(),
+    userId: null,
+    occupationId: null,
+    documentId: null,
+    params: {},
+    actor: { correlationId: randomUUID(), userId: null, occupationId: null, organizationId: null },
+  });
 
-  const task = await getTask(crashed);
-  expect(task).toMatchObject({ status: 'ERROR', error: 'TASK_INTERRUPTED' });
-  expect(task.steps).toEqual([
-    { name: 'budgets', status: 'SUCCESS', error: null },
-    { name: 'classifiers', status: 'ERROR', error: 'TASK_INTERRUPTED' },
-    { name: 'schemes', status: 'UNPROCESSED', error: null },
+async function jobOf(taskId: string): Promise<{ state: string; retry_count: number } | undefined> {
+  const { rows } = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${taskId}`.execute(server.app.db);
+  return rows[0];
+}
+
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+it('records the task with its steps and one job, and a worker runs the steps in order to SUCCESS', async () => {
+  const ran: string[] = [];
+  const paused = gate();
+  const definition = await testTaskType('TEST_STEPS', { expireInSeconds: 60, retryLimit: 0, retryDelaySeconds: 1 }, () => [
+    {
+      name: 'first',
+      run: async () => {
+        await paused.opened;
+        ran.push('first');
+      },
+    },
+    { name: 'second', run: async () => void ran.push('second') },
   ]);
-  expect(await getTask(neverStarted)).toMatchObject({ status: 'ERROR', error: 'TASK_INTERRUPTED' });
-  // Its heartbeat is fresh: some gateway is still running it.
-  expect(await getTask(live)).toMatchObject({ status: 'PROCESSING', error: null });
+  const id = await start(definition);
+  // The gateway answered before any step ran; the job carries the task's id.
+  expect((await jobOf(id))?.state).toMatch(/created|active/);
+  await expect.poll(async () => (await getTask(id)).steps[0].status, { timeout: 10_000 }).toBe('PROCESSING');
+  expect((await getTask(id)).steps).toEqual([
+    { name: 'first', status: 'PROCESSING', error: null },
+    { name: 'second', status: 'UNPROCESSED', error: null },
+  ]);
+  paused.open();
+  await expect.poll(async () => (await getTask(id)).status, { timeout: 10_000 }).toBe('SUCCESS');
+  expect((await getTask(id)).steps.map((step: { status: string }) => step.status)).toEqual(['SUCCESS', 'SUCCESS']);
+  expect(ran).toEqual(['first', 'second']);
+  await expect.poll(async () => (await jobOf(id))?.state).toBe('completed');
 });
 
-it('never takes a task this gateway is running for interrupted', async () => {
-  let finish = () => {};
-  const blocked = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  const id = await startTask(
-    server.app,
-    { type: 'TEST', organizationId: randomUUID(), userId: null, occupationId: null, documentId: null, params: {} },
-    [{ name: 'wait', run: () => blocked }],
-  );
+it('ends a task ERROR TASK_INTERRUPTED once its attempts are lost (expired, no retry left), the running step too', async () => {
+  const stalled = gate();
+  let laterStepRan = false;
+  const definition = await testTaskType('TEST_STALLS', { expireInSeconds: 1, retryLimit: 0, retryDelaySeconds: 1 }, () => [
+    { name: 'first', run: async () => {} },
+    { name: 'stalls', run: () => stalled.opened },
+    { name: 'never', run: async () => void (laterStepRan = true) },
+  ]);
+  const id = await start(definition);
   try {
-    await expect.poll(async () => (await getTask(id)).status).toBe('PROCESSING');
-    const { rows } = await sql<{ age: number }>`
-      select extract(epoch from now() - heartbeat_at)::float as age from operational.tasks where id = ${id}`.execute(server.app.db);
-    expect(rows[0]!.age).toBeLessThan(5);
-    // Even with a zero stale limit, the gateway running it skips it.
-    expect(await recoverInterruptedTasks(server.app, 0)).not.toContain(id);
+    // The attempt hangs past its expiry: the queue fails the job, and with no retry left it goes to the dead-letter queue.
+    await expect.poll(async () => (await jobOf(id))?.state, { timeout: 15_000 }).toBe('failed');
+    expect((await getTask(id)).status).toBe('PROCESSING');
   } finally {
-    finish();
+    // The hung attempt comes back: it no longer has the job, so it stops before its next step.
+    stalled.open();
   }
-  await expect.poll(async () => (await getTask(id)).status).toBe('SUCCESS');
+  await expect.poll(async () => (await getTask(id)).status, { timeout: 15_000 }).toBe('ERROR');
+  const task = await getTask(id);
+  expect(task.error).toBe('TASK_INTERRUPTED');
+  expect(task.steps).toEqual([
+    { name: 'first', status: 'SUCCESS', error: null },
+    { name: 'stalls', status: 'ERROR', error: 'TASK_INTERRUPTED' },
+    { name: 'never', status: 'UNPROCESSED', error: null },
+  ]);
+  expect(laterStepRan).toBe(false);
+});
+
+it('runs one attempt of a task at a time: the retry of a slow attempt waits for it and finds the task done', async () => {
+  let running = 0;
+  let runs = 0;
+  let overlapped = false;
+  const definition = await testTaskType('TEST_SLOW', { expireInSeconds: 1, retryLimit: 2, retryDelaySeconds: 1 }, () => [
+    {
+      name: 'slow',
+      run: async () => {
+        running += 1;
+        runs += 1;
+        if (running > 1) overlapped = true;
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        running -= 1;
+      },
+    },
+  ]);
+  const id = await start(definition);
+  // The slow attempt outlives its expiry, so the queue retries the job while it still runs.
+  await expect.poll(async () => (await jobOf(id))?.retry_count ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await getTask(id)).status, { timeout: 15_000 }).toBe('SUCCESS');
+  await expect.poll(async () => (await jobOf(id))?.state, { timeout: 15_000 }).toBe('completed');
+  expect(runs).toBe(1);
+  expect(overlapped).toBe(false);
+});
+
+it('finishes a task without steps, and answers 404 for an unknown task', async () => {
+  const definition = await testTaskType('TEST_NOTHING', { expireInSeconds: 60, retryLimit: 0, retryDelaySeconds: 1 }, () => []);
+  const id = await start(definition);
+  await expect.poll(async () => (await getTask(id)).status, { timeout: 10_000 }).toBe('SUCCESS');
+  const response = await admin.request({ method: 'GET', url: `/api/task/${randomUUID()}` });
+  expect(response.statusCode).toBe(404);
+  expect(response.json().code).toBe('OBJECT_NOT_FOUND');
 });

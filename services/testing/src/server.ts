@@ -6,6 +6,7 @@ import { createTestDatabase } from '@eelarve/postgres/testing/test-database';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@eelarve/gateway/app';
 import { type AppConfig, DEMO_ADMIN, defaultWebDist } from '@eelarve/gateway/config';
+import { startWorker, type Worker } from '@eelarve/workers/worker';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -14,6 +15,8 @@ export interface TestServer {
   admin: { email: string; password: string };
   /** The local electronic-ID provider when started with `eid`; config.oidc points at it. */
   eid?: LocalEidProvider;
+  /** The task worker running in this process (copies), unless started with `worker: false`. */
+  worker?: Worker;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,8 @@ export async function startTestServer(
     config?: Partial<AppConfig>;
     /** Starts the local electronic-ID provider (OpenID Connect) on a free port and points config.oidc at it. */
     eid?: boolean | { autoApprove?: string };
+    /** Runs a task worker in this process, on the app's database and context (default); false leaves tasks to a worker the test starts. */
+    worker?: boolean;
   } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase('app');
@@ -56,13 +61,17 @@ export async function startTestServer(
     app.config.publicUrl = url;
   }
   const eid = options.eid ? await startTestEidProvider(app, options.eid === true ? {} : options.eid) : undefined;
+  // Retries a second apart, so a test that fails an attempt does not wait for production's backoff.
+  const worker = (options.worker ?? true) ? await startWorker({ context: app, policy: { retryDelaySeconds: 1 } }) : undefined;
   return {
     app,
     url,
     admin: { ...DEMO_ADMIN },
     eid,
+    worker,
     async close() {
       await eid?.close();
+      await worker?.stop({ timeoutMs: 5_000 });
       await app.close();
       await database.drop();
     },
