@@ -1,17 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app';
-import { copyClassifiers } from '../src/features/classifiers/copy';
-import { type DocumentCopyContext, registerDocumentCopyStep } from '../src/features/documents/copy';
 import type { schemesFixture } from '@eelarve/testing/schemes';
-import { recoverInterruptedTasks } from '../src/features/tasks/runner';
-import { type TestServer, testConfig } from '@eelarve/testing/server';
+import type { TestServer } from '@eelarve/testing/server';
+import { startWorker } from '@eelarve/testing/worker';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyClassifiers } from '../src/features/classifiers/copy';
+import { registerDocumentCopyStep } from '../src/features/documents/copy';
+import { COPY_TASK_POLICY } from '../src/features/tasks/definition';
+import { ensureTaskQueue } from '../src/features/tasks/queue';
 import type { Client } from './helpers';
 import { schemesWorld } from './schemes-world';
 
 /**
- * Issue 8, finding 11: an interrupted document copy. A copy whose process stopped after all its
- * data was written is SUCCESS, not ERROR; one that stopped halfway is ERROR and its document is
- * marked INCOMPLETE (COPYING while it runs), and the owner can delete it.
+ * Issue 8, finding 11, on the job queue (issue 9, point 5): an interrupted document copy. An
+ * attempt that fails after writing part of the copy is retried and resumes without copying
+ * anything twice; a copy whose step fails after all its data was written is SUCCESS, not ERROR;
+ * one whose attempts are all lost halfway is ERROR TASK_INTERRUPTED and its document is marked
+ * INCOMPLETE (COPYING while it runs), and the owner can delete it.
  */
 let server: TestServer;
 let admin: Client;
@@ -52,53 +56,38 @@ async function getDocument(id: string) {
   return admin.request({ method: 'GET', url: `/api/document/${id}` });
 }
 
-/**
- * The classifiers step as a process that stops: `before` runs first (the real copy, or nothing),
- * then the step never returns until `release` (the process is gone as far as anyone can tell).
- */
-function stoppingClassifierStep(before: (context: DocumentCopyContext) => Promise<void>) {
-  let release = () => {};
-  const stopped = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reached = false;
-  const off = registerDocumentCopyStep('classifiers', async (context) => {
-    await before(context);
-    reached = true;
-    await stopped;
-  });
-  return { reached: () => reached, release, off };
+/** The copy's classifiers as the read model holds them: field name and id, by field name. */
+async function copiedClassifiers(documentId: string): Promise<{ field_name: string; id: string }[]> {
+  const { rows } = await sql<{ field_name: string; id: string }>`
+    select field_name, id from read.classifiers where document_id = ${documentId} order by field_name`.execute(server.app.db);
+  return rows;
 }
 
-/** Another gateway on the same database sweeps tasks whose heartbeat it takes for stale. */
-async function sweepFromAnotherGateway(): Promise<string[]> {
-  const other = await buildApp(testConfig(server.app.config.databaseUrl, { runProjections: false }));
-  try {
-    await other.ready();
-    return await recoverInterruptedTasks(other, 0);
-  } finally {
-    await other.close();
-  }
-}
+/** What node-postgres throws when the server ends the connection (SQLSTATE 57P01): the database's failure, not the copy's. */
+const connectionTerminated = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
 
 describe('interrupted document copies', () => {
-  it('reports SUCCESS for a copy interrupted after all its data was copied', async () => {
+  it('retries an attempt the database broke off after part of the copy, and copies nothing twice', async () => {
     const source = await sourceDocument();
-    const step = stoppingClassifierStep(copyClassifiers);
+    const attempts: string[][] = [];
+    const off = registerDocumentCopyStep('classifiers', async (context) => {
+      await copyClassifiers(context);
+      attempts.push([...context.ids.values()].sort());
+      if (attempts.length === 1) throw connectionTerminated();
+    });
     try {
       const copy = await copyOf(source);
-      await expect.poll(step.reached, { timeout: 10_000 }).toBe(true);
-      await sweepFromAnotherGateway();
-
-      const task = await getTask(copy.taskId);
-      expect(task).toMatchObject({ status: 'SUCCESS', error: null });
-      expect(task.steps.every((entry: { status: string }) => entry.status === 'SUCCESS')).toBe(true);
+      await expect.poll(async () => (await getTask(copy.taskId)).status, { timeout: 20_000 }).toBe('SUCCESS');
+      // The retry arrived at the same copy ids, found the classifiers there and went on.
+      expect(attempts).toHaveLength(2);
+      expect(attempts[1]).toEqual(attempts[0]);
+      const copied = await copiedClassifiers(copy.id);
+      expect(copied.map((row) => row.field_name)).toEqual(['allikas', 'tegevusala']);
+      expect(copied.every((row) => attempts[0]?.includes(row.id))).toBe(true);
+      expect((await getTask(copy.taskId)).steps.map((step: { status: string }) => step.status)).toEqual(['SUCCESS', 'SUCCESS']);
       expect((await getDocument(copy.id)).json().copyStatus).toBeNull();
-      const classifiers = (await admin.request({ method: 'GET', url: `/api/document/${copy.id}/classifiers` })).json();
-      expect(classifiers.map((row: { fieldName: string }) => row.fieldName).sort()).toEqual(['allikas', 'tegevusala']);
     } finally {
-      step.release();
-      step.off();
+      off();
     }
   });
 
@@ -111,20 +100,34 @@ describe('interrupted document copies', () => {
     try {
       const copy = await copyOf(source);
       await expect.poll(async () => (await getTask(copy.taskId)).status, { timeout: 10_000 }).toBe('SUCCESS');
+      expect((await getTask(copy.taskId)).steps.every((entry: { status: string }) => entry.status === 'SUCCESS')).toBe(true);
     } finally {
       off();
     }
   });
 
-  it('marks a copy interrupted halfway INCOMPLETE (COPYING while it runs), and its owner deletes it', async () => {
+  it('marks a copy whose attempts were all lost halfway INCOMPLETE (COPYING while it runs), and its owner deletes it', async () => {
     const source = await sourceDocument();
-    const step = stoppingClassifierStep(async () => {});
+    // A worker whose settings give an attempt one second and no retry (the queue takes the last worker's settings).
+    const impatient = await startWorker({ context: server.app, policy: { expireInSeconds: 1, retryLimit: 0 }, maintenanceIntervalSeconds: 1 });
+    let release = () => {};
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached = false;
+    // The classifiers step hangs before writing anything, as a worker that stopped answering would.
+    const off = registerDocumentCopyStep('classifiers', async () => {
+      reached = true;
+      await stalled;
+    });
     try {
       const copy = await copyOf(source);
-      await expect.poll(step.reached, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => reached, { timeout: 10_000 }).toBe(true);
       expect((await getDocument(copy.id)).json().copyStatus).toBe('COPYING');
+      await expect.poll(async () => (await sql<{ state: string }>`select state from pgboss.job where id = ${copy.taskId}`.execute(server.app.db)).rows[0]?.state, { timeout: 15_000 }).toBe('failed');
+      release();
 
-      expect(await sweepFromAnotherGateway()).toContain(copy.taskId);
+      await expect.poll(async () => (await getTask(copy.taskId)).status, { timeout: 15_000 }).toBe('ERROR');
       expect(await getTask(copy.taskId)).toMatchObject({ status: 'ERROR', error: 'TASK_INTERRUPTED' });
       expect((await getDocument(copy.id)).json().copyStatus).toBe('INCOMPLETE');
       const listed = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/documents` })).json();
@@ -135,8 +138,10 @@ describe('interrupted document copies', () => {
       expect(deleted.statusCode, deleted.body).toBe(200);
       expect((await getDocument(copy.id)).statusCode).toBe(404);
     } finally {
-      step.release();
-      step.off();
+      release();
+      off();
+      await impatient.stop({ timeoutMs: 1_000 });
+      await ensureTaskQueue(server.worker!.boss, 'DOCUMENT_COPY', { ...COPY_TASK_POLICY, retryDelaySeconds: 1 }, true);
     }
   });
 });
