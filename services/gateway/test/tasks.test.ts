@@ -95,7 +95,12 @@ it('ends a task ERROR TASK_INTERRUPTED once its attempts are lost (expired, no r
   const definition = await testTaskType('TEST_STALLS', { expireInSeconds: 1, retryLimit: 0, retryDelaySeconds: 1 }, () => [
     { name: 'first', run: async () => {} },
     { name: 'stalls', run: () => stalled.opened },
-    { name: 'never', run: async () => void (laterStepRan = true) },
+    {
+      name: 'never',
+      run: async () => {
+        laterStepRan = true;
+      },
+    },
   ]);
   const id = await start(definition);
   try {
