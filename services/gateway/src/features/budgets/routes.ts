@@ -21,7 +21,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { copyPins, registerBudgetCopyPart } from './copy';
 import { budgetService } from './service';
 
 const tags = ['budgets'];
@@ -30,7 +29,6 @@ const includeMetaSchema = z.object({ includeMeta: z.enum(['true', 'false'], { me
 const budgetIdParamsSchema = z.object({ budgetId: z.uuid({ message: 'validation.format' }) });
 
 export async function budgetRoutes(app: FastifyInstance): Promise<void> {
-  registerBudgetCopyPart('pinnedPreselections', copyPins);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const budgets = budgetService(app);
 

@@ -18,7 +18,7 @@ import {
   type budgetOrderSchema,
   DomainError,
 } from '@eelarve/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CommandContext, CommandLock } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
@@ -26,7 +26,7 @@ import type { AuthContext, Caller } from '../../types';
 import { canAccessEach, documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
 import { budgetResource, componentFacts, permissionsOfEach } from './access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
-import { assertCopyPartsAvailable, assertCopySchemes, availableBudgetCopyParts, matchingSchemes, runBudgetCopyParts, transferrableSubBudgets } from './copy';
+import { assertCopyPartsAvailable, assertCopySchemes, availableBudgetCopyParts, copyBudget, matchingSchemes, transferrableSubBudgets } from './copy';
 import { infoOf, toAdminBudget, toBudget, toHierarchy } from './responses';
 
 type BudgetCreateInput = z.output<typeof budgetCreateSchema>;
@@ -65,13 +65,6 @@ function assertAdminFields(auth: AuthContext, input: { gwUrl?: string | null; er
     throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may set the gateway and ERP URLs');
   }
 }
-
-/**
- * Transitional, until budgets/copy.ts (moving to the task worker) takes the caller: its steps read
- * the actor from the request (actorOf: the request id and the signed-in caller), so this gives
- * them exactly those.
- */
-const copyRequest = (caller: Caller) => ({ id: caller.actor.correlationId, optionalAuth: caller.auth }) as unknown as FastifyRequest;
 
 /** The budget's own fields of a create or edit request, as the decider takes them. */
 const fieldsOf = ({ name, description, resourceStatusId, sumBudgetComponentIds, gwUrl, erpUrl }: BudgetUpdateInput) => ({
@@ -216,7 +209,7 @@ export function budgetService(app: FastifyInstance) {
         sum ? componentLock(documentId) : undefined,
       );
       if (input.type === 'MONITORING') await issueKey(caller, outcome.id);
-      if (source && input.copy) await runBudgetCopyParts({ app, request: copyRequest(caller), source, budgetId: outcome.id, documentId }, input.copy);
+      if (source && input.copy) await copyBudget(app, caller, { source, budgetId: outcome.id, documentId }, input.copy);
       return { id: outcome.id, position: outcome.position };
     },
 
