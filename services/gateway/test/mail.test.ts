@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUser } from '../src/features/auth/account-queries';
+import { findUserById } from '@eelarve/projections/accounts/queries';
+import { readModels } from '../src/infrastructure/database';
 import { extractLink, extractToken, listMail, waitForMail } from '../src/features/mail/mailbox';
 import { Outbox } from '../src/features/mail/outbox';
 import { emailChangedMail } from '../src/features/mail/templates';
@@ -21,7 +22,7 @@ afterAll(async () => server?.close());
 describe('mail outbox without SMTP', () => {
   it('writes the registration confirmation as an .eml file with an absolute, single-purpose link', async () => {
     const me = (await server.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: server.admin.email, password: server.admin.password } })).json();
-    const user = (await findUser(server.app.db, me.id))!;
+    const user = (await findUserById(readModels(server.app.db), me.id))!;
     await sendRegistrationConfirmation(server.app, { userId: user.id, email: 'Jaan.Tamm@example.com', name: 'Jaan Tõnisson <b>', organizationId: user.organization_id });
     const mail = await waitForMail(server.app.config.dataDir, 'jaan.tamm@example.com');
     expect(mail.subject).toBe('Eelarve: kinnita oma konto');

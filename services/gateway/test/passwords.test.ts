@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUser } from '../src/features/auth/account-queries';
+import { findUserById } from '@eelarve/projections/accounts/queries';
+import { readModels } from '../src/infrastructure/database';
 import { extractLink, extractToken, mailTo, waitForMail } from '../src/features/mail/mailbox';
 import { sendRegistrationConfirmation } from '../src/features/registration/confirmation';
 import { hashAccountToken, issueToken } from '../src/features/registration/tokens';
@@ -24,7 +25,7 @@ const dataDir = () => server.app.config.dataDir;
 /** A user as an administrator creates one: no password, not confirmed, a confirmation mailed. */
 async function registeredUser(organization = organizationId): Promise<TestUser & { token: string }> {
   const user = await createUser(server.app, [organization], { password: null, confirmed: false });
-  const row = (await findUser(server.app.db, user.userId))!;
+  const row = (await findUserById(readModels(server.app.db), user.userId))!;
   await sendRegistrationConfirmation(server.app, { userId: user.userId, email: user.email, name: row.name, organizationId: organization });
   const mail = await waitForMail(dataDir(), user.email);
   return { ...user, token: extractToken(mail, '/confirm') };
@@ -58,7 +59,7 @@ describe('registration confirmation', () => {
     const signedIn = await browser.login(user.email, 'Chosen-Password-1');
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json()).toMatchObject({ email: user.email, hasPassword: true, occupationId: user.occupationIds[0], authenticationType: 'LOGIN' });
-    expect((await findUser(server.app.db, user.userId))!.confirmed_at).not.toBeNull();
+    expect((await findUserById(readModels(server.app.db), user.userId))!.confirmed_at).not.toBeNull();
     const events = (await server.app.store.readStream(`user-${user.userId}`)).map((event) => event.type);
     expect(events).toEqual(expect.arrayContaining(['UserPasswordSet', 'UserEmailConfirmed']));
     // Only the hash is stored.
