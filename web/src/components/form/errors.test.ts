@@ -2,7 +2,7 @@ import { occupationInputSchema, organizationInputSchema, userInputSchema } from 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../api/errors';
-import { fieldKey, firstMessage, hasErrors, issuesToErrors, serverFieldErrors, validate, withoutError } from './errors';
+import { codeFieldErrors, fieldKey, firstMessage, hasErrors, issuesToErrors, pickErrors, serverFieldErrors, validate, withoutError } from './errors';
 
 describe('form layer: zod schema to field messages', () => {
   it('maps the shared user schema to field messages', () => {
@@ -90,5 +90,25 @@ describe('form layer: field paths and server errors', () => {
     expect(hasErrors(errors)).toBe(true);
     expect(hasErrors(withoutError(errors, 'name'))).toBe(false);
     expect(withoutError(errors, 'email')).toBe(errors);
+  });
+});
+
+describe('form layer: error codes alone', () => {
+  it('marks only the field of a known code, never a schema issue', () => {
+    const taken = new ApiError(409, 'USER_ALREADY_ALLOCATED');
+    expect(codeFieldErrors(taken, { USER_ALREADY_ALLOCATED: 'userId' })).toEqual({ userId: { message: 'error.USER_ALREADY_ALLOCATED' } });
+    const refused = new ApiError(400, 'SCHEMA_VALIDATION_ERROR', 'invalid', [{ path: 'body.userId', message: 'validation.required' }]);
+    expect(codeFieldErrors(refused, { USER_ALREADY_ALLOCATED: 'userId' })).toEqual({});
+  });
+
+  it('lets a schema issue win over the code on the same field', () => {
+    const error = new ApiError(400, 'PASSWORD_NOT_STRONG', 'weak', [{ path: 'body.password', message: 'validation.passwordStrength' }]);
+    expect(serverFieldErrors(error, { PASSWORD_NOT_STRONG: 'password' })).toEqual({ password: { message: 'validation.passwordStrength' } });
+  });
+
+  it('keeps only the fields a form shows', () => {
+    expect(pickErrors({ current: { message: 'error.INVALID_CURRENT_PASSWORD' }, newPassword: { message: 'validation.required' } }, ['current'])).toEqual({
+      current: { message: 'error.INVALID_CURRENT_PASSWORD' },
+    });
   });
 });

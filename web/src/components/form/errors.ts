@@ -83,9 +83,14 @@ export function serverFieldErrors(error: unknown, fieldOfCode: Readonly<Record<s
     const key = fieldKey(issue.path);
     if (!errors[key]) errors[key] = { message: issue.message };
   }
+  return { ...codeFieldErrors(error, fieldOfCode), ...errors };
+}
+
+/** Only the field an error code concerns (`{ EMAIL_IN_USE: 'email' }` gives email `error.EMAIL_IN_USE`), else none. */
+export function codeFieldErrors(error: unknown, fieldOfCode: Readonly<Record<string, string>>): FieldErrors {
+  if (!isApiError(error)) return {};
   const field = fieldOfCode[error.code];
-  if (field && !errors[field]) errors[field] = { message: `error.${error.code}` };
-  return errors;
+  return field ? { [field]: { message: `error.${error.code}` } } : {};
 }
 
 /** Only the messages of `fields` (the fields a form shows; a server message about any other field is no field's). */

@@ -23,6 +23,7 @@
  * A message is `{ message, values? }`: `validation.*` (shared schemas) or `error.<CODE>`; messageOf('…') makes one.
  */
 export {
+  codeFieldErrors,
   type FieldErrors,
   type FieldMessage,
   fieldKey,

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../app/session';
-import '../account/account.css';
+import './dashboard.css';
 
 /**
  * '/': the welcome message and the user info box. Notifications, recent report views and the

@@ -1,12 +1,11 @@
 import type { Me, Organization } from '@eelarve/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { logout, ME_QUERY_KEY, resetClientState, useCurrentUser } from '../../app/session';
-import { organizationKeys, removeOrganizationAdmin, setOrganizationAdmin } from './api';
+import { useCurrentUser } from '../../app/session';
+import { useAdminChange } from './api';
 
 export interface AdminChange {
   kind: 'set' | 'remove';
@@ -27,28 +26,14 @@ export function removesOwnSession(me: Me, change: AdminChange): boolean {
  */
 export function AdminChangeDialog({ change, onClose }: { change: AdminChange; onClose: () => void }) {
   const me = useCurrentUser();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const own = removesOwnSession(me, change);
 
-  const mutation = useMutation({
-    mutationFn: () =>
-      change.kind === 'set' ? setOrganizationAdmin(change.organization.id) : removeOrganizationAdmin(change.organization.id),
-    onSuccess: async ({ reloginRequired, ...next }) => {
-      if (reloginRequired || own) {
-        // The session's occupation is gone: the session has ended (the server ends it; logging out
-        // again is harmless) and the user logs in anew.
-        await logout(false).catch(() => undefined);
-        resetClientState(queryClient, null);
-        navigate('/login', { replace: true });
-        return;
-      }
-      // The answer replaces the current user (its occupations now include or lack the admin one).
-      queryClient.setQueryData<Me | null>(ME_QUERY_KEY, next);
-      await queryClient.invalidateQueries({ queryKey: organizationKeys.all });
-      onClose();
-    },
-  });
+  // The session's occupation gone means the session has ended: the user logs in anew.
+  const mutation = useAdminChange(
+    { kind: change.kind, organizationId: change.organization.id, endsSession: own },
+    { onChanged: onClose, onSessionEnded: () => navigate('/login', { replace: true }) },
+  );
 
   const name = change.organization.name;
   return (

@@ -1,5 +1,4 @@
 import type { Organization } from '@eelarve/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColDef } from 'ag-grid-community';
 import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -13,7 +12,7 @@ import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
 import { AdminChangeDialog, type AdminChange } from './AdminChangeDialog';
-import { deleteOrganization, fetchOrganizations, organizationKeys } from './api';
+import { deleteOrganization, useOrganizations, useRefreshOrganizations } from './api';
 import { OrganizationModal } from './OrganizationModal';
 import { OrganizationNameCell, type OrganizationGridContext, RowMenuCell } from './RowMenuCell';
 
@@ -22,17 +21,17 @@ export function OrganizationsTab() {
   const intl = useIntl();
   const { locale } = useLocale();
   const me = useCurrentUser();
-  const queryClient = useQueryClient();
   const modal = useCrudModal<Organization>();
   const [adminChange, setAdminChange] = useState<AdminChange | null>(null);
 
-  const organizations = useQuery({ queryKey: organizationKeys.list(), queryFn: fetchOrganizations });
+  const organizations = useOrganizations();
+  const refreshOrganizations = useRefreshOrganizations();
   const dateFormat = me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT;
   const { search, setSearch, rows } = useGridSearch(organizations.data, organizationSearchTexts);
 
   const remove = useConfirmAction({
     run: (organization: Organization) => deleteOrganization(organization.id),
-    onDone: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
+    onDone: refreshOrganizations,
   });
 
   const columns = useMemo<ColDef<Organization>[]>(

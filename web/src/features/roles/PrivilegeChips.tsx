@@ -1,8 +1,9 @@
 import { PRIVILEGES, type Privilege } from '@eelarve/shared';
-import { type ReactNode, useCallback } from 'react';
+import { useCallback } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { isMessageKey } from '../../i18n/messages';
-import '../../components/chips.css';
+import { Chips } from '../../components/Chips';
+import '../../components/list-cells.css';
 import './roles.css';
 
 /** The translated name of a privilege (`privilege.<ID>`), or the id itself for one the catalog lacks. */
@@ -14,33 +15,6 @@ export function usePrivilegeLabel(): (id: string) => string {
       return isMessageKey(key) ? intl.formatMessage({ id: key }) : id;
     },
     [intl],
-  );
-}
-
-export interface ChipItem {
-  key: string;
-  label: string;
-  /** Marked visually (an administrator occupation or role). */
-  strong?: boolean;
-}
-
-/** A wrapping list of chips; `empty` is shown when there are none. */
-export function Chips({ items, empty, testId }: { items: ChipItem[]; empty?: ReactNode; testId?: string }) {
-  if (items.length === 0) {
-    return (
-      <span className="chips chips-empty muted" data-testid={testId} data-count={0}>
-        {empty ?? '–'}
-      </span>
-    );
-  }
-  return (
-    <span className="chips" data-testid={testId} data-count={items.length}>
-      {items.map((item) => (
-        <span key={item.key} className={item.strong ? 'chip chip-strong' : 'chip'} data-value={item.key}>
-          {item.label}
-        </span>
-      ))}
-    </span>
   );
 }
 

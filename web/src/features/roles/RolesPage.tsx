@@ -1,5 +1,4 @@
 import { hasAnyPrivilege, PRIVILEGES, type Privilege, roleInputSchema } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ColDef,
   GetRowIdParams,
@@ -14,21 +13,18 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn, textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
+import { ListError } from '../../grid/ListError';
 import { moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
-import { createRole, deleteRole, fetchPrivileges, fetchRoles, PRIVILEGES_QUERY_KEY, type RolePayload, roleKeys, updateRole } from './api';
+import { deleteRole, usePrivileges, useRefreshRoles, useRoles, useSaveRole } from './api';
 import { RoleActionsCell, RoleNameCell, RolePrivilegesCell, RolePrivilegesEditor, type RolesGridContext, RoleTextEditor } from './cells';
-import { draftOf, EMPTY_DRAFT, type EditSession, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, shownValue, sortPrivileges } from './edit-state';
-
-/** The users area's occupation lists (their role names follow the roles). */
-const OCCUPATIONS_QUERY_PREFIX = ['occupations'] as const;
+import { draftOf, EMPTY_DRAFT, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, shownValue, sortPrivileges } from './edit-state';
 
 /** Server codes that concern the name: the name editor is marked besides the toast. */
 const NAME_ERRORS = new Set(['ROLE_NAME_NOT_UNIQUE', 'ROLE_RESERVED']);
@@ -42,14 +38,13 @@ export function RolesPage() {
   const me = useCurrentUser();
   const organizationId = me.organizationId ?? '';
   const canEdit = hasAnyPrivilege(me.privileges, 'ROLES_ADMIN');
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
 
   const gridApi = useRef<GridApi<RoleRow> | null>(null);
   const startWhenReady = useRef<string | null>(null);
 
-  const roles = useQuery({ queryKey: roleKeys.list(organizationId), queryFn: () => fetchRoles(organizationId) });
-  const privileges = useQuery({ queryKey: PRIVILEGES_QUERY_KEY, queryFn: fetchPrivileges, enabled: canEdit, staleTime: Number.POSITIVE_INFINITY });
+  const roles = useRoles(organizationId);
+  const privileges = usePrivileges(canEdit);
   const saved = useMemo(() => (roles.data ?? []).map(rowFromRole), [roles.data]);
 
   /** Opens the editors of the row (now, or as soon as the grid has it). */
@@ -94,20 +89,10 @@ export function RolesPage() {
     rowEditing.start(row, 'new', EMPTY_DRAFT);
   };
 
-  /** The roles, and the occupations that show role names. */
-  const refreshRoles = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: roleKeys.list(organizationId) }),
-      queryClient.invalidateQueries({ queryKey: OCCUPATIONS_QUERY_PREFIX }),
-    ]);
+  const refreshRoles = useRefreshRoles(organizationId);
 
-  const save = useMutation({
-    mutationFn: ({ editing, payload }: { editing: EditSession; payload: RolePayload }) =>
-      editing.mode === 'editing' ? updateRole(organizationId, editing.key, payload) : createRole(organizationId, payload),
-    onSuccess: async (result, { editing }) => {
-      await refreshRoles();
-      rowEditing.finishSaved(editing, result?.id);
-    },
+  const save = useSaveRole(organizationId, {
+    onSuccess: (result, { editing }) => rowEditing.finishSaved(editing, result?.id),
     onError: (error) => {
       const code = errorCodeOf(error);
       store.setInvalid(NAME_ERRORS.has(code) ? { name: code } : {});
@@ -279,12 +264,13 @@ export function RolesPage() {
           <FormattedMessage id="roles.readOnly" />
         </Alert>
       ) : null}
-      {roles.isError ? <ErrorAlert error={roles.error} title={<FormattedMessage id="roles.loadFailed" />} /> : null}
+      {/* A failed list shows its error with a retry in place of the grid (rows loaded before a failed refresh stay). */}
+      {roles.isError ? <ListError error={roles.error} title={<FormattedMessage id="roles.loadFailed" />} onRetry={() => void roles.refetch()} /> : null}
       {/* Server codes are marked on the name editor and shown as a toast. */}
       <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="roles.field.invalid" validationOnly testId="role-validation-error" />
 
       {/* While a row is edited the other rows are inert: a click there neither focuses nor edits them. */}
-      <div className="roles-grid-frame" onMouseDownCapture={keepOtherRowsInert}>
+      <div className="roles-grid-frame" onMouseDownCapture={keepOtherRowsInert} hidden={roles.isError && roles.data === undefined}>
         <DataGrid<RoleRow>
           testId="roles-grid"
           height="70vh"

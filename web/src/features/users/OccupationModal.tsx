@@ -1,27 +1,15 @@
 import { LIMITS, type Occupation, occupationInputSchema } from '@eelarve/shared';
-import { FieldError } from '../../components/FieldError';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { errorCodeOf } from '../../api';
+import { useRoles } from '../../app/organization/accounts';
+import { useCurrentUser } from '../../app/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormField, TextAreaField, TextField } from '../../components/FormField';
+import { codeFieldErrors, Field, Form, ModalFormFooter, SelectField, TextAreaField, TextField, useFieldErrors, validate } from '../../components/form';
 import { Modal } from '../../components/Modal';
-import { ModalFormFooter } from '../../components/ModalFormFooter';
+import { MultiSelect } from '../../components/MultiSelect';
 import { Spinner } from '../../components/Spinner';
 import { useLocale } from '../../i18n/I18nProvider';
-import { useCurrentUser } from '../../app/session';
-import { fetchRoles, roleKeys } from '../roles/api';
-import { MultiSelect } from '../../components/MultiSelect';
-import {
-  createOccupation,
-  fetchUserNames,
-  type OccupationPayload,
-  refreshAccounts,
-  updateOccupation,
-  userKeys,
-} from './api';
-import { type FormErrors, issuesToErrors } from './form';
+import { useSaveOccupation, useUserNames } from './api';
 
 /** Server codes that concern one field: the field is marked besides the alert. */
 const FIELD_OF_ERROR: Record<string, string> = {
@@ -31,25 +19,16 @@ const FIELD_OF_ERROR: Record<string, string> = {
   UNSUITABLE_ROLE: 'roles',
 };
 
-/** Add or edit an occupation: user, name, description and roles (the admin role is not offered). */
-export function OccupationModal({ occupation, onClose }: { occupation: Occupation | null; onClose: () => void }) {
-  const intl = useIntl();
+/** The users and the roles an occupation may get (the admin role is not offered), sorted by name. */
+function useOccupationChoices(organizationId: string) {
   const { locale } = useLocale();
-  const me = useCurrentUser();
-  const organizationId = me.organizationId ?? '';
-  const queryClient = useQueryClient();
-  const formId = useId();
-  const [userId, setUserId] = useState(occupation?.userId ?? '');
-  const [name, setName] = useState(occupation?.name ?? '');
-  const [description, setDescription] = useState(occupation?.description ?? '');
-  const [roleIds, setRoleIds] = useState<string[]>(occupation?.roles.map((role) => role.id) ?? []);
-  const [errors, setErrors] = useState<FormErrors>({});
-
-  const userNames = useQuery({ queryKey: userKeys.names(organizationId), queryFn: () => fetchUserNames(organizationId) });
-  const roles = useQuery({ queryKey: roleKeys.list(organizationId), queryFn: () => fetchRoles(organizationId) });
-
+  const userNames = useUserNames(organizationId);
+  const roles = useRoles(organizationId);
   const userOptions = useMemo(
-    () => [...(userNames.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, locale, { sensitivity: 'base' })),
+    () =>
+      [...(userNames.data ?? [])]
+        .sort((a, b) => a.name.localeCompare(b.name, locale, { sensitivity: 'base' }))
+        .map((user) => ({ value: user.id, label: user.name })),
     [userNames.data, locale],
   );
   const roleOptions = useMemo(
@@ -60,49 +39,50 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
         .map((role) => ({ value: role.id, label: role.name })),
     [roles.data, locale],
   );
+  return {
+    userOptions,
+    roleOptions,
+    loading: userNames.isPending || roles.isPending,
+    loadError: userNames.isError || roles.isError ? (userNames.error ?? roles.error) : null,
+  };
+}
 
-  const save = useMutation({
-    mutationFn: (payload: OccupationPayload) =>
-      occupation ? updateOccupation(organizationId, occupation.id, payload) : createOccupation(organizationId, payload),
-    onSuccess: async (_result, payload) => {
-      await refreshAccounts(queryClient, organizationId, payload.userId === me.id || occupation?.userId === me.id);
-      onClose();
-    },
-    onError: (error) => {
-      const field = FIELD_OF_ERROR[errorCodeOf(error)];
-      if (field) setErrors({ [field]: `error.${errorCodeOf(error)}` });
-    },
-  });
+/** Add or edit an occupation: user, name, description and roles. */
+export function OccupationModal({ occupation, onClose }: { occupation: Occupation | null; onClose: () => void }) {
+  const intl = useIntl();
+  const me = useCurrentUser();
+  const organizationId = me.organizationId ?? '';
+  const formId = useId();
+  const [userId, setUserId] = useState(occupation?.userId ?? '');
+  const [name, setName] = useState(occupation?.name ?? '');
+  const [description, setDescription] = useState(occupation?.description ?? '');
+  const [roleIds, setRoleIds] = useState<string[]>(occupation?.roles.map((role) => role.id) ?? []);
+  const { errors, setErrors, clear } = useFieldErrors();
+  const { userOptions, roleOptions, loading, loadError } = useOccupationChoices(organizationId);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = occupationInputSchema.safeParse({ userId, name, description, roles: roleIds });
-    if (!parsed.success) {
-      setErrors(issuesToErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
+  const save = useSaveOccupation(
+    { organizationId, occupation, meId: me.id },
+    {
+      onSuccess: onClose,
+      onError: (error) => setErrors(codeFieldErrors(error, FIELD_OF_ERROR)),
+    },
+  );
+
+  const onSubmit = () => {
+    const { data, errors: found } = validate(occupationInputSchema, { userId, name, description, roles: roleIds });
+    setErrors(found);
+    if (!data) return;
     save.mutate({
-      userId: parsed.data.userId,
-      name: parsed.data.name,
-      description: parsed.data.description,
-      roles: parsed.data.roles.map((role) => (typeof role === 'string' ? role : role.id)),
+      userId: data.userId,
+      name: data.name,
+      description: data.description,
+      roles: data.roles.map((role) => (typeof role === 'string' ? role : role.id)),
     });
   };
 
-  const clear = (field: string) => {
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
   const busy = save.isPending;
-  const loading = userNames.isPending || roles.isPending;
-  const ids = {
-    user: `${formId}-user`,
-    name: `${formId}-name`,
-    description: `${formId}-description`,
-    roles: `${formId}-roles`,
-    rolesHint: `${formId}-roles-hint`,
-  };
+  const rolesId = `${formId}-roles`;
+  const rolesHintId = `${rolesId}-hint`;
 
   return (
     <Modal
@@ -115,39 +95,26 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
       {loading ? (
         <Spinner />
       ) : (
-        <form id={formId} className="form" onSubmit={onSubmit} noValidate>
+        <Form id={formId} onSubmit={onSubmit}>
           {save.isError ? (
             <ErrorAlert error={save.error} title={<FormattedMessage id="occupations.modal.saveFailed" />} testId="occupation-save-error" />
           ) : null}
-          {userNames.isError || roles.isError ? (
-            <ErrorAlert error={userNames.error ?? roles.error} title={<FormattedMessage id="occupations.modal.loadFailed" />} />
-          ) : null}
+          {loadError ? <ErrorAlert error={loadError} title={<FormattedMessage id="occupations.modal.loadFailed" />} /> : null}
 
-          <FormField htmlFor={ids.user} labelId="occupations.field.user">
-            <select
-              id={ids.user}
-              value={userId}
-              onChange={(event) => {
-                setUserId(event.target.value);
-                clear('userId');
-              }}
-              aria-invalid={errors.userId ? true : undefined}
-              data-testid="occupation-user-input"
-            >
-              <option value="" disabled>
-                {intl.formatMessage({ id: 'common.select' })}
-              </option>
-              {userOptions.map((user) => (
-                <option key={user.id} value={user.id}>
-                  {user.name}
-                </option>
-              ))}
-            </select>
-            <FieldError message={errors.userId} />
-          </FormField>
+          <SelectField
+            labelId="occupations.field.user"
+            value={userId}
+            onChange={(value) => {
+              setUserId(value);
+              clear('userId');
+            }}
+            options={userOptions}
+            placeholder={intl.formatMessage({ id: 'common.select' })}
+            error={errors.userId}
+            testId="occupation-user-input"
+          />
 
           <TextField
-            id={ids.name}
             labelId="occupations.field.name"
             value={name}
             onChange={(value) => {
@@ -160,7 +127,6 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
           />
 
           <TextAreaField
-            id={ids.description}
             labelId="occupations.field.description"
             value={description}
             onChange={(value) => {
@@ -172,9 +138,9 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
             testId="occupation-description-input"
           />
 
-          <FormField htmlFor={ids.roles} labelId="occupations.field.roles">
+          <Field htmlFor={rolesId} labelId="occupations.field.roles" hintId="occupations.field.rolesHint" error={errors.roles}>
             <MultiSelect
-              id={ids.roles}
+              id={rolesId}
               options={roleOptions}
               value={roleIds}
               onChange={(next) => {
@@ -184,15 +150,11 @@ export function OccupationModal({ occupation, onClose }: { occupation: Occupatio
               placeholder={intl.formatMessage({ id: 'occupations.field.rolesPlaceholder' })}
               label={intl.formatMessage({ id: 'occupations.field.roles' })}
               invalid={Boolean(errors.roles)}
-              describedBy={ids.rolesHint}
+              describedBy={rolesHintId}
               testId="occupation-roles-input"
             />
-            <div className="field-hint" id={ids.rolesHint}>
-              <FormattedMessage id="occupations.field.rolesHint" />
-            </div>
-            <FieldError message={errors.roles} />
-          </FormField>
-        </form>
+          </Field>
+        </Form>
       )}
     </Modal>
   );

@@ -1,5 +1,4 @@
 import type { Occupation } from '@eelarve/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColDef } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useMemo } from 'react';
@@ -14,9 +13,10 @@ import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
 import { IconAction } from '../../components/IconAction';
 import { EditIcon, ShieldIcon, TrashIcon } from '../../components/icons';
-import { Chips } from '../roles/PrivilegeChips';
+import { Chips } from '../../components/Chips';
+import '../../components/list-cells.css';
 import { canEditUsers } from './access';
-import { deleteOccupation, fetchOccupations, occupationKeys, refreshAccounts } from './api';
+import { deleteOccupation, useOccupations, useRefreshAccounts } from './api';
 import { OccupationModal } from './OccupationModal';
 
 interface OccupationsGridContext {
@@ -32,15 +32,15 @@ export function OccupationsTab() {
   const me = useCurrentUser();
   const organizationId = me.organizationId ?? '';
   const canEdit = canEditUsers(me);
-  const queryClient = useQueryClient();
   const modal = useCrudModal<Occupation>();
 
-  const occupations = useQuery({ queryKey: occupationKeys.list(organizationId), queryFn: () => fetchOccupations(organizationId) });
+  const occupations = useOccupations(organizationId);
+  const refreshAccounts = useRefreshAccounts(organizationId);
   const { search, setSearch, rows } = useGridSearch(occupations.data, occupationSearchTexts);
 
   const remove = useConfirmAction({
     run: (occupation: Occupation) => deleteOccupation(occupation.id),
-    onDone: (occupation) => refreshAccounts(queryClient, organizationId, occupation.userId === me.id),
+    onDone: (occupation) => refreshAccounts(occupation.userId === me.id),
   });
 
   const columns = useMemo<ColDef<Occupation>[]>(() => {

@@ -1,58 +1,43 @@
 import { type User, userInputSchema } from '@eelarve/shared';
-import { FieldError } from '../../components/FieldError';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { errorCodeOf } from '../../api';
+import { useCurrentUser } from '../../app/session';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormField } from '../../components/FormField';
+import { codeFieldErrors, Form, hasErrors, ModalFormFooter, TextField, useFieldErrors, validate } from '../../components/form';
 import { Modal } from '../../components/Modal';
-import { ModalFormFooter } from '../../components/ModalFormFooter';
-import { useCurrentUser } from '../../app/session';
 import { canEditEmail } from './access';
-import { createUser, refreshAccounts, type UserPayload, updateUser } from './api';
-import { type FormErrors, issuesToErrors } from './form';
+import { useSaveUser } from './api';
 
 /** Add a user (a registration mail is sent) or edit one (spec 1, section 5); 480 px wide. */
 export function UserModal({ user, onClose }: { user: User | null; onClose: () => void }) {
   const me = useCurrentUser();
   const organizationId = me.organizationId ?? '';
-  const queryClient = useQueryClient();
   const formId = useId();
   const [name, setName] = useState(user?.name ?? '');
   const [email, setEmail] = useState(user?.email ?? '');
-  const [errors, setErrors] = useState<FormErrors>({});
+  const { errors, setErrors, clear } = useFieldErrors();
   // A new user needs an address; an existing one's address is changed only by an administrator.
   const emailEditable = user === null || canEditEmail(me);
 
-  const save = useMutation({
-    mutationFn: (payload: UserPayload) => (user ? updateUser(organizationId, user.id, payload) : createUser(organizationId, payload)),
-    onSuccess: async () => {
-      await refreshAccounts(queryClient, organizationId, user?.id === me.id);
-      onClose();
+  const save = useSaveUser(
+    { organizationId, userId: user?.id ?? null, touchesMe: user?.id === me.id },
+    {
+      onSuccess: onClose,
+      onError: (error) => {
+        const onEmail = codeFieldErrors(error, { EMAIL_IN_USE: 'email' });
+        if (hasErrors(onEmail)) setErrors(onEmail);
+      },
     },
-    onError: (error) => {
-      if (errorCodeOf(error) === 'EMAIL_IN_USE') setErrors({ email: 'error.EMAIL_IN_USE' });
-    },
-  });
+  );
 
-  const validate = (values: { name: string; email: string }) => {
-    const parsed = userInputSchema.safeParse(values);
-    return parsed.success ? { payload: parsed.data, errors: {} } : { payload: null, errors: issuesToErrors(parsed.error.issues) };
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const { payload, errors: found } = validate({ name, email });
+  const onSubmit = () => {
+    const { data, errors: found } = validate(userInputSchema, { name, email });
     setErrors(found);
-    if (payload) save.mutate(payload);
+    if (data) save.mutate(data);
   };
 
   const busy = save.isPending;
-  const nameId = `${formId}-name`;
-  const emailId = `${formId}-email`;
-  const emailHintId = `${formId}-email-hint`;
 
   return (
     <Modal
@@ -62,7 +47,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
       testId="user-modal"
       footer={<ModalFormFooter formId={formId} onCancel={onClose} busy={busy} testIdPrefix="user" />}
     >
-      <form id={formId} className="form" onSubmit={onSubmit} noValidate>
+      <Form id={formId} onSubmit={onSubmit}>
         {save.isError ? (
           <ErrorAlert error={save.error} title={<FormattedMessage id="users.modal.saveFailed" />} testId="user-save-error" />
         ) : null}
@@ -72,42 +57,25 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
           </Alert>
         ) : null}
 
-        <FormField htmlFor={nameId} labelId="users.field.name">
-          <input
-            id={nameId}
-            type="text"
-            value={name}
-            maxLength={256}
-            onChange={(event) => setName(event.target.value)}
-            aria-invalid={errors.name ? true : undefined}
-            data-testid="user-name-input"
-          />
-          <FieldError message={errors.name} />
-        </FormField>
+        <TextField labelId="users.field.name" value={name} max={256} onChange={setName} error={errors.name} testId="user-name-input" />
 
-        <FormField htmlFor={emailId} labelId="users.field.email">
-          <input
-            id={emailId}
-            type="email"
-            value={email}
-            maxLength={256}
-            disabled={!emailEditable}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              if (errors.email) setErrors((current) => ({ ...current, email: undefined }));
-            }}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={emailEditable ? undefined : emailHintId}
-            data-testid="user-email-input"
-          />
-          {emailEditable ? null : (
-            <div className="field-hint" id={emailHintId} data-testid="user-email-admin-only">
-              <FormattedMessage id="users.field.emailAdminOnly" />
-            </div>
-          )}
-          <FieldError message={errors.email} />
-        </FormField>
-      </form>
+        <TextField
+          labelId="users.field.email"
+          type="email"
+          value={email}
+          max={256}
+          disabled={!emailEditable}
+          onChange={(value) => {
+            setEmail(value);
+            clear('email');
+          }}
+          error={errors.email}
+          hintId={emailEditable ? undefined : 'users.field.emailAdminOnly'}
+          hintTestId="user-email-admin-only"
+          describedByHint
+          testId="user-email-input"
+        />
+      </Form>
     </Modal>
   );
 }

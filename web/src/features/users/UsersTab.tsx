@@ -1,5 +1,4 @@
 import type { User } from '@eelarve/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColDef } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useMemo } from 'react';
@@ -15,9 +14,10 @@ import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
 import { IconAction } from '../../components/IconAction';
 import { CheckCircleIcon, DashIcon, EditIcon, KeyOffIcon, MailIcon, TrashIcon } from '../../components/icons';
-import { Chips } from '../roles/PrivilegeChips';
+import { Chips } from '../../components/Chips';
+import '../../components/list-cells.css';
 import { canEditUsers, isPlatformAdmin } from './access';
-import { deleteUser, fetchUsers, refreshAccounts, removeAuthMethods, userKeys } from './api';
+import { deleteUser, removeAuthMethods, useRefreshAccounts, useRefreshUsers, useUsers } from './api';
 import { UserModal } from './UserModal';
 
 interface UsersGridContext {
@@ -39,21 +39,22 @@ export function UsersTab() {
   const organizationId = me.organizationId ?? '';
   const canEdit = canEditUsers(me);
   const showAdminActions = isPlatformAdmin(me);
-  const queryClient = useQueryClient();
   const modal = useCrudModal<User>();
 
-  const users = useQuery({ queryKey: userKeys.list(organizationId), queryFn: () => fetchUsers(organizationId) });
+  const users = useUsers(organizationId);
+  const refreshAccounts = useRefreshAccounts(organizationId);
+  const refreshUsers = useRefreshUsers(organizationId);
   const dateTimeFormat = `${me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT} HH:mm`;
   const { search, setSearch, rows } = useGridSearch(users.data, userSearchTexts);
 
   const remove = useConfirmAction({
     run: (user: User) => deleteUser(organizationId, user.id),
-    onDone: () => refreshAccounts(queryClient, organizationId, false),
+    onDone: () => refreshAccounts(false),
   });
 
   const removeAuth = useConfirmAction({
     run: (user: User) => removeAuthMethods(user.id),
-    onDone: () => queryClient.invalidateQueries({ queryKey: userKeys.list(organizationId) }),
+    onDone: refreshUsers,
   });
 
   const columns = useMemo<ColDef<User>[]>(() => {

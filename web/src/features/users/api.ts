@@ -1,10 +1,12 @@
 import type { CommandResult, Occupation, User } from '@eelarve/shared';
-import type { QueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api } from '../../api';
+import type { MutationCallbacks } from '../../app/mutation';
+import { occupationKeys, organizationPath as org, roleKeys, userKeys } from '../../app/organization/accounts';
 import { ME_QUERY_KEY } from '../../app/session';
-import { roleKeys } from '../roles/api';
 
-const org = (organizationId: string) => `/api/organization/${encodeURIComponent(organizationId)}`;
+export { occupationKeys, userKeys };
 
 export interface UserName {
   id: string;
@@ -22,17 +24,6 @@ export interface OccupationPayload {
   description: string;
   roles: string[];
 }
-
-export const userKeys = {
-  all: ['users'] as const,
-  list: (organizationId: string) => [...userKeys.all, organizationId, 'list'] as const,
-  names: (organizationId: string) => [...userKeys.all, organizationId, 'names'] as const,
-};
-
-export const occupationKeys = {
-  all: ['occupations'] as const,
-  list: (organizationId: string) => [...occupationKeys.all, organizationId] as const,
-};
 
 export const fetchUsers = (organizationId: string) => api.get<User[]>(`${org(organizationId)}/users`);
 export const fetchUserNames = (organizationId: string) => api.get<UserName[]>(`${org(organizationId)}/user-names`);
@@ -60,10 +51,69 @@ export const deleteOccupation = (occupationId: string) => api.delete<CommandResu
  */
 export async function refreshAccounts(queryClient: QueryClient, organizationId: string, touchesMe: boolean): Promise<void> {
   const refreshes = [
-    queryClient.invalidateQueries({ queryKey: [...userKeys.all, organizationId] }),
+    queryClient.invalidateQueries({ queryKey: userKeys.organization(organizationId) }),
     queryClient.invalidateQueries({ queryKey: occupationKeys.list(organizationId) }),
     queryClient.invalidateQueries({ queryKey: roleKeys.list(organizationId) }),
   ];
   if (touchesMe) refreshes.push(queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY }));
   await Promise.all(refreshes);
+}
+
+// ---- hooks -------------------------------------------------------------------
+
+export const usersQueryOptions = (organizationId: string) =>
+  queryOptions({ queryKey: userKeys.list(organizationId), queryFn: () => fetchUsers(organizationId) });
+export const userNamesQueryOptions = (organizationId: string) =>
+  queryOptions({ queryKey: userKeys.names(organizationId), queryFn: () => fetchUserNames(organizationId) });
+export const occupationsQueryOptions = (organizationId: string) =>
+  queryOptions({ queryKey: occupationKeys.list(organizationId), queryFn: () => fetchOccupations(organizationId) });
+
+export const useUsers = (organizationId: string) => useQuery(usersQueryOptions(organizationId));
+export const useUserNames = (organizationId: string) => useQuery(userNamesQueryOptions(organizationId));
+export const useOccupations = (organizationId: string) => useQuery(occupationsQueryOptions(organizationId));
+
+/** `refreshAccounts` of the organisation, for the screens' own actions (delete after confirmation). */
+export function useRefreshAccounts(organizationId: string): (touchesMe: boolean) => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback((touchesMe: boolean) => refreshAccounts(queryClient, organizationId, touchesMe), [queryClient, organizationId]);
+}
+
+/** Only the user list changes (another user's sign-in methods were removed). */
+export function useRefreshUsers(organizationId: string): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: userKeys.list(organizationId) }), [queryClient, organizationId]);
+}
+
+/** Adds (`userId` null: the registration mail is sent) or edits a user; the lists follow, and `me` when it is the signed-in user. */
+export function useSaveUser(
+  { organizationId, userId, touchesMe }: { organizationId: string; userId: string | null; touchesMe: boolean },
+  callbacks: MutationCallbacks<CommandResult, UserPayload> = {},
+) {
+  const refresh = useRefreshAccounts(organizationId);
+  return useMutation({
+    ...callbacks,
+    mutationFn: (payload: UserPayload) => (userId ? updateUser(organizationId, userId, payload) : createUser(organizationId, payload)),
+    onSuccess: async (...args) => {
+      await refresh(touchesMe);
+      await callbacks.onSuccess?.(...args);
+    },
+  });
+}
+
+/** Adds or edits an occupation; `me` is read again when the occupation was or becomes the signed-in user's. */
+export function useSaveOccupation(
+  { organizationId, occupation, meId }: { organizationId: string; occupation: Occupation | null; meId: string },
+  callbacks: MutationCallbacks<CommandResult, OccupationPayload> = {},
+) {
+  const refresh = useRefreshAccounts(organizationId);
+  return useMutation({
+    ...callbacks,
+    mutationFn: (payload: OccupationPayload) =>
+      occupation ? updateOccupation(organizationId, occupation.id, payload) : createOccupation(organizationId, payload),
+    onSuccess: async (...args) => {
+      const [, payload] = args;
+      await refresh(payload.userId === meId || occupation?.userId === meId);
+      await callbacks.onSuccess?.(...args);
+    },
+  });
 }

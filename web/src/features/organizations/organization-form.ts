@@ -9,8 +9,7 @@ import {
   type Organization,
   organizationInputSchema,
 } from '@eelarve/shared';
-import type { ApiError } from '../../api';
-import { type MessageValues, validationValues } from '../../i18n/keys';
+import { type FieldErrors, validate } from '../../components/form';
 import type { LocalesResponse, OrganizationPayload } from './api';
 
 /** The interactive authentication types of the form; BASIC is the separate "API usage" question. */
@@ -31,13 +30,6 @@ export interface OrganizationForm {
   localeCode: string;
   localeSettings: Record<string, string>;
 }
-
-export interface FieldMessage {
-  message: string;
-  values: MessageValues;
-}
-
-export type FieldErrors = Record<string, FieldMessage>;
 
 /** The locales served by the API, or the shared defaults while they are unavailable. */
 export function localesOrDefaults(response: LocalesResponse | undefined): LocalesResponse {
@@ -103,41 +95,14 @@ export function toCandidate(form: OrganizationForm): Record<string, unknown> {
   };
 }
 
-/** Maps a field path (`localeSettings.language`, `/localeSettings/language`, `body.name`) to a form key. */
-export function fieldKey(path: string | ReadonlyArray<PropertyKey>): string {
-  const joined = typeof path === 'string' ? path : path.map(String).join('.');
-  return joined
-    .replace(/^\/+/, '')
-    .replace(/\//g, '.')
-    .replace(/^body\./, '');
-}
-
 /** Validates with the same zod schema as the server (spec 1, section 5). */
 export function validateForm(form: OrganizationForm): { payload: OrganizationPayload | null; errors: FieldErrors } {
   const candidate = toCandidate(form);
-  const result = organizationInputSchema.safeParse(candidate);
-  if (result.success) return { payload: result.data, errors: {} };
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    let key = fieldKey(issue.path);
-    let message = issue.message;
-    // An empty number field is "required", not "invalid number".
-    if (key === 'sessionLength' && candidate.sessionLength === undefined) message = 'validation.required';
-    if (key === 'localeSettings' && issue.code === 'invalid_type') message = 'validation.required';
-    if (key.startsWith('allowedAuthenticationTypes')) key = 'allowedAuthenticationTypes';
-    if (errors[key]) continue;
-    const details = issue as { minimum?: unknown; maximum?: unknown; values?: unknown };
-    errors[key] = { message, values: validationValues({ min: details.minimum, max: details.maximum, values: details.values }) };
-  }
-  return { payload: null, errors };
-}
-
-/** Field messages of a server SCHEMA_VALIDATION_ERROR. */
-export function serverFieldErrors(error: ApiError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.fieldIssues) {
-    const key = fieldKey(issue.path);
-    if (!errors[key]) errors[key] = { message: issue.message, values: validationValues() };
-  }
-  return errors;
+  const { data, errors } = validate(organizationInputSchema, candidate, (issue, key) => {
+    // An empty number field is "required", not "invalid number"; so is a missing settings object.
+    if (key === 'sessionLength' && candidate.sessionLength === undefined) return 'validation.required';
+    if (key === 'localeSettings' && issue.code === 'invalid_type') return 'validation.required';
+    return issue.message;
+  });
+  return { payload: data, errors };
 }

@@ -1,6 +1,6 @@
 import { MS_PER_DAY, MS_PER_HOUR, type Organization } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { emptyForm, fieldKey, formFromOrganization, localesOrDefaults, type OrganizationForm, validateForm } from './form';
+import { emptyForm, formFromOrganization, localesOrDefaults, type OrganizationForm, validateForm } from './organization-form';
 
 const locales = localesOrDefaults(undefined);
 
@@ -87,11 +87,5 @@ describe('organisation form', () => {
     expect(form.sessionLength).toBe('12');
     expect(form.localeSettings.language).toBe('en');
     expect(form.localeSettings.decimalPlaces).toBe('2');
-  });
-
-  it('maps server field paths to form fields', () => {
-    expect(fieldKey('/localeSettings/language')).toBe('localeSettings.language');
-    expect(fieldKey('body.name')).toBe('name');
-    expect(fieldKey(['localeSettings', 'dateFormat'])).toBe('localeSettings.dateFormat');
   });
 });
