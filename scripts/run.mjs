@@ -54,27 +54,73 @@ function summarise(reportFile) {
   rmSync(reportFile, { force: true });
 }
 
+/** A service's entry (no pnpm/tsx wrapper in between) in its own process group, so only we signal it. */
+function startService(entry, env) {
+  return spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env, detached: true });
+}
+
+/** Resolves once the gateway answers HTTP (its database is up and migrated, DATA_DIR/postgres.json written). */
+async function gatewayAnswers(env, gateway) {
+  const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+  const url = `http://${host}:${env.PORT ?? 3000}/health`;
+  while (gateway.exitCode === null && gateway.signalCode === null) {
+    const answered = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
 /**
- * Runs the gateway (no pnpm/tsx wrapper in between) in its own process group and hands it each
- * Ctrl+C exactly once: the terminal signals every process of its group and npm forwards the signal
- * to us as well, so signals within a second of the last one count as the same press. The first
- * makes the gateway drain and stop the database; a second press forces it. We wait for it to end.
+ * Runs the gateway and, once it answers, the task worker beside it (services/workers: document
+ * and budget copies), and hands them each Ctrl+C exactly once: the terminal signals every process
+ * of its group and npm forwards the signal to us as well, so signals within a second of the last
+ * one count as the same press. The first stops the worker (its running tasks finish, or go back
+ * to the queue), then the gateway, which drains and stops the database last; a second press
+ * forces both. We wait for the gateway to end.
  */
 function serve() {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { DEMO_DATA: 'true', ...process.env },
-    detached: true,
+  const env = { DEMO_DATA: 'true', ...process.env };
+  const gateway = startService('services/gateway/src/main.ts', env);
+  let worker = null;
+  let stopping = false;
+  gatewayAnswers(env, gateway).then((up) => {
+    if (!up || stopping) return;
+    worker = startService('services/workers/src/main.ts', env);
+    worker.on('exit', (code, signal) => {
+      if (!stopping) console.error(`! the task worker stopped (${signal ?? `exit code ${code}`}); copies wait until it runs again`);
+    });
   });
+  const workerRunning = () => worker && worker.exitCode === null && worker.signalCode === null;
+  let presses = 0;
   let lastForwarded = 0;
   const forward = (signal) => {
     if (Date.now() - lastForwarded < 1_000) return;
     lastForwarded = Date.now();
-    server.kill(signal);
+    stopping = true;
+    presses += 1;
+    if (presses > 1 || !workerRunning()) {
+      if (workerRunning()) worker.kill('SIGKILL');
+      gateway.kill(signal);
+      return;
+    }
+    // The worker first: its tasks still need the database the gateway stops last.
+    const stopGateway = () => gateway.kill(signal);
+    const bound = setTimeout(stopGateway, 35_000);
+    worker.once('exit', () => {
+      clearTimeout(bound);
+      stopGateway();
+    });
+    worker.kill(signal);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
-  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  gateway.on('exit', (code, signal) => {
+    if (workerRunning()) worker.kill('SIGTERM');
+    process.exit(code ?? (signal ? 1 : 0));
+  });
 }
 
 if (command === 'start') {
