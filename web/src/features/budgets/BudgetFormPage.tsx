@@ -18,7 +18,7 @@ import { MonitoringSettings, type MonitoringValues } from './budget-form/Monitor
 import { SumBudgetComponents } from './budget-form/SumBudgetComponents';
 import { useBudgetCopy } from './budget-form/useBudgetCopy';
 import { rememberCreatedBudget } from './recently-created';
-import '../documents/documents.css';
+import './budgets.css';
 
 /** /document/{documentId}/budgets/create. */
 export function BudgetCreatePage() {

@@ -10,7 +10,7 @@ import { type DocumentContext, useDocument } from '../../app/document/current-do
 import { ForbiddenPage } from '../../app/errors/ForbiddenPage';
 import { NotFoundPage } from '../../app/errors/NotFoundPage';
 import { type BudgetView, budgetQuery } from './api/queries';
-import '../documents/documents.css';
+import './budgets.css';
 
 /** What the budget layout hands to its tabs: the document (as the document tabs get it) and the budget. */
 export interface BudgetContext extends DocumentContext {

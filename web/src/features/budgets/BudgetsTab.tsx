@@ -20,6 +20,7 @@ import { type BudgetView, budgetLink, budgetListQuery } from './api/queries';
 import { takeCreatedBudgets } from './recently-created';
 import { BudgetTypeIcon } from './BudgetTypeIcon';
 import { filterByTags } from './tag-filter';
+import './budgets.css';
 
 interface BudgetsGridContext {
   documentId: string;

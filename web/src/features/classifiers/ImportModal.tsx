@@ -1,5 +1,4 @@
 import type { Classifier, ImportValidation } from '@eelarve/shared';
-import { useMutation } from '@tanstack/react-query';
 import type { ColDef, RowSelectionOptions, SelectionChangedEvent } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useId, useMemo, useState } from 'react';
@@ -13,8 +12,9 @@ import { Modal } from '../../components/Modal';
 import { DataGrid } from '../../grid/DataGrid';
 import { validationValues } from '../../i18n/keys';
 import type { MessageKey } from '../../i18n/messages';
-import { importItems, templateUrl, validateImportFile } from './api';
-import { importErrorKey } from './form';
+import { useImportItems, useValidateImport } from './api/mutations';
+import { templateUrl } from './api/requests';
+import { importErrorKey } from './ClassifierFieldError';
 
 type ImportRow = ImportValidation['rows'][number] & { id: string };
 
@@ -49,7 +49,7 @@ export function ImportModal({
   const [loose, setLoose] = useState(false);
   const [selected, setSelected] = useState<ImportRow[]>([]);
 
-  const validate = useMutation({ mutationFn: (chosen: File) => validateImportFile(classifier.id, chosen), onSuccess: (data) => setResult(data) });
+  const validate = useValidateImport(classifier.id);
 
   const groupings = useMemo(() => classifiers.filter((other) => classifier.groupedByIds.includes(other.id)), [classifiers, classifier]);
   const rows = useMemo<ImportRow[]>(() => (result?.rows ?? []).map((row) => ({ ...row, id: String(row.row) })), [result]);
@@ -76,19 +76,19 @@ export function ImportModal({
   // One id per import attempt (these rows, this mode): pressing Import again after a lost answer is answered "already done".
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt starts whenever what would be sent changes.
   const importId = useMemo(() => newImportId(), [result, loose, selected]);
-  const importRows = useMutation({
-    mutationFn: () => {
-      const chosen = loose ? selected.filter((row) => row.errors.length === 0) : rows;
-      return importItems(classifier.id, documentId, chosen.map(toItem), loose, importId);
-    },
-    onSuccess: async (data) => {
-      await onImported(data.imported);
+  const importRows = useImportItems(classifier.id, documentId, {
+    onImported: async (count) => {
+      await onImported(count);
       onClose();
     },
     onError: (error) => {
       if (errorCodeOf(error) === 'INTERNAL_ERROR' || (error as { status?: number }).status === 500) onFailed();
     },
   });
+  const sendRows = () => {
+    const chosen = loose ? selected.filter((row) => row.errors.length === 0) : rows;
+    importRows.mutate({ items: chosen.map(toItem), loose, importId });
+  };
 
   const canImport = result !== null && rows.length > 0 && (loose ? selected.some((row) => row.errors.length === 0) : errorRows === 0);
 
@@ -141,7 +141,7 @@ export function ImportModal({
       >
         <FormattedMessage id="classifiers.import.back" />
       </button>
-      <button type="button" className="button button-primary" disabled={!canImport || importRows.isPending} onClick={() => importRows.mutate()} data-testid="import-submit">
+      <button type="button" className="button button-primary" disabled={!canImport || importRows.isPending} onClick={sendRows} data-testid="import-submit">
         <FormattedMessage id="classifiers.import.import" />
       </button>
     </>
@@ -150,7 +150,7 @@ export function ImportModal({
       <button type="button" className="button" onClick={onClose} disabled={validate.isPending} data-testid="import-cancel">
         <FormattedMessage id="common.cancel" />
       </button>
-      <button type="button" className="button button-primary" disabled={!file || validate.isPending} onClick={() => file && validate.mutate(file)} data-testid="import-upload">
+      <button type="button" className="button button-primary" disabled={!file || validate.isPending} onClick={() => file && validate.mutate(file, { onSuccess: setResult })} data-testid="import-upload">
         <FormattedMessage id="classifiers.import.upload" />
       </button>
     </>

@@ -1,30 +1,19 @@
 import { type Classifier, type ClassifierItem, type ClassifierItemsBulkEdit, LIMITS } from '@eelarve/shared';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
-import { ModalFormFooter } from '../../components/ModalFormFooter';
-import { validationValues } from '../../i18n/keys';
+import { type FieldErrors, Form, ModalFormFooter, messageOf } from '../../components/form';
 import type { MessageKey } from '../../i18n/messages';
-import { addItem, bulkEditItems, classifierKeys, fetchItemsOf, updateItem } from './api';
-import { codeError, importErrorKey, itemInUse } from './form';
+import { type ItemSave, useSaveItem } from './api/mutations';
+import { itemsOfQuery } from './api/queries';
+import { ClassifierFieldError } from './ClassifierFieldError';
+import { codeError, itemInUse } from './rules';
 
 export type ItemFormMode = { kind: 'add' } | { kind: 'edit'; item: ClassifierItem } | { kind: 'bulk'; items: ClassifierItem[] };
 
 const UNCHANGED = '__unchanged__';
-
-type FieldProblem = { message: string; values?: Record<string, string | number> };
-
-function Problem({ problem }: { problem?: FieldProblem }) {
-  if (!problem) return null;
-  const key = importErrorKey(problem.message);
-  return (
-    <div className="field-error" data-testid="field-error" data-message={problem.message}>
-      <FormattedMessage id={key} values={{ ...validationValues(), ...problem.values }} />
-    </div>
-  );
-}
 
 /** The classifier item form (spec 2, section 5): add, edit, or bulk edit of the selected items. */
 export function ItemModal({
@@ -47,11 +36,7 @@ export function ItemModal({
   const item = mode.kind === 'edit' ? mode.item : null;
   const bulk = mode.kind === 'bulk';
   const groupings = classifiers.filter((other) => classifier.groupedByIds.includes(other.id));
-  const groupingItems = useQuery({
-    queryKey: classifierKeys.itemsOf(groupings.map((grouping) => grouping.id)),
-    queryFn: () => fetchItemsOf(groupings.map((grouping) => grouping.id)),
-    enabled: groupings.length > 0,
-  });
+  const groupingItems = useQuery(itemsOfQuery(groupings.map((grouping) => grouping.id)));
 
   const [code, setCode] = useState(item?.code ?? '');
   const [name, setName] = useState(item?.name ?? '');
@@ -62,65 +47,60 @@ export function ItemModal({
   const [grouped, setGrouped] = useState<Record<string, string>>(() =>
     Object.fromEntries(groupings.map((grouping) => [grouping.id, bulk ? UNCHANGED : (item?.groupedBy.find((ref) => ref.classifierId === grouping.id)?.id ?? '')])),
   );
-  const [errors, setErrors] = useState<Record<string, FieldProblem>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
 
   // The code is not checked again when the item is used somewhere (spec 2, section 5).
   const codeLocked = item !== null && itemInUse(item);
 
-  const save = useMutation({
-    mutationFn: async (): Promise<MessageKey | null> => {
-      const found: Record<string, FieldProblem> = {};
-      if (!bulk) {
-        if (!codeLocked) {
-          const problem = codeError(code, classifier, items, item?.id ?? null);
-          if (problem) found.code = problem;
-        }
-        if (name.trim() === '') found.name = { message: 'validation.required' };
-        else if (name.trim().length > LIMITS.text) found.name = { message: 'validation.maxLength', values: { max: LIMITS.text } };
-      }
-      if (descriptionChanged && description !== UNCHANGED && description.length > LIMITS.textArea) found.description = { message: 'validation.maxLength', values: { max: LIMITS.textArea } };
-      for (const grouping of groupings) {
-        const value = grouped[grouping.id] ?? '';
-        if (grouping.required && value === '') found[`grouping.${grouping.id}`] = { message: 'mandatoryClassifier' };
-      }
-      setErrors(found);
-      if (Object.keys(found).length > 0) return null;
-      const signValue: 1 | -1 | null = sign === '1' ? 1 : sign === '-1' ? -1 : null;
-      if (mode.kind === 'bulk') {
-        const edit: ClassifierItemsBulkEdit = { itemIds: mode.items.map((entry) => entry.id) };
-        if (descriptionChanged && description !== UNCHANGED) edit.description = description;
-        if (classifier.itemCanChangeSign && sign !== UNCHANGED) edit.sign = signValue;
-        if (unselectable !== UNCHANGED) edit.unselectable = unselectable === 'true';
-        const refs = groupings.filter((grouping) => grouped[grouping.id] !== UNCHANGED).map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] || null }));
-        if (refs.length > 0) edit.groupedBy = refs;
-        await bulkEditItems(classifier.id, edit);
-        return 'classifiers.items.form.editSelectedSuccess';
-      }
-      const body = {
-        code: code.trim(),
-        name: name.trim(),
-        description,
-        sign: classifier.itemCanChangeSign ? signValue : (item?.sign === 1 || item?.sign === -1 ? item.sign : null),
-        unselectable: unselectable === 'true',
-        groupedBy: groupings.filter((grouping) => grouped[grouping.id]).map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] as string })),
-      };
-      if (item) {
-        await updateItem(classifier.id, item.id, body);
-        return 'classifiers.items.form.editSuccess';
-      }
-      await addItem(classifier.id, body);
-      return 'classifiers.items.form.addNewSuccess';
-    },
-    onSuccess: async (message) => {
-      if (!message) return;
-      await onSaved(message);
-      onClose();
-    },
+  const save = useSaveItem(classifier.id, async (message) => {
+    await onSaved(message);
+    onClose();
   });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
+  const check = (): FieldErrors => {
+    const found: FieldErrors = {};
+    if (!bulk) {
+      if (!codeLocked) {
+        const problem = codeError(code, classifier, items, item?.id ?? null);
+        if (problem) found.code = problem;
+      }
+      if (name.trim() === '') found.name = messageOf('validation.required');
+      else if (name.trim().length > LIMITS.text) found.name = messageOf('validation.maxLength', { max: LIMITS.text });
+    }
+    if (descriptionChanged && description !== UNCHANGED && description.length > LIMITS.textArea) found.description = messageOf('validation.maxLength', { max: LIMITS.textArea });
+    for (const grouping of groupings) {
+      const value = grouped[grouping.id] ?? '';
+      if (grouping.required && value === '') found[`grouping.${grouping.id}`] = messageOf('mandatoryClassifier');
+    }
+    return found;
+  };
+
+  const saveOf = (): ItemSave => {
+    const signValue: 1 | -1 | null = sign === '1' ? 1 : sign === '-1' ? -1 : null;
+    if (mode.kind === 'bulk') {
+      const edit: ClassifierItemsBulkEdit = { itemIds: mode.items.map((entry) => entry.id) };
+      if (descriptionChanged && description !== UNCHANGED) edit.description = description;
+      if (classifier.itemCanChangeSign && sign !== UNCHANGED) edit.sign = signValue;
+      if (unselectable !== UNCHANGED) edit.unselectable = unselectable === 'true';
+      const refs = groupings.filter((grouping) => grouped[grouping.id] !== UNCHANGED).map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] || null }));
+      if (refs.length > 0) edit.groupedBy = refs;
+      return { kind: 'bulk', edit };
+    }
+    const body = {
+      code: code.trim(),
+      name: name.trim(),
+      description,
+      sign: classifier.itemCanChangeSign ? signValue : item?.sign === 1 || item?.sign === -1 ? item.sign : null,
+      unselectable: unselectable === 'true',
+      groupedBy: groupings.filter((grouping) => grouped[grouping.id]).map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] as string })),
+    };
+    return item ? { kind: 'edit', itemId: item.id, body } : { kind: 'add', body };
+  };
+
+  const onSubmit = () => {
+    const found = check();
+    setErrors(found);
+    if (Object.keys(found).length === 0) save.mutate(saveOf());
   };
 
   const failedTitle: MessageKey = bulk ? 'classifiers.items.form.editSelectedError' : item ? 'classifiers.items.form.editError' : 'classifiers.items.form.addNewError';
@@ -141,7 +121,7 @@ export function ItemModal({
       testId="item-modal"
       footer={<ModalFormFooter formId={formId} onCancel={onClose} busy={save.isPending} saveDisabled={groupingItems.isLoading} testIdPrefix="item-form" />}
     >
-      <form id={formId} onSubmit={onSubmit} noValidate>
+      <Form id={formId} onSubmit={onSubmit}>
         {save.isError ? <ErrorAlert error={save.error} title={<FormattedMessage id={failedTitle} />} testId="item-form-error" /> : null}
         {!bulk ? (
           <>
@@ -155,14 +135,14 @@ export function ItemModal({
                   <FormattedMessage id="classifiers.items.form.codeLocked" />
                 </div>
               ) : null}
-              <Problem problem={errors.code} />
+              <ClassifierFieldError error={errors.code} />
             </div>
             <div className="field">
               <label htmlFor={`${formId}-name`}>
                 <FormattedMessage id="classifiers.items.form.name" />
               </label>
               <input type="text" id={`${formId}-name`} value={name} onChange={(event) => setName(event.target.value)} data-testid="item-name-input" />
-              <Problem problem={errors.name} />
+              <ClassifierFieldError error={errors.name} />
             </div>
           </>
         ) : null}
@@ -181,7 +161,7 @@ export function ItemModal({
             }}
             data-testid="item-description-input"
           />
-          <Problem problem={errors.description} />
+          <ClassifierFieldError error={errors.description} />
         </div>
         {classifier.itemCanChangeSign ? (
           <div className="field">
@@ -225,10 +205,10 @@ export function ItemModal({
                   </option>
                 ))}
             </select>
-            <Problem problem={errors[`grouping.${grouping.id}`]} />
+            <ClassifierFieldError error={errors[`grouping.${grouping.id}`]} />
           </div>
         ))}
-      </form>
+      </Form>
     </Modal>
   );
 }

@@ -1,7 +1,8 @@
 import type { Classifier, ClassifierItem } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { classifierTree } from './ClassifiersTab';
-import { codeError, codeLengthBounds, fieldNameOf, importErrorKey, itemInUse, requiredLock, signLock } from './form';
+import { classifierTree } from './tree';
+import { importErrorKey } from './ClassifierFieldError';
+import { codeError, codeLengthBounds, fieldNameOf, itemInUse, requiredLock, signLock } from './rules';
 
 const classifier = (id: string, displayOrder: number, groupingId: string | null = null): Classifier => ({
   id,

@@ -1,16 +1,8 @@
 import type { Classifier, ClassifierCreateInput, ClassifierItem, ClassifierItemInput, ClassifierItemsBulkEdit, ClassifierUpdateInput, CommandResult, ImportValidation, Scheme } from '@eelarve/shared';
-import { api } from '../../api';
-import { ApiError, codeForStatus } from '../../api/errors';
+import { api } from '../../../api';
+import { ApiError, codeForStatus } from '../../../api/errors';
 
-/** Classifiers and items of a document (spec 2, section 7: classifiers and items). */
-export const classifierKeys = {
-  all: ['classifiers'] as const,
-  list: (documentId: string) => ['classifiers', 'list', documentId] as const,
-  items: (classifierId: string) => ['classifiers', 'items', classifierId] as const,
-  itemsOf: (classifierIds: readonly string[]) => ['classifiers', 'items-of', ...classifierIds] as const,
-  /** The document's schemes, for the classifier form's locks (which classifiers are additional in a scheme). */
-  schemes: (documentId: string) => ['classifiers', 'schemes', documentId] as const,
-};
+/** The HTTP calls of the classifiers tab (spec 2, section 7: classifiers and items); screens use the hooks of queries.ts and mutations.ts. */
 
 export const fetchClassifiers = (documentId: string) => api.get<Classifier[]>(`/api/document/${documentId}/classifiers?includeMeta=true`);
 export const createClassifier = (documentId: string, body: ClassifierCreateInput) => api.post<CommandResult>(`/api/document/${documentId}/classifier`, body);

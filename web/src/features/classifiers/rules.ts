@@ -1,5 +1,9 @@
+/**
+ * The classifier rules the forms apply before the server does (spec 2, sections 4 and 5): technical
+ * names, code checks, the locks of the classifier form and the allowed code lengths.
+ */
 import { CLASSIFIER_CODE_LENGTH, type Classifier, type ClassifierItem, codeTypePattern } from '@eelarve/shared';
-import { validationMessageKey } from '../../i18n/keys';
+import type { FieldMessage } from '../../components/form';
 import type { MessageKey } from '../../i18n/messages';
 
 /**
@@ -17,7 +21,7 @@ export function fieldNameOf(itemName: string): string {
 }
 
 /** Why `code` is refused for `classifier` (spec 2, section 5), or null. */
-export function codeError(code: string, classifier: Classifier, items: readonly ClassifierItem[], ownId: string | null): { message: string; values?: Record<string, string | number> } | null {
+export function codeError(code: string, classifier: Classifier, items: readonly ClassifierItem[], ownId: string | null): FieldMessage | null {
   const trimmed = code.trim();
   const settings = classifier.codeSettings;
   if (trimmed === '') return { message: 'validation.required' };
@@ -27,13 +31,6 @@ export function codeError(code: string, classifier: Classifier, items: readonly 
   const key = trimmed.toLowerCase();
   if (items.some((item) => item.id !== ownId && item.code.toLowerCase() === key)) return { message: 'uniqueCode' };
   return null;
-}
-
-/** The message key of an import or form error: shared `validation.*` keys or this feature's. */
-export function importErrorKey(message: string): MessageKey {
-  if (message.startsWith('validation.')) return validationMessageKey(message);
-  const known = ['referenceItemNotFound', 'referenceItemUnselectable', 'codeTypeError', 'unique', 'uniqueCode', 'mandatoryClassifier', 'invalidGrouping'];
-  return known.includes(message) ? (`classifiers.importError.${message}` as MessageKey) : 'classifiers.importError.other';
 }
 
 export const itemInUse = (item: ClassifierItem) => item.isInUseSubBudgets === true || item.isInUseRecords === true || item.isInUseGroupings === true;
