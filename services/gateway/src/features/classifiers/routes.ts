@@ -17,9 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readSingleFile, UPLOAD_LIMITS } from '../../infrastructure/upload-limits';
-import { registerDocumentCopyStep } from '../documents/copy';
 import { CLASSIFIER_EDITORS as editors, CLASSIFIER_VIEWERS as viewers } from './access';
-import { copyClassifiers } from './copy';
 import { classifierItemService } from './item-service';
 import { classifierService } from './service';
 
@@ -38,7 +36,6 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const classifiers = classifierService(app);
   const items = classifierItemService(app);
-  registerDocumentCopyStep('classifiers', copyClassifiers);
 
   // ---- classifiers -------------------------------------------------------------------------
 

@@ -2,9 +2,7 @@ import { commandResultSchema, idParamsSchema, schemeDisplayOrderSchema, schemeIn
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { registerDocumentCopyStep } from '../documents/copy';
 import { SCHEME_EDITORS as editors, SCHEME_VIEWERS as viewers } from './access';
-import { copySchemes } from './copy';
 import { schemeService } from './service';
 
 const tags = ['schemes'];
@@ -21,7 +19,6 @@ const deleteParamsSchema = z.object({ schemeId: uuid });
 export async function schemeRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const schemes = schemeService(app);
-  registerDocumentCopyStep('schemes', copySchemes);
 
   api.get('/api/document/:id/schemas', { config: { access: readers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } }, (request) =>
     schemes.listOfDocument(request.caller, request.params.id),
