@@ -70,6 +70,18 @@ function startGateway(): Gateway {
   return { child, output: () => output, exited };
 }
 
+/** The task worker (services/workers/src/main.ts) beside the gateway, as `npm start` runs it: it finds the database through DATA_DIR. */
+function startWorkerProcess(): Gateway {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
 async function waitUntilReady(started: Gateway, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
@@ -209,8 +221,10 @@ it('answers 503 while its PostgreSQL is away, restarts it, and serves again', as
   await expect.poll(async () => (await request('GET', '/ready')).status, { timeout: 30_000, interval: 250 }).toBe(200);
 }, 120_000);
 
-it('on Ctrl+C answers every in-flight request, finishes a running copy task, and stops PostgreSQL last', async () => {
+it('on Ctrl+C the worker finishes its running copy task, the gateway answers every in-flight request and stops PostgreSQL last', async () => {
   const running = await runningGateway();
+  const worker = startWorkerProcess();
+  await expect.poll(() => worker.output(), { timeout: 60_000, interval: 100 }).toContain('worker started');
   const { cookie, organizationId } = await organizationAdmin();
   const source = await request('POST', `/api/organization/${organizationId}/document`, { cookie, body: documentBody('Source') });
   expect(source.status).toBe(201);
@@ -227,6 +241,10 @@ it('on Ctrl+C answers every in-flight request, finishes a running copy task, and
 
   const copy = await request('POST', `/api/organization/${organizationId}/document`, { cookie, body: documentBody('Copy', { copy: { sourceDocumentId: source.body.id, classifiers: true } }) });
   expect(copy.status, JSON.stringify(copy.body)).toBe(201);
+  // npm start stops the worker first: once it has taken the copy, it runs it to its end before it exits.
+  await expect.poll(async () => (await request('GET', `/api/task/${copy.body.taskId}`, { cookie })).body.status, { timeout: 30_000, interval: 20 }).not.toBe('UNPROCESSED');
+  process.kill(-worker.child.pid!, 'SIGINT');
+  expect(await worker.exited, worker.output().slice(-3000)).toBe(0);
   const inFlight = Array.from({ length: 12 }, (_, index) =>
     index % 2 === 0
       ? request('POST', `/api/organization/${organizationId}/document`, { cookie, body: documentBody(`In flight ${index}`) })
@@ -240,7 +258,7 @@ it('on Ctrl+C answers every in-flight request, finishes a running copy task, and
   expect(await running.exited, running.output().slice(-3000)).toBe(0);
   expect(processInfo(server), 'PostgreSQL is stopped once the gateway has finished').toBeNull();
 
-  // The copy task ran to its end during the drain: a new start reports it SUCCESS.
+  // The copy task ran to its end while the worker stopped: a new start reports it SUCCESS.
   gateway = startGateway();
   await waitUntilReady(gateway);
   const task = await request('GET', `/api/task/${copy.body.taskId}`, { cookie: await signInTo(organizationId) });
