@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
 import { meOf } from '../auth/me';
+import { deleteSessionsIn } from '../auth/sessions';
 
 const READ_MODELS = ['accounts'] as const;
 const ADMIN_OCCUPATION_NAME = 'Administrator';
@@ -49,9 +50,9 @@ export function adminOccupationService(app: FastifyInstance) {
     return roleId;
   }
 
-  /** Removing the admin occupation signs the caller out wherever they were using it (operational sessions). */
+  /** Removing the admin occupation signs the caller out wherever they were using it; true when that includes this session. */
   async function endSessionsIn(caller: Caller, occupationId: string): Promise<boolean> {
-    await app.db.deleteFrom('operational.sessions').where('user_id', '=', caller.auth.userId).where('occupation_id', '=', occupationId).execute();
+    await deleteSessionsIn(app.db, caller.auth.userId, occupationId);
     return caller.auth.occupationId === occupationId;
   }
 

@@ -165,3 +165,8 @@ export async function liveSessions(db: Db, userId: string) {
     .orderBy('last_seen_at', 'desc')
     .execute();
 }
+
+/** Every session of the user acting in the occupation (an occupation taken back ends them). */
+export async function deleteSessionsIn(db: Db, userId: string, occupationId: string): Promise<void> {
+  await db.deleteFrom('operational.sessions').where('user_id', '=', userId).where('occupation_id', '=', occupationId).execute();
+}
