@@ -75,14 +75,21 @@ function user(organizationId: string, name: string, email: string) {
 
 function role(organizationId: string, name: string, privilegeIds: string[], type: 'ADMIN' | 'DEFAULT' = 'DEFAULT') {
   const roleId = newId();
-  return { roleId, event: { stream: `role-${roleId}`, type: 'RoleCreated', data: { roleId, organizationId, name, description: `${name} (kirjeldus)`, privilegeIds, type } } };
+  return {
+    roleId,
+    event: { stream: `role-${roleId}`, type: 'RoleCreated', data: { roleId, organizationId, name, description: `${name} (kirjeldus)`, privilegeIds, type } },
+  };
 }
 
 function occupation(organizationId: string, userId: string, name: string, roleIds: string[], type: 'ADMIN' | 'DEFAULT' = 'DEFAULT') {
   const occupationId = newId();
   return {
     occupationId,
-    event: { stream: `occupation-${occupationId}`, type: 'OccupationCreated', data: { occupationId, organizationId, userId, name, description: '', type, roleIds } },
+    event: {
+      stream: `occupation-${occupationId}`,
+      type: 'OccupationCreated',
+      data: { occupationId, organizationId, userId, name, description: '', type, roleIds },
+    },
   };
 }
 
@@ -128,7 +135,11 @@ describe('accounts projector: users', () => {
     expect(row?.confirmed_at?.toISOString()).toBe(at(3, 9));
     expect(row?.updated_at.toISOString()).toBe(at(4));
 
-    await spec.given(userEvent(userId, 'UserEmailChanged', { email: 'mari@kask.ee' }, at(5)), userEvent(userId, 'UserMfaDisabled', {}, at(5)), userEvent(userId, 'UserElectronicIdUnbound', {}, at(5)));
+    await spec.given(
+      userEvent(userId, 'UserEmailChanged', { email: 'mari@kask.ee' }, at(5)),
+      userEvent(userId, 'UserMfaDisabled', {}, at(5)),
+      userEvent(userId, 'UserElectronicIdUnbound', {}, at(5)),
+    );
     expect(await findUserById(spec.read, userId)).toMatchObject({ email: 'mari@kask.ee', mfa_added: false, has_personal_code: false, has_password: true });
     expect(await findUserByEmail(spec.read, 'mari.kask@tartu.ee')).toBeUndefined();
 
@@ -189,7 +200,9 @@ describe('accounts projector: roles', () => {
     expect(await adminRoleOf(spec.read, elva.organizationId)).toBeUndefined();
     expect(await roleAttached(spec.read, planner.roleId)).toBe(true);
     expect(await roleAttached(spec.read, admin.roleId)).toBe(false);
-    expect((await findRoles(spec.read, [planner.roleId, newId(), elsewhere.roleId])).map((row) => row.id).sort()).toEqual([planner.roleId, elsewhere.roleId].sort());
+    expect((await findRoles(spec.read, [planner.roleId, newId(), elsewhere.roleId])).map((row) => row.id).sort()).toEqual(
+      [planner.roleId, elsewhere.roleId].sort(),
+    );
     expect(await privilegesOf(spec.read, [planner.roleId, admin.roleId])).toEqual(['DATA_EDIT', 'DATA_VIEW', 'ROLES_ADMIN', 'USER_ADMIN']);
     expect(await privilegesOf(spec.read, [])).toEqual([]);
     expect(await otherRolesNamed(spec.read, tartu.organizationId, 'planeerija', newId())).toEqual([planner.roleId]);
@@ -202,9 +215,19 @@ describe('accounts projector: roles', () => {
     await spec.given(tartu.event, planner.event, {
       stream: `role-${planner.roleId}`,
       type: 'RoleUpdated',
-      data: { roleId: planner.roleId, organizationId: tartu.organizationId, name: 'Vanemplaneerija', description: 'Kinnitab eelarveid', privilegeIds: ['DATA_VIEW', 'DATA_EDIT'] },
+      data: {
+        roleId: planner.roleId,
+        organizationId: tartu.organizationId,
+        name: 'Vanemplaneerija',
+        description: 'Kinnitab eelarveid',
+        privilegeIds: ['DATA_VIEW', 'DATA_EDIT'],
+      },
     });
-    expect(await findRole(spec.read, planner.roleId)).toMatchObject({ name: 'Vanemplaneerija', description: 'Kinnitab eelarveid', privilege_ids: ['DATA_VIEW', 'DATA_EDIT'] });
+    expect(await findRole(spec.read, planner.roleId)).toMatchObject({
+      name: 'Vanemplaneerija',
+      description: 'Kinnitab eelarveid',
+      privilege_ids: ['DATA_VIEW', 'DATA_EDIT'],
+    });
   });
 
   it('given a deletion, drops the role and takes it off every occupation that carried it', async () => {
@@ -262,9 +285,21 @@ describe('accounts projector: occupations', () => {
     await spec.given(tartu.event, mari.event, tiit.event, planner.event, work.event, {
       stream: `occupation-${work.occupationId}`,
       type: 'OccupationUpdated',
-      data: { occupationId: work.occupationId, organizationId: tartu.organizationId, userId: tiit.userId, name: 'Vanemspetsialist', description: 'Kinnitab', roleIds: [planner.roleId] },
+      data: {
+        occupationId: work.occupationId,
+        organizationId: tartu.organizationId,
+        userId: tiit.userId,
+        name: 'Vanemspetsialist',
+        description: 'Kinnitab',
+        roleIds: [planner.roleId],
+      },
     });
-    expect(await findOccupation(spec.read, work.occupationId)).toMatchObject({ user_id: tiit.userId, name: 'Vanemspetsialist', description: 'Kinnitab', role_ids: [planner.roleId] });
+    expect(await findOccupation(spec.read, work.occupationId)).toMatchObject({
+      user_id: tiit.userId,
+      name: 'Vanemspetsialist',
+      description: 'Kinnitab',
+      role_ids: [planner.roleId],
+    });
     expect(await heldOccupations(spec.read, mari.userId)).toEqual({ any: false, admin: false });
   });
 
@@ -272,7 +307,11 @@ describe('accounts projector: occupations', () => {
     const tartu = organization('Tartu linn');
     const mari = user(tartu.organizationId, 'Mari', 'mari@tartu.ee');
     const admin = occupation(tartu.organizationId, mari.userId, 'Administrator', [], 'ADMIN');
-    const deleted = { stream: admin.event.stream, type: 'OccupationDeleted', data: { occupationId: admin.occupationId, organizationId: tartu.organizationId, userId: mari.userId } };
+    const deleted = {
+      stream: admin.event.stream,
+      type: 'OccupationDeleted',
+      data: { occupationId: admin.occupationId, organizationId: tartu.organizationId, userId: mari.userId },
+    };
     await spec.given(tartu.event, mari.event, admin.event, deleted);
     expect(await findOccupation(spec.read, admin.occupationId)).toBeUndefined();
     expect(await adminOccupationsOf(spec.read, tartu.organizationId)).toEqual([]);
@@ -311,7 +350,17 @@ describe('accounts projector: occupations', () => {
     const foreign = role(platform.organizationId, 'Vaataja', ['USER_VIEW']);
     const adminWork = occupation(platform.organizationId, admin.userId, 'Administrator', [platformRole.roleId], 'ADMIN');
     const operatorWork = occupation(tartu.organizationId, operator.userId, 'Operaator', [planted.roleId, foreign.roleId]);
-    await spec.given(platform.event, tartu.event, admin.event, operator.event, platformRole.event, planted.event, foreign.event, adminWork.event, operatorWork.event);
+    await spec.given(
+      platform.event,
+      tartu.event,
+      admin.event,
+      operator.event,
+      platformRole.event,
+      planted.event,
+      foreign.event,
+      adminWork.event,
+      operatorWork.event,
+    );
 
     expect(await occupationPrivileges(spec.read, admin.userId, adminWork.occupationId)).toEqual(['IS_ADMIN', 'USER_ADMIN']);
     expect(await occupationPrivileges(spec.read, operator.userId, operatorWork.occupationId)).toEqual(['DATA_VIEW']);
@@ -333,7 +382,14 @@ describe('accounts projector: occupations', () => {
     await spec.given({
       stream: `occupation-${deputyWork.occupationId}`,
       type: 'OccupationUpdated',
-      data: { occupationId: deputyWork.occupationId, organizationId: platform.organizationId, userId: deputy.userId, name: 'Administrator', description: '', roleIds: [platformRole.roleId] },
+      data: {
+        occupationId: deputyWork.occupationId,
+        organizationId: platform.organizationId,
+        userId: deputy.userId,
+        name: 'Administrator',
+        description: '',
+        roleIds: [platformRole.roleId],
+      },
     });
     expect(await otherPlatformAdminExists(spec.read, adminWork.occupationId)).toBe(true);
   });

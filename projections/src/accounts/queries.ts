@@ -40,7 +40,10 @@ export async function otherUsersWithEmail(read: ReadDatabase, normalisedEmail: s
  */
 function memberOf(organizationId: string) {
   return (eb: ExpressionBuilder<ReadModels, 'users'>) =>
-    eb.or([eb('users.organization_id', '=', organizationId), eb('users.id', 'in', eb.selectFrom('occupations').select('occupations.user_id').where('occupations.organization_id', '=', organizationId))]);
+    eb.or([
+      eb('users.organization_id', '=', organizationId),
+      eb('users.id', 'in', eb.selectFrom('occupations').select('occupations.user_id').where('occupations.organization_id', '=', organizationId)),
+    ]);
 }
 
 export function findMember(read: ReadDatabase, organizationId: string, userId: string): Promise<UserRow | undefined> {
@@ -64,7 +67,12 @@ export type UserOccupationRow = Pick<OccupationRow, 'id' | 'name' | 'type' | 'us
 /** Every occupation the users hold, in any organisation, by name. */
 export async function occupationsOfUsers(read: ReadDatabase, userIds: readonly string[]): Promise<UserOccupationRow[]> {
   if (userIds.length === 0) return [];
-  return read.selectFrom('occupations').select(['id', 'name', 'type', 'user_id', 'organization_id']).where('user_id', 'in', [...userIds]).orderBy('name').execute();
+  return read
+    .selectFrom('occupations')
+    .select(['id', 'name', 'type', 'user_id', 'organization_id'])
+    .where('user_id', 'in', [...userIds])
+    .orderBy('name')
+    .execute();
 }
 
 /** Occupations the user holds in any organisation: the delete and edit rules look at all of them. */
@@ -187,7 +195,11 @@ export function findRole(read: ReadDatabase, roleId: string): Promise<RoleRow | 
 /** The roles with these ids that exist (any organisation). */
 export async function findRoles(read: ReadDatabase, roleIds: readonly string[]): Promise<RoleRow[]> {
   if (roleIds.length === 0) return [];
-  return read.selectFrom('roles').selectAll().where('id', 'in', [...roleIds]).execute();
+  return read
+    .selectFrom('roles')
+    .selectAll()
+    .where('id', 'in', [...roleIds])
+    .execute();
 }
 
 /** Whether an occupation carries the role. */

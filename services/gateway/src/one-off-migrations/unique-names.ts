@@ -1,4 +1,14 @@
-import { type ClassifierState, classifierDecider, classifierStream, normaliseEmail, normaliseRoleName, roleDecider, roleStream, userDecider, userStream } from '@eelarve/domain';
+import {
+  type ClassifierState,
+  classifierDecider,
+  classifierStream,
+  normaliseEmail,
+  normaliseRoleName,
+  roleDecider,
+  roleStream,
+  userDecider,
+  userStream,
+} from '@eelarve/domain';
 import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { type DuplicateGroup, duplicateEmails, duplicateRoleNames } from '@eelarve/projections/accounts/queries';
 import { DomainError } from '@eelarve/shared';
@@ -80,7 +90,9 @@ const roles: NameKind = {
     const state = await roleState(app, holder.id);
     if (state.status !== 'active') throw new DomainError('ROLE_NOT_FOUND');
     const command = { type: 'UpdateRole' as const, roleId: holder.id, name: to, description: state.description, privilegeIds: state.privilegeIds };
-    return withRoleName(app, { organizationId: scope as string, name: to, roleId: holder.id, actor }, () => app.commands.run({ decider: roleDecider, command, actor, readModels: NO_WAIT }));
+    return withRoleName(app, { organizationId: scope as string, name: to, roleId: holder.id, actor }, () =>
+      app.commands.run({ decider: roleDecider, command, actor, readModels: NO_WAIT }),
+    );
   },
 };
 
@@ -108,7 +120,11 @@ const classifiers: NameKind = {
   kind: 'fieldName',
   // The classifiers read model belongs to another feature; its one grouping query stays here.
   groups: async (app) =>
-    (await sql<DuplicateGroup>`select document_id::text as scope, array_agg(id::text order by id) as ids from read.classifiers group by document_id, lower(field_name) having count(*) > 1`.execute(app.db)).rows,
+    (
+      await sql<DuplicateGroup>`select document_id::text as scope, array_agg(id::text order by id) as ids from read.classifiers group by document_id, lower(field_name) having count(*) > 1`.execute(
+        app.db,
+      )
+    ).rows,
   async holder(app, id) {
     const state = await classifierState(app, id);
     const born = await bornAt(app, classifierStream(id));
@@ -120,7 +136,8 @@ const classifiers: NameKind = {
   async rename(app, actor, holder, scope, to) {
     const state = await classifierState(app, holder.id);
     if (state.status !== 'active') throw new DomainError('CLASSIFIER_NOT_FOUND');
-    const { name, itemName, description, required, itemCanChangeSign, primary, primaryGroupedById, displayOrder, displayMode, codeSettings, groupingId } = state;
+    const { name, itemName, description, required, itemCanChangeSign, primary, primaryGroupedById, displayOrder, displayMode, codeSettings, groupingId } =
+      state;
     const context = await classifierContext(app.db, { classifierId: holder.id, documentId: state.documentId, groupingId });
     const command = {
       type: 'UpdateClassifier' as const,
@@ -191,7 +208,13 @@ function keeperFirst(a: Holder, b: Holder): number {
   return comparePositions(a.bornAt, b.bornAt) || a.id.localeCompare(b.id);
 }
 
-async function renameToFreeName(app: FastifyInstance, actor: CommandActor, kind: NameKind, scope: string | null, holder: Holder): Promise<{ to: string; position: string | null }> {
+async function renameToFreeName(
+  app: FastifyInstance,
+  actor: CommandActor,
+  kind: NameKind,
+  scope: string | null,
+  holder: Holder,
+): Promise<{ to: string; position: string | null }> {
   const conflict = kind.uniqueValues(app, scope).conflict;
   for (let n = 2; n <= MAX_SUFFIX; n++) {
     const to = kind.candidate(holder.value, n);

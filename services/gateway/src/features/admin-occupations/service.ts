@@ -65,7 +65,8 @@ export function adminOccupationService(app: FastifyInstance) {
     async assign(caller: Caller, organizationId: string): Promise<AdminChangeResponse> {
       const { auth } = caller;
       const organization = await organizationOf(organizationId);
-      if ((await adminOccupationsOf(read(), organization.id)).some((occupation) => occupation.user_id === auth.userId)) throw new DomainError('ADMIN_ALREADY_SET');
+      if ((await adminOccupationsOf(read(), organization.id)).some((occupation) => occupation.user_id === auth.userId))
+        throw new DomainError('ADMIN_ALREADY_SET');
       // "Not for organisation 1 if not already admin": the platform's administrators come from bootstrap and its roles.
       if (organization.is_platform) throw new DomainError('ORGANIZATION_UNSUITABLE', 'the platform organisation');
       const roleId = await ensureAdminRole(caller, organization.id);
@@ -89,7 +90,12 @@ export function adminOccupationService(app: FastifyInstance) {
       const mine = (await adminOccupationsOf(read(), organization.id)).find((occupation) => occupation.user_id === auth.userId);
       if (!mine) throw new DomainError('ADMIN_NOT_SET');
       const lastPlatformAdmin = organization.is_platform && !(await otherPlatformAdminExists(read(), mine.id));
-      await app.commands.run({ decider: occupationDecider, command: { type: 'RemoveAdmin', occupationId: mine.id, lastPlatformAdmin }, actor: caller.actor, readModels: READ_MODELS });
+      await app.commands.run({
+        decider: occupationDecider,
+        command: { type: 'RemoveAdmin', occupationId: mine.id, lastPlatformAdmin },
+        actor: caller.actor,
+        readModels: READ_MODELS,
+      });
       const reloginRequired = await endSessionsIn(caller, mine.id);
       return meWith(caller, reloginRequired ? null : auth.occupationId, reloginRequired);
     },

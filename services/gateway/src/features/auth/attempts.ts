@@ -5,7 +5,13 @@ import { type AttemptKeys, isKnownAddress, type ThrottleKey, throttleKeys } from
  * What a failed sign-in or MFA code counts against: the account from this address, the address,
  * and (unless the account signed in from this address before) the account from anywhere.
  */
-async function attemptKeys(db: AppDatabase, account: ThrottleKey, accountFromAddress: ThrottleKey, userId: string | undefined, ip: string): Promise<AttemptKeys> {
+async function attemptKeys(
+  db: AppDatabase,
+  account: ThrottleKey,
+  accountFromAddress: ThrottleKey,
+  userId: string | undefined,
+  ip: string,
+): Promise<AttemptKeys> {
   const known = await isKnownAddress(db, userId, ip);
   return { account: accountFromAddress, ip: throttleKeys.ip(ip), ...(known ? {} : { ceiling: account }) };
 }
@@ -13,4 +19,5 @@ async function attemptKeys(db: AppDatabase, account: ThrottleKey, accountFromAdd
 export const signInAttempt = (db: AppDatabase, username: string, userId: string | undefined, ip: string) =>
   attemptKeys(db, throttleKeys.login(username), throttleKeys.loginFrom(username, ip), userId, ip);
 
-export const mfaAttempt = (db: AppDatabase, userId: string, ip: string) => attemptKeys(db, throttleKeys.mfa(userId), throttleKeys.mfaFrom(userId, ip), userId, ip);
+export const mfaAttempt = (db: AppDatabase, userId: string, ip: string) =>
+  attemptKeys(db, throttleKeys.mfa(userId), throttleKeys.mfaFrom(userId, ip), userId, ip);

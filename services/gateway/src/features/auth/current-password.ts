@@ -8,12 +8,18 @@ import { passwordMatches } from './credentials';
  * session must not make alone (new password, new e-mail). Throttled like sign-in; a wrong one
  * answers 422 INVALID_CURRENT_PASSWORD on the `currentPassword` field.
  */
-export async function assertCurrentPassword(app: FastifyInstance, reply: RetryAfterHeader, input: { userId: string; ip: string; password: string }): Promise<void> {
+export async function assertCurrentPassword(
+  app: FastifyInstance,
+  reply: RetryAfterHeader,
+  input: { userId: string; ip: string; password: string },
+): Promise<void> {
   const keys = { account: throttleKeys.currentPassword(input.userId), ip: throttleKeys.ip(input.ip) };
   await beginAttempt(app.db, reply, keys);
   // The answer names the field without the `body.` prefix, as it always has (the web maps it to the form field).
   if (!(await passwordMatches(app.db, input.userId, input.password))) {
-    throw new DomainError('INVALID_CURRENT_PASSWORD', 'the current password is wrong', [{ path: 'currentPassword', message: 'error.INVALID_CURRENT_PASSWORD' }]);
+    throw new DomainError('INVALID_CURRENT_PASSWORD', 'the current password is wrong', [
+      { path: 'currentPassword', message: 'error.INVALID_CURRENT_PASSWORD' },
+    ]);
   }
   await attemptSucceeded(app.db, keys);
 }

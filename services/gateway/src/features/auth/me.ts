@@ -32,7 +32,9 @@ export async function meOf(app: FastifyInstance, session: SessionRecord): Promis
     organizationName: current?.organizationName ?? null,
     occupationId: current?.id ?? null,
     lastOccupationId,
-    occupations: orderOccupations(occupations, lastOccupationId, session.authenticationType).map(({ roleIds: _r, sessionLengthMs: _s, ...occupation }) => occupation),
+    occupations: orderOccupations(occupations, lastOccupationId, session.authenticationType).map(
+      ({ roleIds: _r, sessionLengthMs: _s, ...occupation }) => occupation,
+    ),
     privileges: current ? ((await occupationPrivileges(read, user.id, current.id)) ?? []) : [],
     authenticationType: session.authenticationType as Me['authenticationType'],
     organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,

@@ -41,7 +41,12 @@ export function mfaService(app: FastifyInstance) {
   }
 
   /** Throttled like a password: a code counts against the user from this address and the address. */
-  async function checkedCode(caller: Caller, http: SessionReply, check: () => Promise<'valid' | 'invalid' | 'not-set-up'>, notSetUp: 'MFA_NOT_INITIALIZED' | 'MFA_NOT_SET_UP') {
+  async function checkedCode(
+    caller: Caller,
+    http: SessionReply,
+    check: () => Promise<'valid' | 'invalid' | 'not-set-up'>,
+    notSetUp: 'MFA_NOT_INITIALIZED' | 'MFA_NOT_SET_UP',
+  ) {
     const keys = await mfaAttempt(app.db, caller.auth.userId, http.ip);
     await beginAttempt(app.db, http, keys);
     const result = await check();
@@ -58,7 +63,8 @@ export function mfaService(app: FastifyInstance) {
       if (!user) throw new DomainError('UNAUTHORIZED');
       if (await hasMfa(app.db, userId)) {
         if (!edit) throw new DomainError('MFA_ALREADY_SET_UP');
-        if (!STRONG_SESSION_TYPES.has(session.authenticationType)) throw new SignInStepRequired('ENTER_MFA_CODE', 'editing MFA needs an MFA-authenticated session', {});
+        if (!STRONG_SESSION_TYPES.has(session.authenticationType))
+          throw new SignInStepRequired('ENTER_MFA_CODE', 'editing MFA needs an MFA-authenticated session', {});
       }
       return createPendingSecret(app.db, userId, user.email);
     },
@@ -81,7 +87,8 @@ export function mfaService(app: FastifyInstance) {
       const { session, userId } = caller.auth;
       if (!(await hasMfa(app.db, userId))) throw new DomainError('MFA_NOT_SET_UP');
       // A stolen password alone must not strip the second factor.
-      if (!STRONG_SESSION_TYPES.has(session.authenticationType)) throw new SignInStepRequired('ENTER_MFA_CODE', 'removing MFA needs an MFA-authenticated session', {});
+      if (!STRONG_SESSION_TYPES.has(session.authenticationType))
+        throw new SignInStepRequired('ENTER_MFA_CODE', 'removing MFA needs an MFA-authenticated session', {});
       await removeMfa(app.db, userId);
       await app.commands.run({ decider: userDecider, command: { type: 'DisableMfa', userId }, actor: caller.actor, readModels: READ_MODELS });
       await notifyOwner(app, userId, mfaRemovedMail);

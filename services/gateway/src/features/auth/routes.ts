@@ -21,7 +21,13 @@ const occupationChoiceSchema = z.union([
   z.object({ user: z.object({ occupationId: z.uuid({ message: 'validation.format' }) }) }),
 ]);
 
-const activeSessionSchema = z.object({ createdAt: z.string(), lastSeenAt: z.string(), ip: z.string().nullable(), userAgent: z.string().nullable(), current: z.boolean() });
+const activeSessionSchema = z.object({
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  current: z.boolean(),
+});
 
 const tags = ['auth'];
 const signedIn = { access: 'user' as const };
@@ -40,11 +46,17 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     api.get(url, { config: signedIn, schema: { tags, response: { 200: meSchema } } }, (request) => signIn.me(request.caller));
   }
 
-  api.get('/api/auth/session-count', { config: signedIn, schema: { tags, response: { 200: activeSessionCountSchema } } }, (request) => signIn.sessionCount(request.caller));
+  api.get('/api/auth/session-count', { config: signedIn, schema: { tags, response: { 200: activeSessionCountSchema } } }, (request) =>
+    signIn.sessionCount(request.caller),
+  );
 
   for (const url of ['/api/auth/switch', '/initial/auth/select-occupation']) {
     api.post(url, { config: signedIn, schema: { tags, body: occupationChoiceSchema, response: { 200: meSchema } } }, (request, reply) =>
-      signIn.switchOccupation(request.caller, sessionReply(app, request, reply), 'occupationId' in request.body ? request.body.occupationId : request.body.user.occupationId),
+      signIn.switchOccupation(
+        request.caller,
+        sessionReply(app, request, reply),
+        'occupationId' in request.body ? request.body.occupationId : request.body.user.occupationId,
+      ),
     );
   }
 
@@ -55,7 +67,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  api.get('/api/auth/active-sessions', { config: signedIn, schema: { tags, response: { 200: z.array(activeSessionSchema) } } }, (request) => signIn.activeSessions(request.caller));
+  api.get('/api/auth/active-sessions', { config: signedIn, schema: { tags, response: { 200: z.array(activeSessionSchema) } } }, (request) =>
+    signIn.activeSessions(request.caller),
+  );
 
   // ---- MFA ------------------------------------------------------------------
 
@@ -71,8 +85,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     );
   }
 
-  api.post('/initial/auth/upgrade-session-to-mfa', { config: signedIn, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } }, (request, reply) =>
-    mfa.upgradeSession(request.caller, sessionReply(app, request, reply), request.body),
+  api.post(
+    '/initial/auth/upgrade-session-to-mfa',
+    { config: signedIn, schema: { tags, body: mfaCodeRequestSchema, response: { 200: meSchema } } },
+    (request, reply) => mfa.upgradeSession(request.caller, sessionReply(app, request, reply), request.body),
   );
 
   api.post('/api/auth/disable-mfa', { config: signedIn, schema: { tags, response: { 200: meSchema } } }, (request) => mfa.disable(request.caller));

@@ -19,7 +19,12 @@ type LoginRequest = z.output<typeof loginRequestSchema>;
  * ENTER_MFA_CODE, MFA_NOT_SET_UP, ORGANIZATION_UNSUITABLE): the session cookie is set either way,
  * because the next step (code entry, setup) continues this session.
  */
-export async function withSessionCookie(http: SessionReply, token: string, session: SessionRecord, step: (session: SessionRecord) => Promise<SessionRecord>): Promise<SessionRecord> {
+export async function withSessionCookie(
+  http: SessionReply,
+  token: string,
+  session: SessionRecord,
+  step: (session: SessionRecord) => Promise<SessionRecord>,
+): Promise<SessionRecord> {
   try {
     const next = await step(session);
     http.setCookie(token, next);

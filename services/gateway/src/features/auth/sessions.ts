@@ -109,7 +109,11 @@ export async function findSession(db: Db, token: string, idleTimeoutMs: number):
   };
 }
 
-export async function selectSessionOccupation(db: Db, tokenHash: Buffer, occupation: { occupationId: string; organizationId: string; expiresAt: Date }): Promise<void> {
+export async function selectSessionOccupation(
+  db: Db,
+  tokenHash: Buffer,
+  occupation: { occupationId: string; organizationId: string; expiresAt: Date },
+): Promise<void> {
   await db
     .updateTable('operational.sessions')
     .set({ occupation_id: occupation.occupationId, organization_id: occupation.organizationId, expires_at: occupation.expiresAt })

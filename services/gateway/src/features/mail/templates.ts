@@ -26,7 +26,14 @@ interface Content {
 }
 
 function render(to: string, content: Content): MailMessage {
-  const text = [content.greeting, '', ...content.paragraphs.flatMap((p) => [p, '']), ...(content.action ? [content.action.url, ''] : []), content.footer, ''].join('\n');
+  const text = [
+    content.greeting,
+    '',
+    ...content.paragraphs.flatMap((p) => [p, '']),
+    ...(content.action ? [content.action.url, ''] : []),
+    content.footer,
+    '',
+  ].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family: Arial, sans-serif; color: #1f2933; line-height: 1.5">',
     `<p>${escapeHtml(content.greeting)}</p>`,
@@ -50,14 +57,20 @@ export function registrationMail(language: MailLanguage, input: { to: string; na
     et: {
       subject: `${PRODUCT_NAME}: kinnita oma konto`,
       greeting: `Tere, ${input.name}!`,
-      paragraphs: [`Sulle on loodud konto rakenduses ${PRODUCT_NAME}.`, 'Konto kinnitamiseks ja parooli määramiseks ava allolev link. Link kehtib 7 päeva ja seda saab kasutada ühe korra.'],
+      paragraphs: [
+        `Sulle on loodud konto rakenduses ${PRODUCT_NAME}.`,
+        'Konto kinnitamiseks ja parooli määramiseks ava allolev link. Link kehtib 7 päeva ja seda saab kasutada ühe korra.',
+      ],
       action: { label: 'Kinnita konto', url: input.url },
       footer: footer.et,
     },
     en: {
       subject: `${PRODUCT_NAME}: confirm your account`,
       greeting: `Hello ${input.name},`,
-      paragraphs: [`An account has been created for you in ${PRODUCT_NAME}.`, 'Open the link below to confirm your account and set your password. The link is valid for 7 days and can be used once.'],
+      paragraphs: [
+        `An account has been created for you in ${PRODUCT_NAME}.`,
+        'Open the link below to confirm your account and set your password. The link is valid for 7 days and can be used once.',
+      ],
       action: { label: 'Confirm account', url: input.url },
       footer: footer.en,
     },
@@ -70,14 +83,20 @@ export function passwordResetMail(language: MailLanguage, input: { to: string; n
     et: {
       subject: `${PRODUCT_NAME}: parooli lähtestamine`,
       greeting: `Tere, ${input.name}!`,
-      paragraphs: ['Keegi (loodetavasti sina) palus sinu konto parooli lähtestada.', 'Uue parooli määramiseks ava allolev link. Link kehtib 24 tundi ja seda saab kasutada ühe korra. Kui sa seda ei palunud, võid kirja eirata.'],
+      paragraphs: [
+        'Keegi (loodetavasti sina) palus sinu konto parooli lähtestada.',
+        'Uue parooli määramiseks ava allolev link. Link kehtib 24 tundi ja seda saab kasutada ühe korra. Kui sa seda ei palunud, võid kirja eirata.',
+      ],
       action: { label: 'Määra uus parool', url: input.url },
       footer: footer.et,
     },
     en: {
       subject: `${PRODUCT_NAME}: password reset`,
       greeting: `Hello ${input.name},`,
-      paragraphs: ['Someone (hopefully you) asked to reset the password of your account.', 'Open the link below to set a new password. The link is valid for 24 hours and can be used once. If you did not ask for this, you can ignore this message.'],
+      paragraphs: [
+        'Someone (hopefully you) asked to reset the password of your account.',
+        'Open the link below to set a new password. The link is valid for 24 hours and can be used once. If you did not ask for this, you can ignore this message.',
+      ],
       action: { label: 'Set a new password', url: input.url },
       footer: footer.en,
     },
@@ -90,13 +109,19 @@ export function emailChangedMail(language: MailLanguage, input: { to: string; na
     et: {
       subject: `${PRODUCT_NAME}: e-posti aadress muudetud`,
       greeting: `Tere, ${input.name}!`,
-      paragraphs: [`Sinu konto e-posti aadress muudeti aadressiks ${input.newEmail}.`, 'Kui sina seda ei teinud, võta kohe ühendust oma organisatsiooni administraatoriga.'],
+      paragraphs: [
+        `Sinu konto e-posti aadress muudeti aadressiks ${input.newEmail}.`,
+        'Kui sina seda ei teinud, võta kohe ühendust oma organisatsiooni administraatoriga.',
+      ],
       footer: footer.et,
     },
     en: {
       subject: `${PRODUCT_NAME}: e-mail address changed`,
       greeting: `Hello ${input.name},`,
-      paragraphs: [`The e-mail address of your account was changed to ${input.newEmail}.`, 'If you did not do this, contact the administrator of your organisation at once.'],
+      paragraphs: [
+        `The e-mail address of your account was changed to ${input.newEmail}.`,
+        'If you did not do this, contact the administrator of your organisation at once.',
+      ],
       footer: footer.en,
     },
   };
@@ -161,13 +186,19 @@ export function passwordChangedMail(language: MailLanguage, input: { to: string;
     et: {
       subject: `${PRODUCT_NAME}: parool muudetud`,
       greeting: `Tere, ${input.name}!`,
-      paragraphs: ['Sinu konto parool muudeti. Kõik teised seansid lõpetati.', 'Kui sina seda ei teinud, lähtesta parool kohe sisselogimislehel ja võta ühendust oma organisatsiooni administraatoriga.'],
+      paragraphs: [
+        'Sinu konto parool muudeti. Kõik teised seansid lõpetati.',
+        'Kui sina seda ei teinud, lähtesta parool kohe sisselogimislehel ja võta ühendust oma organisatsiooni administraatoriga.',
+      ],
       footer: footer.et,
     },
     en: {
       subject: `${PRODUCT_NAME}: password changed`,
       greeting: `Hello ${input.name},`,
-      paragraphs: ['The password of your account was changed. All other sessions were ended.', 'If you did not do this, reset your password on the sign-in page at once and contact the administrator of your organisation.'],
+      paragraphs: [
+        'The password of your account was changed. All other sessions were ended.',
+        'If you did not do this, reset your password on the sign-in page at once and contact the administrator of your organisation.',
+      ],
       footer: footer.en,
     },
   };
@@ -180,13 +211,19 @@ export function mfaRemovedMail(language: MailLanguage, input: { to: string; name
     et: {
       subject: `${PRODUCT_NAME}: mitmeastmeline autentimine eemaldatud`,
       greeting: `Tere, ${input.name}!`,
-      paragraphs: ['Sinu kontolt eemaldati mitmeastmeline autentimine (autentimisrakenduse kood). Sisselogimiseks piisab nüüd paroolist.', 'Kui sina seda ei teinud, muuda kohe oma parooli ja võta ühendust oma organisatsiooni administraatoriga.'],
+      paragraphs: [
+        'Sinu kontolt eemaldati mitmeastmeline autentimine (autentimisrakenduse kood). Sisselogimiseks piisab nüüd paroolist.',
+        'Kui sina seda ei teinud, muuda kohe oma parooli ja võta ühendust oma organisatsiooni administraatoriga.',
+      ],
       footer: footer.et,
     },
     en: {
       subject: `${PRODUCT_NAME}: multi-factor authentication removed`,
       greeting: `Hello ${input.name},`,
-      paragraphs: ['Multi-factor authentication (the authenticator app code) was removed from your account. A password alone now signs you in.', 'If you did not do this, change your password at once and contact the administrator of your organisation.'],
+      paragraphs: [
+        'Multi-factor authentication (the authenticator app code) was removed from your account. A password alone now signs you in.',
+        'If you did not do this, change your password at once and contact the administrator of your organisation.',
+      ],
       footer: footer.en,
     },
   };

@@ -12,8 +12,10 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const occupations = occupationService(app);
 
-  api.get('/api/organization/:id/occupations', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(occupationSchema) } } }, (request) =>
-    occupations.list(request.caller, request.params.id),
+  api.get(
+    '/api/organization/:id/occupations',
+    { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(occupationSchema) } } },
+    (request) => occupations.list(request.caller, request.params.id),
   );
 
   api.post(
@@ -22,11 +24,15 @@ export async function occupationRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.status(201).send(await occupations.create(request.caller, request.params.id, request.body)),
   );
 
-  api.put('/api/occupation/:id', { config: { access: editors }, schema: { tags, params: idParamsSchema, body: occupationInputSchema, response: { 200: commandResultSchema } } }, (request) =>
-    occupations.update(request.caller, request.params.id, request.body),
+  api.put(
+    '/api/occupation/:id',
+    { config: { access: editors }, schema: { tags, params: idParamsSchema, body: occupationInputSchema, response: { 200: commandResultSchema } } },
+    (request) => occupations.update(request.caller, request.params.id, request.body),
   );
 
-  api.delete('/api/occupation/:id', { config: { access: editors }, schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, (request) =>
-    occupations.remove(request.caller, request.params.id),
+  api.delete(
+    '/api/occupation/:id',
+    { config: { access: editors }, schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } },
+    (request) => occupations.remove(request.caller, request.params.id),
   );
 }

@@ -30,7 +30,8 @@ function rolesHandedOut(occupation: OccupationRow, userId: string, roleIds: stri
  */
 export function occupationService(app: FastifyInstance) {
   const read = () => readModels(app.db);
-  const run = (caller: Caller, command: OccupationCommand) => app.commands.run({ decider: occupationDecider, command, actor: caller.actor, readModels: READ_MODELS });
+  const run = (caller: Caller, command: OccupationCommand) =>
+    app.commands.run({ decider: occupationDecider, command, actor: caller.actor, readModels: READ_MODELS });
 
   /** The requested roles as the read models know them, for the decider's checks. */
   async function checksFor(organizationId: string, userId: string, roleIds: string[]): Promise<AssignmentChecks> {
@@ -54,7 +55,8 @@ export function occupationService(app: FastifyInstance) {
       throw new DomainError('UNSUITABLE_ROLE', 'IS_ADMIN belongs to occupations of the platform organisation only');
     }
     const notHeld = privilegesNotHeld(auth, granted);
-    if (notHeld.length > 0) throw new DomainError('INSUFFICIENT_PERMISSIONS', `the roles grant privileges you do not hold: ${notHeld.join(', ')}`, { privileges: notHeld });
+    if (notHeld.length > 0)
+      throw new DomainError('INSUFFICIENT_PERMISSIONS', `the roles grant privileges you do not hold: ${notHeld.join(', ')}`, { privileges: notHeld });
   }
 
   /** An occupation of an organisation the caller may act in; any other id is "not found". */
@@ -84,7 +86,17 @@ export function occupationService(app: FastifyInstance) {
       const { userId, name, description } = input;
       const roleIds = roleIdsOf(input);
       const checks = await checksFor(organizationId, userId, roleIds);
-      const command: OccupationCommand = { type: 'CreateOccupation', occupationId: randomUUID(), organizationId, userId, name, description, occupationType: 'DEFAULT', roleIds, checks };
+      const command: OccupationCommand = {
+        type: 'CreateOccupation',
+        occupationId: randomUUID(),
+        organizationId,
+        userId,
+        name,
+        description,
+        occupationType: 'DEFAULT',
+        roleIds,
+        checks,
+      };
       return checkedRun(caller, organizationId, command, roleIds);
     },
 

@@ -37,6 +37,10 @@ export async function sendPasswordReset(app: FastifyInstance, user: Confirmation
 /** When the last registration confirmation was sent to each user (users list: confirmationSentAt). */
 export async function confirmationSentAt(db: AppDatabase, userIds: readonly string[]): Promise<Map<string, Date>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.selectFrom('operational.registration_confirmations').select(['user_id', 'sent_at']).where('user_id', 'in', [...userIds]).execute();
+  const rows = await db
+    .selectFrom('operational.registration_confirmations')
+    .select(['user_id', 'sent_at'])
+    .where('user_id', 'in', [...userIds])
+    .execute();
   return new Map(rows.map((row) => [row.user_id, row.sent_at]));
 }

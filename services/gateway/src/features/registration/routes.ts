@@ -10,8 +10,10 @@ export async function registrationRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const registration = registrationService(app);
 
-  api.post('/public/token/verify', { config: { access }, schema: { tags, body: tokenVerifyRequestSchema, response: { 200: tokenVerifyResponseSchema } } }, (request) =>
-    registration.verifyToken(request.body.token),
+  api.post(
+    '/public/token/verify',
+    { config: { access }, schema: { tags, body: tokenVerifyRequestSchema, response: { 200: tokenVerifyResponseSchema } } },
+    (request) => registration.verifyToken(request.body.token),
   );
 
   api.post('/public/auth/confirm-password', { config: { access }, schema: { tags, body: confirmPasswordSchema } }, async (request, reply) => {

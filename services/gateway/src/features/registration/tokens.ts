@@ -22,7 +22,13 @@ export async function issueToken(db: AppDatabase, userId: string, purpose: Token
     await trx.deleteFrom('operational.account_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
     await trx
       .insertInto('operational.account_tokens')
-      .values({ token_hash: hashAccountToken(token), user_id: userId, purpose, created_at: now, expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]) })
+      .values({
+        token_hash: hashAccountToken(token),
+        user_id: userId,
+        purpose,
+        created_at: now,
+        expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
+      })
       .execute();
   });
   return token;

@@ -45,8 +45,17 @@ export function roleNames(app: FastifyInstance, organizationId: string): UniqueV
  * Runs the role's command (create or rename) with the name claimed: ROLE_NAME_NOT_UNIQUE if
  * another role holds it; afterwards the name the role carried before is released.
  */
-export function withRoleName<Outcome extends { before?: RoleState }>(app: FastifyInstance, claim: RoleNameClaim, work: () => Promise<Outcome>): Promise<Outcome> {
-  return withClaim(app.store, roleNames(app, claim.organizationId), { value: claim.name, ownerId: claim.roleId, actor: claim.actor, formerValue: nameOf }, work);
+export function withRoleName<Outcome extends { before?: RoleState }>(
+  app: FastifyInstance,
+  claim: RoleNameClaim,
+  work: () => Promise<Outcome>,
+): Promise<Outcome> {
+  return withClaim(
+    app.store,
+    roleNames(app, claim.organizationId),
+    { value: claim.name, ownerId: claim.roleId, actor: claim.actor, formerValue: nameOf },
+    work,
+  );
 }
 
 /** After a delete: releases the name the role carried when the delete was decided. */

@@ -14,21 +14,31 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const roles = roleService(app);
 
-  api.get('/api/privileges', { config: { access: viewers }, schema: { tags, response: { 200: z.array(privilegeSchema) } } }, (request) => roles.privileges(request.caller));
-
-  api.get('/api/organization/:id/roles', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(roleSchema) } } }, (request) =>
-    roles.list(request.caller, request.params.id),
+  api.get('/api/privileges', { config: { access: viewers }, schema: { tags, response: { 200: z.array(privilegeSchema) } } }, (request) =>
+    roles.privileges(request.caller),
   );
 
-  api.post('/api/organization/:id/role', { config: { access: editors }, schema: { tags, params: idParamsSchema, body: roleInputSchema, response: { 201: commandResultSchema } } }, async (request, reply) =>
-    reply.status(201).send(await roles.create(request.caller, request.params.id, request.body)),
+  api.get(
+    '/api/organization/:id/roles',
+    { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(roleSchema) } } },
+    (request) => roles.list(request.caller, request.params.id),
   );
 
-  api.put('/api/organization/:orgId/role/:id', { config: { access: editors }, schema: { tags, params: roleParamsSchema, body: roleInputSchema, response: { 200: commandResultSchema } } }, (request) =>
-    roles.update(request.caller, request.params.orgId, request.params.id, request.body),
+  api.post(
+    '/api/organization/:id/role',
+    { config: { access: editors }, schema: { tags, params: idParamsSchema, body: roleInputSchema, response: { 201: commandResultSchema } } },
+    async (request, reply) => reply.status(201).send(await roles.create(request.caller, request.params.id, request.body)),
   );
 
-  api.delete('/api/organization/:orgId/role/:id', { config: { access: editors }, schema: { tags, params: roleParamsSchema, response: { 200: commandResultSchema } } }, (request) =>
-    roles.remove(request.caller, request.params.orgId, request.params.id),
+  api.put(
+    '/api/organization/:orgId/role/:id',
+    { config: { access: editors }, schema: { tags, params: roleParamsSchema, body: roleInputSchema, response: { 200: commandResultSchema } } },
+    (request) => roles.update(request.caller, request.params.orgId, request.params.id, request.body),
+  );
+
+  api.delete(
+    '/api/organization/:orgId/role/:id',
+    { config: { access: editors }, schema: { tags, params: roleParamsSchema, response: { 200: commandResultSchema } } },
+    (request) => roles.remove(request.caller, request.params.orgId, request.params.id),
   );
 }

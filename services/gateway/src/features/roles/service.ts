@@ -41,13 +41,15 @@ export function roleService(app: FastifyInstance) {
   async function privilegesToSave(auth: AuthContext, organizationId: string, requested: Privilege[], saved?: SavedRole): Promise<Privilege[]> {
     const current = saved?.privileges ?? [];
     const added = requested.filter((privilege) => !current.includes(privilege));
-    if (added.includes('IS_ADMIN') && !isPlatformAdmin(auth)) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may grant IS_ADMIN');
+    if (added.includes('IS_ADMIN') && !isPlatformAdmin(auth))
+      throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may grant IS_ADMIN');
     const platformOrganization = await isPlatformOrganization(app, organizationId);
     if (requested.includes('IS_ADMIN') && !platformOrganization) {
       throw new DomainError('UNSUITABLE_ROLE', 'IS_ADMIN belongs to roles of the platform organisation only');
     }
     const notHeld = saved?.attached ? privilegesNotHeld(auth, added) : [];
-    if (notHeld.length > 0) throw new DomainError('INSUFFICIENT_PERMISSIONS', `a role in use gains only privileges you hold: ${notHeld.join(', ')}`, { privileges: notHeld });
+    if (notHeld.length > 0)
+      throw new DomainError('INSUFFICIENT_PERMISSIONS', `a role in use gains only privileges you hold: ${notHeld.join(', ')}`, { privileges: notHeld });
     const keepsIsAdmin = platformOrganization && !isPlatformAdmin(auth) && current.includes('IS_ADMIN') && !requested.includes('IS_ADMIN');
     return keepsIsAdmin ? [...requested, 'IS_ADMIN'] : requested;
   }
@@ -80,7 +82,15 @@ export function roleService(app: FastifyInstance) {
       const privilegeIds = await privilegesToSave(caller.auth, organizationId, input.privilegeIds);
       // The id is the name claim's owner, so it is made before the command runs.
       const roleId = randomUUID();
-      return withName(caller, organizationId, { type: 'CreateRole', roleId, organizationId, name: input.name, description: input.description, privilegeIds, roleType: 'DEFAULT' });
+      return withName(caller, organizationId, {
+        type: 'CreateRole',
+        roleId,
+        organizationId,
+        name: input.name,
+        description: input.description,
+        privilegeIds,
+        roleType: 'DEFAULT',
+      });
     },
 
     async update(caller: Caller, organizationId: string, roleId: string, input: RoleInput) {

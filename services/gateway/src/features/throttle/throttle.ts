@@ -144,11 +144,7 @@ export async function attemptSucceeded(db: AppDatabase, keys: AttemptKeys): Prom
 }
 
 async function takeBack(db: AppDatabase, key: ThrottleKey): Promise<void> {
-  await db
-    .updateTable('operational.auth_failures')
-    .set({ failures: sql<number>`greatest(failures - 1, 0)` })
-    .where('key', '=', key.key)
-    .execute();
+  await db.updateTable('operational.auth_failures').set({ failures: sql<number>`greatest(failures - 1, 0)` }).where('key', '=', key.key).execute();
 }
 
 /** A success elsewhere (a new password): the account's counters start again, its per-address ones too. */

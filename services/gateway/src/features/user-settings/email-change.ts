@@ -41,13 +41,24 @@ export const EMAIL_CHANGE_PAGE = 'confirm-email';
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
 async function pendingChange(db: AppDatabase, userId: string) {
-  return db.selectFrom('operational.email_changes').select(['new_email', 'claim_id', 'expires_at']).where('user_id', '=', userId).where('expires_at', '>', new Date()).executeTakeFirst();
+  return db
+    .selectFrom('operational.email_changes')
+    .select(['new_email', 'claim_id', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
 }
 
 /** Records the request (replacing an earlier one of the user) and returns the token for the link. */
 async function recordChange(db: AppDatabase, userId: string, newEmail: string, claimId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  const row = { new_email: newEmail, claim_id: claimId, token_hash: hashToken(token), requested_at: new Date(), expires_at: new Date(Date.now() + EMAIL_CHANGE_LIFETIME_MS) };
+  const row = {
+    new_email: newEmail,
+    claim_id: claimId,
+    token_hash: hashToken(token),
+    requested_at: new Date(),
+    expires_at: new Date(Date.now() + EMAIL_CHANGE_LIFETIME_MS),
+  };
   await db
     .insertInto('operational.email_changes')
     .values({ user_id: userId, ...row })
@@ -131,10 +142,14 @@ export function emailChangeRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const emailChange = emailChangeService(app);
 
-  api.get('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, response: { 200: emailChangeStatusSchema } } }, (request) => emailChange.pending(request.caller));
+  api.get('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, response: { 200: emailChangeStatusSchema } } }, (request) =>
+    emailChange.pending(request.caller),
+  );
 
-  api.put('/api/user-settings/email', { config: { access: 'user' }, schema: { tags, body: emailChangeRequestSchema, response: { 200: emailChangeStatusSchema } } }, (request, reply) =>
-    emailChange.request(request.caller, sessionReply(app, request, reply), request.body),
+  api.put(
+    '/api/user-settings/email',
+    { config: { access: 'user' }, schema: { tags, body: emailChangeRequestSchema, response: { 200: emailChangeStatusSchema } } },
+    (request, reply) => emailChange.request(request.caller, sessionReply(app, request, reply), request.body),
   );
 
   api.post(

@@ -42,7 +42,8 @@ export function userSettingsService(app: FastifyInstance) {
     async put(caller: Caller, input: SettingsPut) {
       const { type, documentId, budgetId, subBudgetId, settings } = input;
       const json = JSON.stringify(settings);
-      if (Buffer.byteLength(json) > MAX_SETTINGS_BYTES) throw fieldError('SCHEMA_VALIDATION_ERROR', 'settings', 'validation.maxLength', 'settings are too large');
+      if (Buffer.byteLength(json) > MAX_SETTINGS_BYTES)
+        throw fieldError('SCHEMA_VALIDATION_ERROR', 'settings', 'validation.maxLength', 'settings are too large');
       const values = {
         user_id: caller.auth.userId,
         occupation_id: occupationOf(caller),
@@ -62,7 +63,12 @@ export function userSettingsService(app: FastifyInstance) {
     },
 
     async setLanguage(caller: Caller, language: Language): Promise<Me> {
-      await app.commands.run({ decider: userDecider, command: { type: 'SetLanguage', userId: caller.auth.userId, language }, actor: caller.actor, readModels: READ_MODELS });
+      await app.commands.run({
+        decider: userDecider,
+        command: { type: 'SetLanguage', userId: caller.auth.userId, language },
+        actor: caller.actor,
+        readModels: READ_MODELS,
+      });
       return meOf(app, caller.auth.session);
     },
   };

@@ -86,7 +86,15 @@ interface ClaimInput {
   now?: Date;
 }
 
-const appendOne = (store: EventStore, stream: string, events: readonly StoredEvent[], type: string, data: Record<string, unknown>, actor: CommandActor, now: Date) =>
+const appendOne = (
+  store: EventStore,
+  stream: string,
+  events: readonly StoredEvent[],
+  type: string,
+  data: Record<string, unknown>,
+  actor: CommandActor,
+  now: Date,
+) =>
   store.append(stream, [{ id: randomUUID(), type, data, metadata: eventMetadata(actor, now) }], { expectedRevision: events.at(-1)?.revision ?? 'no_stream' });
 
 /**
@@ -117,7 +125,11 @@ async function isAbandoned(kind: UniqueValueKind, holder: Holder, value: string,
  * carries it and no other claim of the owner is pending; otherwise only the claim is settled.
  * Without a claim id it releases a value the owner used to carry (after a rename or a delete).
  */
-export async function settle(store: EventStore, kind: UniqueValueKind, input: { value: string; ownerId: string; actor: CommandActor; claimId?: string }): Promise<void> {
+export async function settle(
+  store: EventStore,
+  kind: UniqueValueKind,
+  input: { value: string; ownerId: string; actor: CommandActor; claimId?: string },
+): Promise<void> {
   const stream = kind.stream(input.value);
   await retryOnConflict(async () => {
     const now = new Date();
@@ -168,7 +180,11 @@ export async function withClaim<State, Outcome extends { before?: State }>(
  * so a command that breaks another rule answers with that rule's code (not "name taken") and no
  * claim is made for nothing. The real command still decides again after the claim.
  */
-export async function dryRun<Command, Event extends DomainEvent, State>(store: EventStore, decider: Decider<Command, Event, State>, command: Command): Promise<Event[]> {
+export async function dryRun<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+): Promise<Event[]> {
   const stored = await store.readStream(decider.streamName(command));
   return decider.decide(command, foldEvents(decider, stored as unknown as Event[]));
 }

@@ -32,7 +32,8 @@ export function userService(app: FastifyInstance) {
     app.commands.run({ decider: userDecider, command, actor: caller.actor, readModels: READ_MODELS });
 
   /** Only an administrator may change a user's e-mail (spec 1, section 5). */
-  const mayChangeEmail = async (auth: AuthContext, organizationId: string) => isPlatformAdmin(auth) || (await actsAsOrganizationAdmin(app, auth, organizationId));
+  const mayChangeEmail = async (auth: AuthContext, organizationId: string) =>
+    isPlatformAdmin(auth) || (await actsAsOrganizationAdmin(app, auth, organizationId));
 
   /** A user of this organisation that it may edit or delete: 404 for strangers, UNSUITABLE_USER for visiting members. */
   async function ownUser(organizationId: string, userId: string) {
