@@ -3,7 +3,7 @@ import type { TaskDefinition } from '@eelarve/gateway/features/tasks/definition'
 import type { TaskJobData } from '@eelarve/gateway/features/tasks/queue';
 import { allSucceeded, failTask, findTask, isFinal, saveTask, TASK_INTERRUPTED, taskActor, unprocessedSteps } from '@eelarve/gateway/features/tasks/records';
 import { withAdvisoryLock } from '@eelarve/gateway/infrastructure/advisory-lock';
-import { isDatabaseUnavailable } from '@eelarve/gateway/infrastructure/database';
+import { isTransientDatabaseFailure } from '@eelarve/postgres/failures';
 import type { Task } from '@eelarve/shared';
 import type PgBoss from 'pg-boss';
 
@@ -16,8 +16,8 @@ import type PgBoss from 'pg-boss';
  * - An attempt that outlives its job's expiry has lost it (the queue retried or failed the job):
  *   it stops before its next step and leaves the task to whoever has the job now.
  * - A step that fails ends the task ERROR with its message, unless the data shows the work
- *   complete (SUCCESS). An unavailable database is not the task's fault: the attempt fails and
- *   the queue retries it with backoff.
+ *   complete (SUCCESS). A failure of the database's own (unavailable, deadlock, serialization)
+ *   is not the task's fault: the attempt fails and the queue retries it with backoff.
  */
 export class AttemptLost extends Error {
   constructor(taskId: string) {
@@ -66,7 +66,7 @@ async function attempt(context: TaskContext, definition: TaskDefinition, taskId:
       await step.run();
     } catch (error) {
       lease();
-      if (isDatabaseUnavailable(error)) throw error;
+      if (isTransientDatabaseFailure(error)) throw error;
       log.error({ err: error, taskId, step: step.name }, 'task step failed');
       // The step may have failed after its last write (e.g. waiting for read models): the data decides.
       if (await workIsDone(context, definition, task)) {
