@@ -4,6 +4,7 @@ import { startWorker, type Worker } from '@eelarve/testing/worker';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TaskDefinition, TaskPolicy, TaskStep } from '../src/features/tasks/definition';
+import { ensureTaskQueue, taskQueueName } from '../src/features/tasks/queue';
 import { type Client, login } from './helpers';
 
 /**
@@ -145,6 +146,24 @@ it('runs one attempt of a task at a time: the retry of a slow attempt waits for 
   await expect.poll(async () => (await jobOf(id))?.state, { timeout: 15_000 }).toBe('completed');
   expect(runs).toBe(1);
   expect(overlapped).toBe(false);
+});
+
+it('takes the job of a worker that died only once its expiry has passed, and runs the task then', async () => {
+  const policy: TaskPolicy = { expireInSeconds: 3, retryLimit: 1, retryDelaySeconds: 1 };
+  const ranAt: number[] = [];
+  const definition: TaskDefinition = { type: 'TEST_ORPHANED', policy, steps: () => [{ name: 'work', run: async () => void ranAt.push(Date.now()) }] };
+  const queue = server.worker!.boss;
+  await ensureTaskQueue(queue, definition.type, policy);
+  const id = await start(definition);
+  // A worker takes the job and dies before its first step: the job stays active with nobody on it.
+  const [taken] = await queue.fetch(taskQueueName(definition.type));
+  expect(taken?.id).toBe(id);
+  const takenAt = Date.now();
+  workers.push(await startWorker({ context: server.app, taskTypes: [definition], maintenanceIntervalSeconds: 1 }));
+  await expect.poll(async () => (await getTask(id)).status, { timeout: 30_000 }).toBe('SUCCESS');
+  expect(ranAt).toHaveLength(1);
+  expect(ranAt[0]! - takenAt).toBeGreaterThanOrEqual(policy.expireInSeconds * 1000 - 250);
+  expect((await jobOf(id))?.retry_count).toBe(1);
 });
 
 it('finishes a task without steps, and answers 404 for an unknown task', async () => {
