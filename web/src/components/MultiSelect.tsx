@@ -90,6 +90,8 @@ export function MultiSelect({
   const intl = useIntl();
   const { locale } = useLocale();
   const listId = useId();
+  const nameId = useId();
+  const valuesId = useId();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   const [position, setPosition] = useState<PopupPosition | null>(null);
@@ -150,7 +152,8 @@ export function MultiSelect({
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
-        aria-label={label}
+        // Named by its label and then what it shows (WCAG 2.5.3, axe label-content-name-mismatch).
+        aria-labelledby={`${nameId} ${valuesId}`}
         aria-describedby={describedBy}
         aria-invalid={invalid ? true : undefined}
         disabled={disabled}
@@ -167,7 +170,10 @@ export function MultiSelect({
         data-testid={testId}
         data-count={chosen.length}
       >
-        <span className="multi-select-values">
+        <span id={nameId} className="visually-hidden">
+          {label}
+        </span>
+        <span id={valuesId} className="multi-select-values">
           {chosen.length === 0 ? <span className="multi-select-placeholder">{placeholder}</span> : null}
           {shown.map((option) => (
             <span key={option.value} className="chip" data-testid={`${testId}-chip`} data-value={option.value}>
