@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { classifierCopyCommands, classifierDecider, type SourceClassifier } from '@eelarve/domain';
-import type { GlobalPosition } from '@eelarve/eventstore';
 import { listClassifiers } from '@eelarve/projections/classifiers/queries';
-import { executeCommand } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
 import type { DocumentCopyContext } from '../documents/copy';
 import { fixCopyIds } from '../tasks/copy-ids';
@@ -27,13 +25,13 @@ export async function copyClassifiers(context: DocumentCopyContext): Promise<voi
   const target = { documentId: context.targetDocumentId, organizationId: context.organizationId };
   const drawn = new Map<string, string>();
   const commands = fixCopyIds(classifierCopyCommands(sources, target, drawn, randomUUID), drawn, context.taskId, context.ids);
-  let last: GlobalPosition | null = null;
+  let last: string | null = null;
   for (const command of commands) {
     if ((await classifierState(context, command.classifierId)).status !== 'none') continue;
     const claim = { documentId: target.documentId, fieldName: command.definition.fieldName, classifierId: command.classifierId };
-    // Infrastructure's executeCommand: the field-name claim needs the outcome's stream position (reservations.ts).
-    last = (await withFieldName(context, actor, claim, () => executeCommand(context.store, classifierDecider, command, actor))).position ?? last;
+    const copied = await withFieldName(context, actor, claim, () => context.commands.run({ decider: classifierDecider, command, actor, readModels: [] }));
+    last = copied.position ?? last;
   }
-  // The task reports SUCCESS only once the classifiers tab shows the copies.
-  if (last) await context.commands.awaitReadModels(['classifiers'], last);
+  // The task reports SUCCESS only once the classifiers tab shows the copies (one wait, after the last).
+  await context.commands.awaitReadModels(['classifiers'], last);
 }
