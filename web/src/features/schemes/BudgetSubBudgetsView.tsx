@@ -1,5 +1,5 @@
 import type { SubBudget } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
 import { useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -8,18 +8,20 @@ import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DropdownMenu } from '../../components/DropdownMenu';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useToasts } from '../../components/Toasts';
 import { textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
+import { ListError } from '../../grid/ListError';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
 import { canEditSchemes } from '../../app/document/access';
-import { fetchBudget, fetchBudgetSubBudgets, fetchClassifierItems, fetchClassifiers, type ImportType, saveBudgetPins, schemeKeys } from './api';
+import { useBudgetPins, useRefreshSubBudgets } from './api/mutations';
+import { budgetSubBudgetsQuery, classifierItemsQuery, schemeBudgetQuery, schemeClassifiersQuery } from './api/queries';
+import type { ImportType } from './api/requests';
 import { ImportModal } from './ImportModal';
 import { itemIndex, itemLabel, schemeColumns, classifierValue } from './model';
+import { useBudgetSubBudgetExport } from './sub-budgets/useSubBudgetExport';
 import { useBudgetScheme } from './useBudgetScheme';
-import { downloadXlsx } from './xlsx';
 import './schemes.css';
 
 interface PinContext {
@@ -36,7 +38,6 @@ export function BudgetSubBudgetsView() {
   const me = useCurrentUser();
   const { locale } = useLocale();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
   const { schemes, schemesQuery, schemeId, ready } = useBudgetScheme(documentId, budgetId, routeSchemeId);
   const scheme = schemes.find((candidate) => candidate.id === schemeId);
@@ -44,25 +45,17 @@ export function BudgetSubBudgetsView() {
   const [importMode, setImportMode] = useState<ImportType | null>(null);
   const gridApi = useRef<GridApi<SubBudget> | null>(null);
 
-  const budget = useQuery({ queryKey: schemeKeys.budget(budgetId), queryFn: () => fetchBudget(budgetId), enabled: budgetId !== '' });
-  const subBudgets = useQuery({
-    queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? ''),
-    queryFn: () => fetchBudgetSubBudgets(budgetId, schemeId ?? ''),
-    enabled: schemeId !== null,
-  });
+  const budget = useQuery(schemeBudgetQuery(budgetId));
+  const subBudgets = useQuery(budgetSubBudgetsQuery(budgetId, schemeId));
   // Classifier names and item names make the table readable; without the privilege to read them the codes are shown.
-  const classifiers = useQuery({ queryKey: schemeKeys.classifiers(documentId), queryFn: () => fetchClassifiers(documentId), enabled: documentId !== '', retry: false });
+  const classifiers = useQuery({ ...schemeClassifiersQuery(documentId), retry: false });
   const columns = useMemo(() => schemeColumns(scheme, classifiers.data ?? []), [scheme, classifiers.data]);
   const classifierIds = useMemo(() => columns.map((column) => column.classifierId), [columns]);
-  const items = useQuery({ queryKey: schemeKeys.items(classifierIds), queryFn: () => fetchClassifierItems(classifierIds), enabled: classifierIds.length > 0, retry: false });
+  const items = useQuery({ ...classifierItemsQuery(classifierIds), retry: false });
   const itemsByKey = useMemo(() => itemIndex(items.data?.list ?? []), [items.data]);
 
-  const pin = useMutation({
-    mutationFn: ({ pinned, confirmed }: { pinned: string[]; confirmed: boolean }) => saveBudgetPins(budgetId, schemeId ?? '', pinned, confirmed),
-    onSuccess: async () => {
-      setConfirmUnpin(null);
-      await queryClient.invalidateQueries({ queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? '') });
-    },
+  const pin = useBudgetPins(budgetId, schemeId, {
+    onSaved: () => setConfirmUnpin(null),
     onError: (error, { pinned, confirmed }) => {
       setConfirmUnpin(null);
       // Records appeared since the list was read: ask, as for a sub-budget known to have records.
@@ -80,12 +73,7 @@ export function BudgetSubBudgetsView() {
   // The file's columns are the classifiers' technical names: without them (or with none) nothing can be read.
   const importReady = scheme !== undefined && classifiers.data !== undefined && columns.length > 0 && subBudgets.data !== undefined;
   const importBlocked = classifiers.isError || (scheme !== undefined && classifiers.data !== undefined && columns.length === 0);
-  const refreshAfterImport = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? '') }),
-      queryClient.invalidateQueries({ queryKey: schemeKeys.subBudgets(schemeId ?? '') }),
-      queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) }),
-    ]);
+  const refreshAfterImport = useRefreshSubBudgets(documentId, schemeId ?? '');
 
   const contextRef = useRef<PinContext | null>(null);
   const handlers: PinContext = {
@@ -124,16 +112,7 @@ export function BudgetSubBudgetsView() {
     ];
   }, [intl, locale, columns, itemsByKey]);
 
-  const exportFile = useMutation({
-    mutationFn: async () => {
-      const shown: SubBudget[] = [];
-      gridApi.current?.forEachNodeAfterFilterAndSort((node) => node.data && shown.push(node.data));
-      const header = ['id', 'name', ...columns.map((column) => column.fieldName), 'pinned'];
-      const rows = shown.map((row) => [row.id, row.name, ...columns.map((column) => classifierValue(row, column)), row.pinned ? '1' : '0']);
-      await downloadXlsx(`${budget.data?.name ?? 'budget'} - ${scheme?.name ?? ''}.xlsx`, scheme?.name ?? 'sub-budgets', header, rows);
-    },
-    onError: showError,
-  });
+  const exportFile = useBudgetSubBudgetExport(budget.data?.name, scheme, columns, gridApi);
 
   const importItems = (['SUB_BUDGETS_WITH_PRESELECTIONS', 'PRESELECTIONS_ONLY'] as const).map((mode) => ({
     key: mode,
@@ -152,7 +131,9 @@ export function BudgetSubBudgetsView() {
 
   return (
     <div className="budget-sub-budgets-tab" data-testid="budget-sub-budgets-tab">
-      {schemesQuery.isError ? <ErrorAlert error={schemesQuery.error} title={<FormattedMessage id="schemes.loadFailed" />} /> : null}
+      {schemesQuery.isError ? (
+        <ListError error={schemesQuery.error} title={<FormattedMessage id="schemes.loadFailed" />} onRetry={() => void schemesQuery.refetch()} testId="budget-schemes-load-error" />
+      ) : null}
       {ready && schemes.length === 0 ? (
         <Alert kind="info" testId="budget-sub-budgets-no-schemes">
           <FormattedMessage id="budgetSubBudgets.noSchemes" />
@@ -194,8 +175,10 @@ export function BudgetSubBudgetsView() {
           )
         ) : null}
       </div>
-      {subBudgets.isError ? <ErrorAlert error={subBudgets.error} title={<FormattedMessage id="subBudgets.loadFailed" />} /> : null}
-      {scheme ? (
+      {subBudgets.isError ? (
+        <ListError error={subBudgets.error} title={<FormattedMessage id="subBudgets.loadFailed" />} onRetry={() => void subBudgets.refetch()} testId="budget-sub-budgets-load-error" />
+      ) : null}
+      {scheme && !subBudgets.isError ? (
         <DataGrid<SubBudget>
           key={scheme.id}
           testId="budget-sub-budgets-grid"

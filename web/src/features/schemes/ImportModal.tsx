@@ -1,5 +1,4 @@
 import type { SubBudget, SubBudgetImportRowError } from '@eelarve/shared';
-import { useMutation } from '@tanstack/react-query';
 import type { ColDef, GetRowIdParams, ICellRendererParams, RowClassRules } from 'ag-grid-community';
 import { type ChangeEvent, useId, useMemo, useState } from 'react';
 import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
@@ -11,7 +10,8 @@ import { FileInput } from '../../components/FileInput';
 import { Modal } from '../../components/Modal';
 import { DataGrid } from '../../grid/DataGrid';
 import { isMessageKey } from '../../i18n/messages';
-import { type ImportType, importSubBudgets } from './api';
+import { useImportSubBudgets } from './api/mutations';
+import type { ImportType } from './api/requests';
 import { type ParsedImportRow, parseImportTable, preselectionKeys, type SchemeColumn, shortList } from './model';
 import { readTable } from './xlsx';
 
@@ -71,11 +71,10 @@ export function ImportModal({
   // One id per import attempt (the rows read from one file): importing them again after a lost answer is answered "already done".
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt starts whenever the rows change.
   const importId = useMemo(() => newImportId(), [rows]);
-  const submit = useMutation({
-    mutationFn: (list: ParsedImportRow[]) => importSubBudgets(schemeId, mode, list.map((entry) => entry.row), importId),
-    onSuccess: async (result) => {
-      setImported(result.imported);
-      await onImported(result.imported);
+  const submit = useImportSubBudgets(schemeId, mode, {
+    onImported: async (imported) => {
+      setImported(imported);
+      await onImported(imported);
     },
     onError: (error) => {
       // SUB_BUDGET_IMPORT_INVALID: the server's row errors are shown on their rows.
@@ -84,6 +83,7 @@ export function ImportModal({
       setRows(rows.map((entry, index) => ({ ...entry, errors: [...entry.errors, ...(byRow.get(index) ?? [])] })));
     },
   });
+  const sendRows = (list: ParsedImportRow[]) => submit.mutate({ list: list.map((entry) => entry.row), importId });
 
   const errorCount = rows?.filter((entry) => entry.errors.length > 0).length ?? 0;
   const canImport = rows !== null && rows.length > 0 && errorCount === 0 && !submit.isPending;
@@ -103,7 +103,7 @@ export function ImportModal({
           <button type="button" className="button" onClick={onClose} disabled={submit.isPending} data-testid="sub-budgets-import-cancel">
             <FormattedMessage id="common.cancel" />
           </button>
-          <button type="button" className="button button-primary" disabled={!canImport} onClick={() => rows && submit.mutate(rows)} data-testid="sub-budgets-import-submit">
+          <button type="button" className="button button-primary" disabled={!canImport} onClick={() => rows && sendRows(rows)} data-testid="sub-budgets-import-submit">
             <FormattedMessage id="subBudgets.import.submit" />
           </button>
         </>

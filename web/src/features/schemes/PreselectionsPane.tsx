@@ -1,9 +1,10 @@
 import type { Classifier, ClassifierItem, SubBudget } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { fetchPreselections, savePreselections, schemeKeys } from './api';
+import { useSavePreselections } from './api/mutations';
+import { preselectionsQuery } from './api/queries';
 import { PRESELECTION_LIST_MAX_PX, PRESELECTION_ROW_PX } from './model';
 
 /**
@@ -25,8 +26,7 @@ export function PreselectionsPane({
 }) {
   const intl = useIntl();
   const headingId = useId();
-  const queryClient = useQueryClient();
-  const current = useQuery({ queryKey: schemeKeys.preselections(subBudget.id), queryFn: () => fetchPreselections(subBudget.id) });
+  const current = useQuery(preselectionsQuery(subBudget.id));
   const [draft, setDraft] = useState<Record<string, string[]> | null>(null);
   const [saved, setSaved] = useState(false);
   const pane = useRef<HTMLElement>(null);
@@ -44,13 +44,7 @@ export function PreselectionsPane({
     return map;
   }, [items]);
 
-  const save = useMutation({
-    mutationFn: () => savePreselections(subBudget.id, Object.fromEntries(Object.entries(draft ?? {}).filter(([, codes]) => codes.length > 0))),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: schemeKeys.preselections(subBudget.id) });
-      setSaved(true);
-    },
-  });
+  const save = useSavePreselections(subBudget.id, () => setSaved(true));
 
   const toggle = (classifierId: string, code: string, checked: boolean) => {
     setSaved(false);
@@ -70,7 +64,7 @@ export function PreselectionsPane({
         </h4>
         <span className="toolbar-spacer" />
         {canEdit ? (
-          <button type="button" className="button button-primary" disabled={draft === null || save.isPending} onClick={() => save.mutate()} data-testid="preselections-save">
+          <button type="button" className="button button-primary" disabled={draft === null || save.isPending} onClick={() => save.mutate(Object.fromEntries(Object.entries(draft ?? {}).filter(([, codes]) => codes.length > 0)))} data-testid="preselections-save">
             <FormattedMessage id="preselections.save" />
           </button>
         ) : null}

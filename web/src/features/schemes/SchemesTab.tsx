@@ -1,22 +1,23 @@
 import { hasAnyPrivilege, schemeInputSchema } from '@eelarve/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GetRowIdParams, RowClassRules, RowDragEndEvent } from 'ag-grid-community';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
-import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { ConfirmActionDialog } from '../../components/ConfirmAction';
 import { useToasts } from '../../components/Toasts';
 import { actionsColumn } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
+import { ListError } from '../../grid/ListError';
 import { type EditMode, moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import type { MessageKey } from '../../i18n/messages';
 import { useCurrentUser } from '../../app/session';
-import { createScheme, deleteScheme, fetchClassifiers, fetchSchemes, reorderSchemes, schemeKeys, updateScheme } from './api';
+import { useDeleteScheme, useReorderSchemes, useSaveScheme } from './api/mutations';
+import { schemeClassifiersQuery, schemeListQuery } from './api/queries';
 import {
   SchemeActionsCell,
   SchemeDescriptionCell,
@@ -56,15 +57,14 @@ export function SchemesTab() {
   const intl = useIntl();
   const me = useCurrentUser();
   const canEdit = hasAnyPrivilege(me.privileges, 'SCHEMA_ADMIN');
-  const queryClient = useQueryClient();
   const { showError } = useToasts();
 
   const [collapsed, setCollapsed] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [notice, setNotice] = useState<MessageKey | null>(null);
 
-  const schemes = useQuery({ queryKey: schemeKeys.list(documentId), queryFn: () => fetchSchemes(documentId), enabled: documentId !== '' });
-  const classifiers = useQuery({ queryKey: schemeKeys.classifiers(documentId), queryFn: () => fetchClassifiers(documentId), enabled: documentId !== '' });
+  const schemes = useQuery(schemeListQuery(documentId));
+  const classifiers = useQuery(schemeClassifiersQuery(documentId));
 
   const saved = useMemo(
     () => (schemes.data ?? []).map(rowFromScheme).sort((a, b) => a.displayOrder - b.displayOrder || a.name.localeCompare(b.name)),
@@ -79,16 +79,8 @@ export function SchemesTab() {
 
   const startSession = (row: SchemeRow, mode: EditMode) => rowEditing.start(row, mode, mode === 'new' ? EMPTY_SCHEME_DRAFT : draftOf(row));
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) });
-
-  const save = useMutation({
-    mutationFn: ({ editing }: { editing: SchemeEditSession }) => {
-      const current = saved.find((row) => row.key === editing.key);
-      const payload = schemePayload(editing.draft, editing.mode === 'editing' ? current?.displayOrder : nextDisplayOrder(saved));
-      return editing.mode === 'editing' ? updateScheme(editing.key, payload) : createScheme(documentId, payload);
-    },
-    onSuccess: async (result, { editing }) => {
-      await refresh();
+  const save = useSaveScheme<SchemeEditSession>(documentId, {
+    onSaved: (result, editing) => {
       rowEditing.finishSaved(editing, result?.id);
       setNotice(editing.mode === 'editing' ? 'schemes.editSuccessful' : 'schemes.addSuccessful');
       if (editing.mode !== 'editing' && result?.id) setSelectedId(result.id);
@@ -99,6 +91,15 @@ export function SchemesTab() {
       showError(error);
     },
   });
+  const { mutate: saveScheme } = save;
+  const send = useCallback(
+    (editing: SchemeEditSession) => {
+      const current = saved.find((row) => row.key === editing.key);
+      const payload = schemePayload(editing.draft, editing.mode === 'editing' ? current?.displayOrder : nextDisplayOrder(saved));
+      saveScheme({ id: editing.mode === 'editing' ? editing.key : null, payload, context: editing });
+    },
+    [saved, saveScheme],
+  );
 
   const { submit } = rowEditing;
   const onSave = useCallback(
@@ -108,24 +109,13 @@ export function SchemesTab() {
         fields: FIELD_LABELS,
         // The classifier list's refusals are shown on the main classifiers.
         fieldOfPath: (path) => (path === 'classifierList' ? 'main' : path),
-        send: (editing) => save.mutate({ editing }),
+        send,
       }),
-    [submit, save.mutate],
+    [submit, send],
   );
 
-  const reorder = useMutation({
-    mutationFn: (list: Array<{ id: string; displayOrder: number }>) => reorderSchemes(documentId, list),
-    onSettled: refresh,
-    onError: showError,
-  });
-
-  const remove = useConfirmAction({
-    run: (row: SchemeRow) => deleteScheme(row.key),
-    onDone: async () => {
-      await refresh();
-      setNotice('schemes.deleteSuccessful');
-    },
-  });
+  const reorder = useReorderSchemes(documentId);
+  const remove = useDeleteScheme<SchemeRow>(documentId, () => setNotice('schemes.deleteSuccessful'));
 
   const classifierOptions = useMemo(
     () => (classifiers.data ?? []).filter((classifier) => classifier.groupingId === null).map((classifier) => ({ value: classifier.id, label: classifier.name })),
@@ -248,10 +238,12 @@ export function SchemesTab() {
           <FormattedMessage id={notice} />
         </Alert>
       ) : null}
-      {schemes.isError ? <ErrorAlert error={schemes.error} title={<FormattedMessage id="schemes.loadFailed" />} /> : null}
+      {schemes.isError ? (
+        <ListError error={schemes.error} title={<FormattedMessage id="schemes.loadFailed" />} onRetry={() => void schemes.refetch()} testId="schemes-load-error" />
+      ) : null}
       <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="schemes.field.invalid" testId="scheme-validation-error" />
 
-      {collapsed ? null : (
+      {collapsed || schemes.isError ? null : (
         <DataGrid<SchemeRow>
           testId="schemes-grid"
           height={Math.min(420, 90 + Math.max(rows.length, 2) * 44)}

@@ -2,7 +2,7 @@ import { type ClassifierItem, type SubBudget, subBudgetInputSchema } from '@eela
 import { errorCodeOf, isApiError } from '../../api';
 import { type InlineEditSession, InlineEditStore } from '../../grid/inline-edit';
 import type { DraftParseResult } from '../../grid/useInlineRowEditing';
-import type { SubBudgetPayload } from './api';
+import type { SubBudgetPayload } from './api/requests';
 import { classifierValue, type SchemeColumn } from './model';
 
 /**

@@ -1,8 +1,9 @@
 import type { Scheme } from '@eelarve/shared';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { fetchRememberedScheme, fetchSchemes, rememberScheme, schemeKeys } from './api';
+import { useRememberScheme } from './api/mutations';
+import { rememberedSchemeQuery, schemeListQuery } from './api/queries';
 
 /** Where a budget's sub-budgets tab should be: the route's scheme, else the remembered one, else the first. */
 export function resolveBudgetScheme(schemes: readonly Pick<Scheme, 'id'>[], routeSchemeId: string | undefined, remembered: string | null): { schemeId: string | null; redirect: boolean } {
@@ -19,9 +20,9 @@ export function resolveBudgetScheme(schemes: readonly Pick<Scheme, 'id'>[], rout
  */
 export function useBudgetScheme(documentId: string, budgetId: string, routeSchemeId: string | undefined) {
   const navigate = useNavigate();
-  const schemes = useQuery({ queryKey: schemeKeys.list(documentId), queryFn: () => fetchSchemes(documentId), enabled: documentId !== '' });
-  const remembered = useQuery({ queryKey: schemeKeys.budgetScheme(budgetId), queryFn: () => fetchRememberedScheme(budgetId), enabled: budgetId !== '', retry: false });
-  const remember = useMutation({ mutationFn: (schemeId: string) => rememberScheme(budgetId, schemeId) });
+  const schemes = useQuery(schemeListQuery(documentId));
+  const remembered = useQuery(rememberedSchemeQuery(budgetId));
+  const remember = useRememberScheme(budgetId);
   const ready = schemes.isSuccess && (remembered.isSuccess || remembered.isError);
   const sorted = [...(schemes.data ?? [])].sort((a, b) => a.displayOrder - b.displayOrder || a.name.localeCompare(b.name));
   const resolved = ready ? resolveBudgetScheme(sorted, routeSchemeId, remembered.data ?? null) : { schemeId: null, redirect: false };

@@ -1,22 +1,9 @@
 import type { Classifier, ClassifierItem, ClassifierPreselections, Scheme, SchemeInput, SubBudget, SubBudgetImportRow } from '@eelarve/shared';
-import { api, apiRequest } from '../../api';
+import { api, apiRequest } from '../../../api';
 
-/** Calls of the schemes tab and of a budget's sub-budgets tab (spec 2, section 7). */
+/** The HTTP calls of the schemes tab and of a budget's sub-budgets tab (spec 2, section 7); screens use the hooks of queries.ts and mutations.ts. */
 export type CommandResult = { id: string; position: string | null };
 export type ImportType = 'SUB_BUDGETS_WITH_PRESELECTIONS' | 'PRESELECTIONS_ONLY';
-
-export const schemeKeys = {
-  all: ['schemes'] as const,
-  list: (documentId: string) => ['schemes', 'document', documentId] as const,
-  subBudgets: (schemeId: string) => ['schemes', 'sub-budgets', schemeId] as const,
-  budgetSubBudgets: (budgetId: string, schemeId: string) => ['schemes', 'budget-sub-budgets', budgetId, schemeId] as const,
-  preselections: (subBudgetId: string) => ['schemes', 'preselections', subBudgetId] as const,
-  schemePreselections: (schemeId: string) => ['schemes', 'scheme-preselections', schemeId] as const,
-  classifiers: (documentId: string) => ['schemes', 'classifiers', documentId] as const,
-  items: (classifierIds: readonly string[]) => ['schemes', 'classifier-items', [...classifierIds].sort().join(',')] as const,
-  budget: (budgetId: string) => ['schemes', 'budget', budgetId] as const,
-  budgetScheme: (budgetId: string) => ['schemes', 'budget-scheme-setting', budgetId] as const,
-};
 
 export const fetchSchemes = (documentId: string) => api.get<Scheme[]>(`/api/document/${documentId}/schemas`);
 export const createScheme = (documentId: string, body: SchemeInput) => api.post<CommandResult>(`/api/document/${documentId}/schema`, body);
