@@ -1,6 +1,8 @@
-import { type DocumentEvent, documentDecider, documentStream, foldEvents } from '@eelarve/domain';
+import { findClassifier, listClassifiers } from '@eelarve/projections/classifiers/queries';
+import { findDocument } from '@eelarve/projections/documents/queries';
+import { listDocumentSchemes } from '@eelarve/projections/schemes/queries';
 import { DOCUMENT_COPY_PARTS, type DocumentCopyOptions, type Task } from '@eelarve/shared';
-import { type AppDatabase, readModels } from '../../infrastructure/database';
+import { type AppDatabase, type ReadDatabase, readModels } from '../../infrastructure/database';
 import type { TaskContext } from '../tasks/context';
 
 /**
@@ -31,47 +33,24 @@ export async function copyStatuses(app: { db: AppDatabase }, documentIds: readon
 }
 
 /** Each classifier of a document (by field name) with its number of items. */
-async function classifierShape(db: AppDatabase, documentId: string): Promise<Map<string, number>> {
-  const rows = await readModels(db)
-    .selectFrom('classifiers')
-    .leftJoin('classifier_items', 'classifier_items.classifier_id', 'classifiers.id')
-    .select(['classifiers.field_name as fieldName', (eb) => eb.fn.count<string>('classifier_items.id').as('items')])
-    .where('classifiers.document_id', '=', documentId)
-    .groupBy('classifiers.field_name')
-    .execute();
-  return new Map(rows.map((row) => [row.fieldName, Number(row.items)]));
+async function classifierShape(read: ReadDatabase, documentId: string): Promise<Map<string, number>> {
+  const rows = await listClassifiers(read, { documentId }, { includeItemCounts: true });
+  return new Map(rows.map((row) => [row.field_name, row.items_count ?? 0]));
 }
 
 /** Each scheme of a document (by field name) with its number of sub-budgets. */
-async function schemeShape(db: AppDatabase, documentId: string): Promise<Map<string, number>> {
-  const rows = await readModels(db)
-    .selectFrom('schemes')
-    .leftJoin('sub_budgets', 'sub_budgets.scheme_id', 'schemes.id')
-    .select(['schemes.field_name as fieldName', (eb) => eb.fn.count<string>('sub_budgets.id').as('subBudgets')])
-    .where('schemes.document_id', '=', documentId)
-    .groupBy('schemes.field_name')
-    .execute();
-  return new Map(rows.map((row) => [row.fieldName, Number(row.subBudgets)]));
+async function schemeShape(read: ReadDatabase, documentId: string): Promise<Map<string, number>> {
+  const rows = await listDocumentSchemes(read, documentId);
+  return new Map(rows.map((row) => [row.field_name, row.sub_budgets_count]));
 }
 
 const sameShape = (source: Map<string, number>, target: Map<string, number>) =>
   source.size === target.size && [...source].every(([key, count]) => target.get(key) === count);
 
-/** A document as its stream holds it (null unless it exists). */
-async function activeDocument(context: TaskContext, documentId: string) {
-  const state = foldEvents(documentDecider, (await context.store.readStream(documentStream(documentId))) as unknown as DocumentEvent[]);
-  return state.status === 'active' ? state : null;
-}
-
-/** The copy's master classifier is the copy of the source's one (same field name), when the source has one. */
-async function sameMasterClassifier(context: TaskContext, sourceId: string, targetId: string): Promise<boolean> {
-  const fieldNameOf = async (documentId: string) => {
-    const masterClassifierId = (await activeDocument(context, documentId))?.masterClassifierId;
-    if (!masterClassifierId) return null;
-    const row = await readModels(context.db).selectFrom('classifiers').select('field_name').where('id', '=', masterClassifierId).executeTakeFirst();
-    return row?.field_name ?? null;
-  };
-  return (await fieldNameOf(sourceId)) === (await fieldNameOf(targetId));
+/** The field name of a document's master classifier (null without one). */
+async function masterFieldName(read: ReadDatabase, documentId: string): Promise<string | null> {
+  const masterClassifierId = (await findDocument(read, documentId))?.master_classifier_id;
+  return masterClassifierId ? ((await findClassifier(read, masterClassifierId))?.field_name ?? null) : null;
 }
 
 /**
@@ -81,13 +60,15 @@ async function sameMasterClassifier(context: TaskContext, sourceId: string, targ
 export async function documentCopyIsComplete(context: TaskContext, task: Task): Promise<boolean> {
   const params = task.params as DocumentCopyOptions & { targetDocumentId?: string };
   const targetId = params.targetDocumentId;
-  if (!targetId || !params.sourceDocumentId || !(await activeDocument(context, targetId))) return false;
+  const read = readModels(context.db);
+  if (!targetId || !params.sourceDocumentId || !(await findDocument(read, targetId))) return false;
   for (const part of DOCUMENT_COPY_PARTS.filter((name) => params[name])) {
     if (part === 'classifiers') {
-      if (!sameShape(await classifierShape(context.db, params.sourceDocumentId), await classifierShape(context.db, targetId))) return false;
-      if (!(await sameMasterClassifier(context, params.sourceDocumentId, targetId))) return false;
+      if (!sameShape(await classifierShape(read, params.sourceDocumentId), await classifierShape(read, targetId))) return false;
+      // The copy's master classifier is the copy of the source's one (same field name), when the source has one.
+      if ((await masterFieldName(read, params.sourceDocumentId)) !== (await masterFieldName(read, targetId))) return false;
     } else if (part === 'schemes') {
-      if (!sameShape(await schemeShape(context.db, params.sourceDocumentId), await schemeShape(context.db, targetId))) return false;
+      if (!sameShape(await schemeShape(read, params.sourceDocumentId), await schemeShape(read, targetId))) return false;
     } else {
       return false;
     }
