@@ -1,30 +1,21 @@
 import { hasAnyPrivilege, PRIVILEGES, type Privilege, roleInputSchema } from '@eelarve/shared';
-import type {
-  ColDef,
-  GetRowIdParams,
-  GridApi,
-  GridReadyEvent,
-  RowClassRules,
-  RowEditingStoppedEvent,
-  SuppressKeyboardEventParams,
-} from 'ag-grid-community';
+import type { GetRowIdParams, GridApi, GridReadyEvent, RowClassRules, RowEditingStoppedEvent } from 'ag-grid-community';
 import { type MouseEvent, useCallback, useEffect, useMemo, useRef } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
 import { useToasts } from '../../components/Toasts';
-import { actionsColumn, textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
 import { ListError } from '../../grid/ListError';
 import { moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
-import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
 import { deleteRole, usePrivileges, useRefreshRoles, useRoles, useSaveRole } from './api';
-import { RoleActionsCell, RoleNameCell, RolePrivilegesCell, RolePrivilegesEditor, type RolesGridContext, RoleTextEditor } from './cells';
-import { draftOf, EMPTY_DRAFT, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, shownValue, sortPrivileges } from './edit-state';
+import type { RolesGridContext } from './cells';
+import { draftOf, EMPTY_DRAFT, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, sortPrivileges } from './edit-state';
+import { useRoleColumns } from './role-columns';
 
 /** Server codes that concern the name: the name editor is marked besides the toast. */
 const NAME_ERRORS = new Set(['ROLE_NAME_NOT_UNIQUE', 'ROLE_RESERVED']);
@@ -33,8 +24,6 @@ const FIELD_LABELS = { name: 'roles.column.name', description: 'roles.column.des
 
 /** /settings: the roles of the organisation with inline editing (spec 1, sections 2 and 4). */
 export function RolesPage() {
-  const intl = useIntl();
-  const { locale } = useLocale();
   const me = useCurrentUser();
   const organizationId = me.organizationId ?? '';
   const canEdit = hasAnyPrivilege(me.privileges, 'ROLES_ADMIN');
@@ -137,70 +126,7 @@ export function RolesPage() {
   else contextRef.current = handlers;
   const context = contextRef.current;
 
-  const columns = useMemo<ColDef<RoleRow>[]>(() => {
-    const editable = ({ data }: { data?: RoleRow }) =>
-      canEdit && data !== undefined && data.type !== 'ADMIN' && store.current?.key === data.key;
-    // Enter and Escape belong to the editors (save, cancel); Tab stays inside the edited row.
-    const keys = (first: boolean, last: boolean) => (params: SuppressKeyboardEventParams<RoleRow>) => {
-      if (!params.editing) return false;
-      const { key, shiftKey } = params.event;
-      if (key === 'Enter' || key === 'Escape') return true;
-      return key === 'Tab' && ((last && !shiftKey) || (first && shiftKey));
-    };
-    const text = textComparator(locale);
-    const definitions: ColDef<RoleRow>[] = [
-      {
-        colId: 'name',
-        field: 'name',
-        headerName: intl.formatMessage({ id: 'roles.column.name' }),
-        flex: 1.2,
-        minWidth: 220,
-        sort: 'asc',
-        comparator: text,
-        valueGetter: ({ data }) => (data ? shownValue(store.current, data, 'name') : ''),
-        cellRenderer: RoleNameCell,
-        cellEditor: RoleTextEditor,
-        editable,
-        suppressKeyboardEvent: keys(true, false),
-      },
-      {
-        colId: 'description',
-        field: 'description',
-        headerName: intl.formatMessage({ id: 'roles.column.description' }),
-        flex: 1.5,
-        minWidth: 220,
-        comparator: text,
-        valueGetter: ({ data }) => (data ? shownValue(store.current, data, 'description') : ''),
-        tooltipValueGetter: ({ value }) => (typeof value === 'string' && value.length > 40 ? value : undefined),
-        cellEditor: RoleTextEditor,
-        editable,
-        suppressKeyboardEvent: keys(false, false),
-      },
-      {
-        colId: 'privileges',
-        field: 'privilegeIds',
-        headerName: intl.formatMessage({ id: 'roles.column.privileges' }),
-        flex: 2.6,
-        minWidth: 340,
-        sortable: false,
-        autoHeight: true,
-        cellClass: 'chips-cell',
-        valueGetter: ({ data }) => (data ? shownValue(store.current, data, 'privilegeIds') : []),
-        cellRenderer: RolePrivilegesCell,
-        cellEditor: RolePrivilegesEditor,
-        editable,
-        suppressKeyboardEvent: keys(false, true),
-      },
-    ];
-    if (canEdit) {
-      definitions.push({
-        ...actionsColumn(intl.formatMessage({ id: 'roles.column.actions' }), 196, RoleActionsCell),
-        // Enter and Space press the focused button (save, cancel, edit…), not the grid's own keys.
-        suppressKeyboardEvent: ({ event }) => (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLButtonElement,
-      });
-    }
-    return definitions;
-  }, [intl, locale, canEdit, store]);
+  const columns = useRoleColumns(canEdit, store);
 
   const rowStateClasses = rowEditing.rowClassRules;
   const rowClassRules = useMemo<RowClassRules<RoleRow>>(
