@@ -39,5 +39,9 @@ export interface TaskDefinition {
   isComplete?(context: TaskContext, task: Task): Promise<boolean>;
 }
 
-/** Tasks that copy: a few minutes per attempt is far more than a large copy takes. */
-export const COPY_TASK_POLICY: TaskPolicy = { expireInSeconds: 10 * 60, retryLimit: 3, retryDelaySeconds: 5 };
+/**
+ * Tasks that copy. Five minutes per attempt is far more than a large copy takes, and is how long
+ * a copy whose worker died waits before another worker resumes it. An attempt that does run
+ * longer is not lost: the retry resumes where it stopped.
+ */
+export const COPY_TASK_POLICY: TaskPolicy = { expireInSeconds: 5 * 60, retryLimit: 3, retryDelaySeconds: 5 };
