@@ -1,11 +1,11 @@
 import type { Me } from '@eelarve/shared';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import type { MessageKey } from '../../i18n/messages';
 import { ErrorAlert } from '../ErrorAlert';
 import { type FieldMessage, Form, FormActions, messageOf } from '../form';
+import { useSendMfaCode } from './api';
 import { MfaCodeField } from './MfaCodeField';
 import { validateMfaCode } from './mfa-code';
 import './mfa.css';
@@ -39,8 +39,7 @@ export function MfaCodeForm({
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<FieldMessage | undefined>(undefined);
 
-  const mutation = useMutation({
-    mutationFn: send,
+  const mutation = useSendMfaCode(send, {
     onSuccess: onDone,
     onError: (error) => {
       setCode('');

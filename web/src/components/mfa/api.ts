@@ -1,5 +1,6 @@
 import type { Me } from '@eelarve/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { MutationCallbacks } from '../../app/mutation';
 import { api } from '../../api';
 
 export interface MfaSecret {
@@ -43,4 +44,9 @@ export function confirmMfaCode(request: { code: string; occupationId?: string })
 /** Turns a password session into an MFA session; with an occupation the session also enters it. */
 export function upgradeSessionToMfa(request: { code: string; occupationId?: string }): Promise<Me> {
   return api.post<Me>('/initial/auth/upgrade-session-to-mfa', request);
+}
+
+/** Sends a typed code the way the caller's step needs (enter an MFA session, confirm the setup). */
+export function useSendMfaCode(send: (code: string) => Promise<Me>, callbacks: MutationCallbacks<Me, string> = {}) {
+  return useMutation({ ...callbacks, mutationFn: send });
 }
