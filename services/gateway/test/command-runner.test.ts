@@ -82,7 +82,7 @@ describe('the command runner', () => {
     const runner = runnerWith(recordingWaiter());
     const counterId = randomUUID();
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => runner.run({ decider: counterDecider, actor, readModels: [], command: ({ now }) => ({ type: 'Increment', counterId, by: 1, now }) })),
+      Array.from({ length: 20 }, () => runner.run({ decider: counterDecider, actor, readModels: [], command: ({ now }) => ({ type: 'Increment' as const, counterId, by: 1, now }) })),
     );
     expect(results.every((result) => result.position !== null)).toBe(true);
     const events = await store.readStream(`counter-${counterId}`);
@@ -110,7 +110,7 @@ describe('the command runner', () => {
             builds.push({ index, awaitedSoFar: waiter.asked.map((ask) => ask.position) });
             await new Promise((resolve) => setTimeout(resolve, 10));
             active--;
-            return { type: 'Increment', counterId: randomUUID(), by: index + 1, now };
+            return { type: 'Increment' as const, counterId: randomUUID(), by: index + 1, now };
           },
         }),
       ),

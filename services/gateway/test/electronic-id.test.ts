@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { userDecider } from '@eelarve/domain';
 import type { LocalEidProvider } from '@eelarve/eid-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUser } from '../src/features/auth/account-queries';
+import { findUserById } from '@eelarve/projections/accounts/queries';
+import { readModels } from '../src/infrastructure/database';
 import { FLOW_COOKIE, type Flow, openFlow, sealFlow } from '../src/features/electronic-id/flow-cookie';
 import { callbackUrl } from '../src/features/electronic-id/locations';
 import { issueToken } from '../src/features/registration/tokens';
@@ -323,7 +324,7 @@ describe('registration with the electronic ID instead of a password', () => {
   let newUserId: string;
 
   beforeAll(async () => {
-    const admin = (await findUser(server.app.db, adminId))!;
+    const admin = (await findUserById(readModels(server.app.db), adminId))!;
     newUserId = randomUUID();
     const actor = { correlationId: randomUUID(), userId: adminId, occupationId: null, organizationId: admin.organization_id };
     const command = { type: 'RegisterUser' as const, userId: newUserId, organizationId: admin.organization_id, name: 'Liis Kask', email: `liis.${newUserId}@example.com`, now: new Date() };
@@ -344,7 +345,7 @@ describe('registration with the electronic ID instead of a password', () => {
     expect(await bindingOf(newUserId)).toBeUndefined();
     // The token was not spent: the same link still works.
     expect(await flow(new Browser(), `/public/auth/pass-confirm?token=${token}&type=REGISTRATION`, NEW_USER_CODE)).toBe('/login?registered=true');
-    expect((await findUser(server.app.db, newUserId))?.confirmed_at).toBeInstanceOf(Date);
+    expect((await findUserById(readModels(server.app.db), newUserId))?.confirmed_at).toBeInstanceOf(Date);
     expect(await bindingOf(newUserId)).toBeDefined();
     // Single use.
     expect(await new Browser().navigate(`/public/auth/pass-confirm?token=${token}&type=REGISTRATION`)).toContain('eidReason=INVALID_TOKEN');

@@ -9,7 +9,8 @@ import type { Caller } from '../../types';
 import { meOf } from '../auth/me';
 import { deleteSessionsIn } from '../auth/sessions';
 
-const READ_MODELS = ['accounts'] as const;
+// The organisations list counts an organisation's occupation holders (nr_of_users).
+const READ_MODELS = ['accounts', 'organizations'] as const;
 const ADMIN_OCCUPATION_NAME = 'Administrator';
 
 /** A fixed id per name: concurrent requests address the same stream, so only one of them creates it. */

@@ -1,8 +1,9 @@
 import { DomainError } from '@eelarve/shared';
+import { findUserById } from '@eelarve/projections/accounts/queries';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { CommandActor } from '../../infrastructure/commands';
+import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
-import { findUser } from '../auth/account-queries';
 import { chooseOccupation, recordSignIn } from '../auth/login-flow';
 import { createSession, PRE_OCCUPATION_SESSION_MS, type SessionRecord } from '../auth/sessions';
 import { consumeToken, findValidToken, type TokenPurpose } from '../registration/tokens';
@@ -140,7 +141,7 @@ export function electronicIdService(app: FastifyInstance) {
   async function completeLogin(visit: FlowVisit, flow: Flow, identity: VerifiedIdentity): Promise<FlowOutcome> {
     const userId = await findBoundUser(app.db, await hashPersonalCode(app.db, identity.personalCode));
     if (!userId) throw new ElectronicIdError('USER_NOT_FOUND', 'no user has this personal code bound');
-    const user = await findUser(app.db, userId);
+    const user = await findUserById(readModels(app.db), userId);
     if (!user) throw new ElectronicIdError('USER_NOT_FOUND', 'the bound user no longer exists');
     if (!user.confirmed_at) throw new ElectronicIdError('EMAIL_NOT_CONFIRMED', 'the bound user has not confirmed the e-mail');
     const { token, session } = await createSession(app.db, {

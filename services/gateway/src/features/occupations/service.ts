@@ -14,7 +14,8 @@ import { occupationUse } from './session-use';
 type OccupationInput = z.output<typeof occupationInputSchema>;
 
 /** The users area (occupations, users tabs) and the roles' in-use flags read accounts. */
-const READ_MODELS = ['accounts'] as const;
+// The organisations list counts an organisation's occupation holders (nr_of_users).
+const READ_MODELS = ['accounts', 'organizations'] as const;
 
 /** Roles arrive as ids or `{ id }` objects (as the screens send them). */
 const roleIdsOf = (input: OccupationInput) => [...new Set(input.roles.map((role) => (typeof role === 'string' ? role : role.id)))];
