@@ -208,7 +208,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const plan = await bootstrapPlatform(runtime.store, runtime.db, config.bootstrapAdmin, { warn: (message) => app.log.warn(message) });
   // The first screen after start (login) reads the accounts read models.
   const [last] = await runtime.store.readStream(`occupation-${plan.occupationId}`);
-  if (last) await app.projections.waitForPosition(['organizations', 'accounts'], last.position, 30_000);
+  if (last) await app.commands.awaitReadModels(['organizations', 'accounts'], last.position, 30_000);
   // Data repairs that run once per database (one-off-migrations/runner.ts).
   await runOneOffMigrations(app);
   return app;

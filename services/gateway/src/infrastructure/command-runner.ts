@@ -52,7 +52,7 @@ export interface PositionWaiter {
 export interface CommandRunner {
   run<Command, Event extends DomainEvent, State>(spec: RunCommand<Command, Event, State>): Promise<CommandResult<Event, State>>;
   /** Waits (bounded) until the read models hold `position`; for writes made outside `run` (claims, imports). */
-  awaitReadModels(readModels: readonly string[], position: GlobalPosition | string | null): Promise<boolean>;
+  awaitReadModels(readModels: readonly string[], position: GlobalPosition | string | null, timeoutMs?: number): Promise<boolean>;
 }
 
 export interface CommandRunnerDependencies {
@@ -85,10 +85,10 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
   const clock = dependencies.clock ?? (() => new Date());
   const newId = dependencies.newId ?? randomUUID;
 
-  const awaitReadModels = async (readModels: readonly string[], position: GlobalPosition | string | null) => {
+  const awaitReadModels = async (readModels: readonly string[], position: GlobalPosition | string | null, timeoutMs = readYourWritesTimeoutMs) => {
     if (!position || readModels.length === 0) return true;
     const at = typeof position === 'string' ? parsePosition(position) : position;
-    return at ? projections.waitForPosition(readModels, at, readYourWritesTimeoutMs) : true;
+    return at ? projections.waitForPosition(readModels, at, timeoutMs) : true;
   };
 
   async function decideAndAppend<Command, Event extends DomainEvent, State>(spec: RunCommand<Command, Event, State>) {

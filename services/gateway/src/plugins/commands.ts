@@ -48,18 +48,3 @@ export const commandsPlugin = fp(
   { name: 'commands' },
 );
 
-/**
- * @deprecated Transitional: routes move to `app.commands.run` (issue 9); removed once none call it.
- */
-export async function runCommand<Command, Event extends import('@eelarve/domain').DomainEvent, State>(
-  app: FastifyInstance,
-  decider: import('@eelarve/domain').Decider<Command, Event, State>,
-  command: Command,
-  actor: CommandActor,
-  readModels: readonly string[],
-): Promise<import('../infrastructure/commands').CommandOutcome<Event, State>> {
-  const { executeCommand } = await import('../infrastructure/commands');
-  const outcome = await executeCommand(app.store, decider, command, actor);
-  if (outcome.position) await app.projections.waitForPosition(readModels, outcome.position, app.config.readYourWritesTimeoutMs);
-  return outcome;
-}
