@@ -16,7 +16,7 @@ async function seedDemoData(app: FastifyInstance): Promise<void> {
   await demo.seedDemoData(app);
 }
 
-/** Bound on draining in-flight requests and running tasks before the database is stopped anyway. */
+/** Bound on draining in-flight requests before the database is stopped anyway. */
 const DRAIN_TIMEOUT_MS = 30_000;
 
 /** The process entry: configuration, the embedded database when none is given, port, signals. */
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   if (env.DEMO_DATA === 'true') await seedDemoData(app);
 
   // app.close() stops accepting, waits for in-flight requests, then runs the onClose hooks:
-  // running tasks drain, projectors stop, pools close. The database goes last.
+  // projectors stop, pools close. The database goes last.
   installShutdown({
     drain: () => closeApp(app),
     stop: async () => {

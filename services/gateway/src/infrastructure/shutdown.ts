@@ -1,6 +1,6 @@
 /**
  * The process's stop sequence on SIGINT/SIGTERM: first `drain` (stop accepting, let in-flight
- * requests and running tasks finish, stop projectors, close pools), bounded by `drainTimeoutMs`;
+ * requests finish (tasks run in the worker process), stop projectors, close pools), bounded by `drainTimeoutMs`;
  * only then `stop` (the database). A second signal forces the exit at once; our exit hook still
  * asks the database for a fast shutdown.
  *
@@ -24,7 +24,7 @@ export function installShutdown(plan: ShutdownPlan): void {
   const begin = (reason: object, exitCode: number) => {
     if (startedAt > 0) return;
     startedAt = Date.now();
-    plan.log.info(reason, 'shutting down: draining requests and tasks, then stopping the database');
+    plan.log.info(reason, 'shutting down: draining requests, then stopping the database');
     void runShutdown(plan).then(
       () => process.exit(exitCode),
       (error) => {
