@@ -37,8 +37,8 @@ async function choosePrivileges(page: Page, privileges: string[]): Promise<void>
 }
 
 describe('web: roles page (/settings) with inline editing (browser)', () => {
-  // The refused duplicate name answers 409, which the browser logs; anything else is a failure.
-  const suite = browserSuite({ allowedErrors: /status of 409 \(Conflict\)/ });
+  // The refused duplicate name answers 409 and the provoked list failure 503, which the browser logs; anything else is a failure.
+  const suite = browserSuite({ allowedErrors: /status of (409 \(Conflict\)|503 \(Service Unavailable\))/ });
   let page: Page;
   let admin: ApiClient;
   let fixture: ReturnType<typeof accountsFixture>;
@@ -223,5 +223,23 @@ describe('web: roles page (/settings) with inline editing (browser)', () => {
     expect(currentPath(page)).toBe('/settings');
     await page.goto('/users');
     await page.getByTestId('forbidden-page').waitFor();
+  });
+
+  it('shows a failed list once, with a retry and no empty grid beside it; the retry loads it', async () => {
+    await openAs(viewer.email);
+    const roleList = `**/api/organization/${organizationId}/roles`;
+    await page.route(roleList, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'down' }) }),
+    );
+    await page.goto('/settings');
+    const listError = page.getByTestId('roles-page').getByTestId('list-error');
+    await listError.waitFor();
+    expect(await listError.getByRole('alert').textContent()).toContain(et['roles.loadFailed']);
+    expect(await page.getByTestId('roles-grid').count()).toBe(0);
+    expect(await page.getByText(et['grid.noRows']).count()).toBe(0);
+    await page.unroute(roleList);
+    await listError.getByTestId('list-retry').click();
+    await expect.poll(() => gridRows(page).count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId('list-error').count()).toBe(0);
   });
 });

@@ -34,6 +34,8 @@ export function RolesPage() {
 
   const roles = useRoles(organizationId);
   const privileges = usePrivileges(canEdit);
+  // A list that failed with nothing loaded shows the list error alone, no empty grid beside it.
+  const failedEmpty = roles.isError && roles.data === undefined;
   const saved = useMemo(() => (roles.data ?? []).map(rowFromRole), [roles.data]);
 
   /** Opens the editors of the row (now, or as soon as the grid has it). */
@@ -196,26 +198,28 @@ export function RolesPage() {
       <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="roles.field.invalid" validationOnly testId="role-validation-error" />
 
       {/* While a row is edited the other rows are inert: a click there neither focuses nor edits them. */}
-      <div className="roles-grid-frame" onMouseDownCapture={keepOtherRowsInert} hidden={roles.isError && roles.data === undefined}>
-        <DataGrid<RoleRow>
-          testId="roles-grid"
-          height="70vh"
-          rowData={roles.isPending ? null : rows}
-          loading={roles.isPending}
-          columnDefs={columns}
-          context={context}
-          getRowId={getRowKey}
-          editType="fullRow"
-          readOnlyEdit
-          suppressClickEdit
-          rowClassRules={rowClassRules}
-          tooltipShowDelay={400}
-          postSortRows={moveUnsavedFirst}
-          onGridReady={onGridReady}
-          onRowDataUpdated={onRowDataUpdated}
-          onRowEditingStopped={onRowEditingStopped}
-        />
-      </div>
+      {failedEmpty ? null : (
+        <div className="roles-grid-frame" onMouseDownCapture={keepOtherRowsInert}>
+          <DataGrid<RoleRow>
+            testId="roles-grid"
+            height="70vh"
+            rowData={roles.isPending ? null : rows}
+            loading={roles.isPending}
+            columnDefs={columns}
+            context={context}
+            getRowId={getRowKey}
+            editType="fullRow"
+            readOnlyEdit
+            suppressClickEdit
+            rowClassRules={rowClassRules}
+            tooltipShowDelay={400}
+            postSortRows={moveUnsavedFirst}
+            onGridReady={onGridReady}
+            onRowDataUpdated={onRowDataUpdated}
+            onRowEditingStopped={onRowEditingStopped}
+          />
+        </div>
+      )}
 
       <ConfirmActionDialog
         action={remove}
