@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/form';
 import { AuthTypeIcon } from '../../components/icons';
 import { isUsableWith, type OccupationSummary, orderOccupations, useCurrentUser, useEnterOccupation, useLogout } from '../../app/session';
 import { postLoginTarget } from '../../app/session/session-storage';
@@ -148,11 +149,11 @@ export function SelectOccupationPage() {
           })}
         </ul>
       )}
-      <div className="form-actions">
+      <FormActions>
         <button type="button" className="button" onClick={() => signOut.mutate(false)} disabled={busy} data-testid="select-occupation-logout">
           <FormattedMessage id="shell.logout" />
         </button>
-      </div>
+      </FormActions>
     </div>
   );
 }
