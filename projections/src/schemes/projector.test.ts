@@ -16,6 +16,10 @@ import {
   pinnedSubBudgetIds,
   schemePreselections,
   subBudgetCounts,
+  budgetPinnedSubBudgets,
+  budgetPins,
+  documentSchemesInOrder,
+  subBudgetsOfSchemes,
 } from './queries';
 
 let spec: ProjectorSpec;
@@ -200,6 +204,12 @@ describe('schemes projector', () => {
     );
     expect(await subBudgetCounts(spec.read, costs.schemeId)).toEqual({ total: 2, pinnedByBudget: { [school.budgetId]: 1, [museum.budgetId]: 1 } });
     expect(await pinnedSubBudgetIds(spec.read, costs.schemeId, school.budgetId)).toEqual([education.subBudgetId]);
+    // What a budget copy reads: the source's schemes in order, its pins and the target scheme's sub-budgets.
+    expect(await documentSchemesInOrder(spec.read, documentId)).toEqual([{ id: costs.schemeId, name: 'Kulud', field_name: expect.any(String), display_order: 0 }]);
+    expect(await budgetPins(spec.read, school.budgetId)).toEqual([{ scheme_id: costs.schemeId, sub_budget_id: education.subBudgetId }]);
+    expect(await budgetPinnedSubBudgets(spec.read, museum.budgetId)).toEqual([{ id: culture.subBudgetId, scheme_id: costs.schemeId, name: 'Kultuur' }]);
+    expect((await subBudgetsOfSchemes(spec.read, [costs.schemeId])).map((row) => row.name).sort()).toEqual(['Haridus', 'Kultuur']);
+    expect(await subBudgetsOfSchemes(spec.read, [])).toEqual([]);
     expect(await findBudgetRef(spec.read, museum.budgetId)).toEqual({ id: museum.budgetId, document_id: documentId, organization_id: organizationId, type: 'COMMON' });
     await spec.given({ stream: `budget-${museum.budgetId}`, type: 'BudgetDeleted', data: { budgetId: museum.budgetId, documentId, organizationId } });
     expect(await subBudgetCounts(spec.read, costs.schemeId)).toEqual({ total: 2, pinnedByBudget: { [school.budgetId]: 1 } });

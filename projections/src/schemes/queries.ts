@@ -122,3 +122,30 @@ export async function documentClassifierIds(read: ReadDatabase, documentId: stri
   const rows = await read.selectFrom('classifiers').select('id').where('document_id', '=', documentId).execute();
   return rows.map((row) => row.id);
 }
+
+/** A document's schemes in display order (a budget copy matches them by technical name). */
+export function documentSchemesInOrder(read: ReadDatabase, documentId: string): Promise<Pick<SchemeRow, 'id' | 'name' | 'field_name' | 'display_order'>[]> {
+  return read.selectFrom('schemes').select(['id', 'name', 'field_name', 'display_order']).where('document_id', '=', documentId).orderBy('display_order').orderBy('name').execute();
+}
+
+/** The sub-budgets a budget has pinned, with their names, by name. */
+export function budgetPinnedSubBudgets(read: ReadDatabase, budgetId: string): Promise<{ id: string; scheme_id: string; name: string }[]> {
+  return read
+    .selectFrom('sub_budget_pins')
+    .innerJoin('sub_budgets', 'sub_budgets.id', 'sub_budget_pins.sub_budget_id')
+    .select(['sub_budget_pins.sub_budget_id as id', 'sub_budget_pins.scheme_id as scheme_id', 'sub_budgets.name as name'])
+    .where('sub_budget_pins.budget_id', '=', budgetId)
+    .orderBy('sub_budgets.name')
+    .execute();
+}
+
+/** The sub-budgets of the given schemes. */
+export async function subBudgetsOfSchemes(read: ReadDatabase, schemeIds: readonly string[]): Promise<Pick<SubBudgetRow, 'id' | 'scheme_id' | 'name'>[]> {
+  if (schemeIds.length === 0) return [];
+  return read.selectFrom('sub_budgets').select(['id', 'scheme_id', 'name']).where('scheme_id', 'in', schemeIds).execute();
+}
+
+/** The pins a budget holds (scheme and sub-budget ids). */
+export function budgetPins(read: ReadDatabase, budgetId: string): Promise<{ scheme_id: string; sub_budget_id: string }[]> {
+  return read.selectFrom('sub_budget_pins').select(['scheme_id', 'sub_budget_id']).where('budget_id', '=', budgetId).execute();
+}

@@ -1,5 +1,6 @@
 import { schemeDecider } from '@eelarve/domain';
 import type { BudgetRow } from '@eelarve/projections/budgets/queries';
+import { budgetPinnedSubBudgets, budgetPins, documentSchemesInOrder, subBudgetsOfSchemes } from '@eelarve/projections/schemes/queries';
 import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError, isErrorCode, type Task } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { CommandActor } from '../../infrastructure/commands';
@@ -37,11 +38,11 @@ const key = (value: string) => value.trim().toLowerCase();
 export type BudgetSource = Pick<BudgetRow, 'id' | 'document_id' | 'organization_id'>;
 
 export async function matchingSchemes(app: { db: AppDatabase }, source: BudgetSource, targetDocumentId: string): Promise<MatchingScheme[]> {
-  const db = readModels(app.db);
+  const read = readModels(app.db);
   const [sourceSchemes, targetSchemes, pins] = await Promise.all([
-    db.selectFrom('schemes').select(['id', 'name', 'field_name', 'display_order']).where('document_id', '=', source.document_id).orderBy('display_order').orderBy('name').execute(),
-    db.selectFrom('schemes').select(['id', 'field_name']).where('document_id', '=', targetDocumentId).execute(),
-    db.selectFrom('sub_budget_pins').select(['scheme_id', 'sub_budget_id']).where('budget_id', '=', source.id).execute(),
+    documentSchemesInOrder(read, source.document_id),
+    documentSchemesInOrder(read, targetDocumentId),
+    budgetPins(read, source.id),
   ]);
   const targets = new Map(targetSchemes.map((scheme) => [key(scheme.field_name), scheme.id]));
   return sourceSchemes.flatMap((scheme) => {
@@ -54,26 +55,10 @@ export async function matchingSchemes(app: { db: AppDatabase }, source: BudgetSo
 export async function transferrableSubBudgets(app: { db: AppDatabase }, source: BudgetSource, targetDocumentId: string): Promise<TransferrableSubBudget[]> {
   const schemes = await matchingSchemes(app, source, targetDocumentId);
   if (schemes.length === 0) return [];
-  const db = readModels(app.db);
-  const pinned = await db
-    .selectFrom('sub_budget_pins')
-    .innerJoin('sub_budgets', 'sub_budgets.id', 'sub_budget_pins.sub_budget_id')
-    .select(['sub_budget_pins.sub_budget_id as id', 'sub_budget_pins.scheme_id as scheme_id', 'sub_budgets.name as name'])
-    .where('sub_budget_pins.budget_id', '=', source.id)
-    .orderBy('sub_budgets.name')
-    .execute();
+  const read = readModels(app.db);
+  const pinned = await budgetPinnedSubBudgets(read, source.id);
   const sameDocument = targetDocumentId === source.document_id;
-  const targetSubBudgets = sameDocument
-    ? []
-    : await db
-        .selectFrom('sub_budgets')
-        .select(['id', 'scheme_id', 'name'])
-        .where(
-          'scheme_id',
-          'in',
-          schemes.map((scheme) => scheme.targetSchemeId),
-        )
-        .execute();
+  const targetSubBudgets = sameDocument ? [] : await subBudgetsOfSchemes(read, schemes.map((scheme) => scheme.targetSchemeId));
   const byScheme = new Map(schemes.map((scheme) => [scheme.schemeId, scheme.targetSchemeId]));
   return pinned.flatMap((row) => {
     const targetSchemeId = byScheme.get(row.scheme_id);
