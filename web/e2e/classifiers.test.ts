@@ -184,11 +184,15 @@ describe('web: classifiers tab with items and their import (browser)', () => {
         ['code:unique'],
         ['unselectable:validation.required', 'code:unique'],
       ]);
-    // Translated, not keys.
+    // Translated, not keys: the message and the field (the item field's label, the grouping classifier's name).
     const shown = await page.getByTestId('import-row-error').allTextContents();
-    expect(shown).toContain(`code: ${et['classifiers.importError.uniqueCode']}`);
-    expect(shown).toContain(`allikas: ${et['classifiers.importError.referenceItemNotFound']}`);
-    expect(shown).toContain(`allikas: ${et['classifiers.importError.referenceItemUnselectable']}`);
+    expect(shown).toContain(`${et['classifiers.items.column.code']}: ${et['classifiers.importError.uniqueCode']}`);
+    expect(shown).toContain(`Allikad: ${et['classifiers.importError.referenceItemNotFound']}`);
+    expect(shown).toContain(`Allikad: ${et['classifiers.importError.referenceItemUnselectable']}`);
+    expect(shown.filter((text) => /^(code|name|description|unselectable|sign|allikas):/.test(text))).toEqual([]);
+    const headers = await page.getByTestId('import-grid').locator('.ag-header-cell-text').allTextContents();
+    expect(headers).toEqual(expect.arrayContaining([et['classifiers.items.column.code'], et['classifiers.items.column.unselectable'], 'Allikad']));
+    expect(headers).not.toContain('unselectable');
     expect(await page.getByTestId('import-submit').isDisabled()).toBe(true);
     // Loose mode without a selected row still imports nothing.
     await page.getByTestId('import-loose').check();

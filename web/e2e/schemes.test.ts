@@ -185,9 +185,13 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     await subBudgetRow(page, 'Sport').waitFor();
     expect(await gridRows(page, 'sub-budgets-grid').count()).toBe(4);
 
-    // The imported preselections show in the lower pane.
-    await subBudgetRow(page, 'Kultuur').getByTestId('sub-budget-name').click();
+    // The imported preselections show in the lower pane, which ☰ opens where it is seen (it sits below
+    // the table, under the fold of a 900 px window) with its heading focused.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await subBudgetRow(page, 'Kultuur').getByTestId('sub-budget-preselections').click();
     await page.getByTestId('preselections-pane').waitFor();
+    await expect.poll(() => paneSeen(page)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="preselections-pane"]') !== null)).toBe(true);
     await expect.poll(() => page.getByTestId('preselection-allikas-A').isChecked()).toBe(true);
     await page.getByTestId('preselection-tegevusala-03').check();
     await page.getByTestId('preselections-save').click();
@@ -343,3 +347,11 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     expect(await page.getByTestId('sub-budget-delete').count()).toBe(0);
   }, 60_000);
 });
+
+/** Whether the preselections pane's top part (its header and first lists) is inside the window. */
+async function paneSeen(page: Page): Promise<boolean> {
+  return page.getByTestId('preselections-pane').evaluate((pane) => {
+    const box = pane.getBoundingClientRect();
+    return box.top >= 0 && box.top + Math.min(box.height, 200) <= window.innerHeight;
+  });
+}

@@ -1,37 +1,25 @@
-import { BUDGET_LIMITS } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GridApi, RowDragEndEvent } from 'ag-grid-community';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ConfirmActionDialog } from '../../components/ConfirmAction';
-import { EditIcon, PlusIcon, TrashIcon } from '../../components/icons';
+import { PlusIcon } from '../../components/icons';
 import { MultiSelect } from '../../components/MultiSelect';
 import { actionsColumn } from '../../grid/columns';
 import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { GridToolbar } from '../../grid/GridToolbar';
 import { useDocument } from '../../app/document/current-document';
-import { IconAction } from '../../components/IconAction';
 import { useRowHighlight } from '../../grid/useInlineRowEditing';
 import { useBudgetTags, useDeleteBudget, useReorderBudgets } from './api/mutations';
-import { type BudgetView, budgetLink, budgetListQuery } from './api/queries';
+import { type BudgetView, budgetListQuery } from './api/queries';
+import { BudgetActionsCell, BudgetNameCell, type BudgetsGridContext, TagsCell } from './BudgetCells';
 import { takeCreatedBudgets } from './recently-created';
 import { BudgetTypeIcon } from './BudgetTypeIcon';
 import { filterByTags } from './tag-filter';
 import './budgets.css';
-
-interface BudgetsGridContext {
-  documentId: string;
-  canWrite: boolean;
-  deletingId: string | null;
-  /** Rows of budgets just created, highlighted for a few seconds. */
-  highlighted: ReadonlySet<string>;
-  onEdit: (budget: BudgetView) => void;
-  onDelete: (budget: BudgetView) => void;
-  onTags: (budget: BudgetView, tags: string[]) => void;
-}
 
 /** /document/{documentId}/budgets (spec 2, Budget list table). */
 export function BudgetsTab() {
@@ -231,92 +219,5 @@ export function BudgetsTab() {
         errorTestId="budget-delete-error"
       />
     </section>
-  );
-}
-
-function BudgetNameCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
-  if (!data) return null;
-  if (!data.permissions.read) return <span data-testid="budget-name">{data.name}</span>;
-  return (
-    <Link to={budgetLink(context.documentId, data)} className="grid-link" data-testid="budget-name">
-      {data.name}
-    </Link>
-  );
-}
-
-function TagsCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
-  const intl = useIntl();
-  const [draft, setDraft] = useState('');
-  if (!data) return null;
-  const editable = context.canWrite && data.permissions.update;
-  const full = data.tags.length >= BUDGET_LIMITS.tagsMax;
-  const add = () => {
-    const tag = draft.trim();
-    setDraft('');
-    if (!tag || data.tags.includes(tag) || full) return;
-    context.onTags(data, [...data.tags, tag]);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      add();
-    }
-  };
-  return (
-    <span className="tags-cell" data-testid="budget-tags">
-      {data.tags.map((tag) => (
-        <span key={tag} className="tag" data-testid="budget-tag">
-          <span data-testid="budget-tag-text">{tag}</span>
-          {editable ? (
-            <button
-              type="button"
-              className="tag-remove"
-              aria-label={intl.formatMessage({ id: 'budgets.tags.remove' }, { tag })}
-              onClick={() => context.onTags(data, data.tags.filter((other) => other !== tag))}
-              data-testid="budget-tag-remove"
-            >
-              ×
-            </button>
-          ) : null}
-        </span>
-      ))}
-      {editable && !full ? (
-        <input
-          className="tag-input"
-          value={draft}
-          maxLength={BUDGET_LIMITS.tagMaxLength}
-          placeholder={intl.formatMessage({ id: 'budgets.tags.add' })}
-          aria-label={intl.formatMessage({ id: 'budgets.tags.add' })}
-          onChange={(event) => setDraft(event.target.value)}
-          onKeyDown={onKeyDown}
-          onBlur={add}
-          data-testid="budget-tag-input"
-        />
-      ) : null}
-    </span>
-  );
-}
-
-function BudgetActionsCell({ data, context }: CustomCellRendererProps<BudgetView, unknown, BudgetsGridContext>) {
-  const intl = useIntl();
-  if (!data) return null;
-  const editable = data.permissions.update;
-  const reason = editable ? undefined : intl.formatMessage({ id: 'budgets.notEditable' });
-  return (
-    <span className="row-actions">
-      <IconAction label={intl.formatMessage({ id: 'common.edit' })} title={reason} disabled={!editable} onClick={() => context.onEdit(data)} testId="budget-edit">
-        <EditIcon />
-      </IconAction>
-      <IconAction
-        label={intl.formatMessage({ id: 'common.delete' })}
-        title={reason}
-        disabled={!editable}
-        danger
-        onClick={() => context.onDelete(data)}
-        testId="budget-delete"
-      >
-        <TrashIcon />
-      </IconAction>
-    </span>
   );
 }

@@ -1,6 +1,6 @@
 import { hasAnyPrivilege, schemeInputSchema } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
-import type { ColDef, GetRowIdParams, RowClassRules, RowDragEndEvent } from 'ag-grid-community';
+import type { GetRowIdParams, RowClassRules, RowDragEndEvent } from 'ag-grid-community';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useParams } from 'react-router';
@@ -8,7 +8,6 @@ import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog } from '../../components/ConfirmAction';
 import { useToasts } from '../../components/Toasts';
-import { actionsColumn } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
 import { ListError } from '../../grid/ListError';
 import { type EditMode, moveUnsavedFirst } from '../../grid/inline-edit';
@@ -18,16 +17,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { useCurrentUser } from '../../app/session';
 import { useDeleteScheme, useReorderSchemes, useSaveScheme } from './api/mutations';
 import { schemeClassifiersQuery, schemeListQuery } from './api/queries';
-import {
-  SchemeActionsCell,
-  SchemeDescriptionCell,
-  SchemeFieldNameCell,
-  SchemeMainCell,
-  SchemeNameCell,
-  SchemeOrderCell,
-  SchemeSecondaryCell,
-  type SchemesGridContext,
-} from './SchemeCells';
+import type { SchemesGridContext } from './SchemeCells';
 import {
   draftOf,
   EMPTY_SCHEME_DRAFT,
@@ -40,6 +30,7 @@ import {
   schemePayload,
 } from './scheme-edit';
 import { SubBudgetsPanel } from './SubBudgetsPanel';
+import { useSchemeColumns } from './useSchemeColumns';
 import './schemes.css';
 
 const FIELD_LABELS: Record<SchemeDraftField, MessageKey> = {
@@ -151,38 +142,7 @@ export function SchemesTab() {
   else contextRef.current = handlers;
   const context = contextRef.current;
 
-  const columns = useMemo<ColDef<SchemeRow>[]>(() => {
-    // The edited row's keys belong to its inputs (typing a space must not select or navigate).
-    const suppressKeyboardEvent = ({ data }: { data?: SchemeRow }) => data !== undefined && store.current?.key === data.key;
-    const definitions: ColDef<SchemeRow>[] = [];
-    if (canEdit) {
-      definitions.push({
-        colId: 'order',
-        headerName: intl.formatMessage({ id: 'schemes.column.order' }),
-        width: 120,
-        sortable: false,
-        // Saved rows can be dragged while no row is edited (or moved with the arrows).
-        rowDrag: ({ data }) => data !== undefined && data.id !== null && store.current === null,
-        cellRenderer: SchemeOrderCell,
-      });
-    }
-    definitions.push(
-      { colId: 'name', field: 'name', headerName: intl.formatMessage({ id: 'schemes.column.name' }), flex: 1.2, minWidth: 150, sortable: false, cellRenderer: SchemeNameCell, suppressKeyboardEvent },
-      { colId: 'fieldName', field: 'fieldName', headerName: intl.formatMessage({ id: 'schemes.column.fieldName' }), flex: 1, minWidth: 120, sortable: false, cellRenderer: SchemeFieldNameCell, suppressKeyboardEvent },
-      { colId: 'description', field: 'description', headerName: intl.formatMessage({ id: 'schemes.column.description' }), flex: 1, minWidth: 110, sortable: false, cellRenderer: SchemeDescriptionCell, suppressKeyboardEvent },
-      { colId: 'main', headerName: intl.formatMessage({ id: 'schemes.column.main' }), flex: 1.3, minWidth: 150, sortable: false, cellRenderer: SchemeMainCell, suppressKeyboardEvent },
-      { colId: 'secondary', headerName: intl.formatMessage({ id: 'schemes.column.secondary' }), flex: 1.3, minWidth: 150, sortable: false, cellRenderer: SchemeSecondaryCell, suppressKeyboardEvent },
-      { colId: 'subBudgets', field: 'subBudgetsCount', headerName: intl.formatMessage({ id: 'schemes.column.subBudgets' }), width: 110, sortable: false },
-    );
-    if (canEdit) {
-      definitions.push({
-        ...actionsColumn(intl.formatMessage({ id: 'schemes.column.actions' }), 130, SchemeActionsCell),
-        // Enter and Space press the focused button, not the grid's own keys.
-        suppressKeyboardEvent: ({ event }) => (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLButtonElement,
-      });
-    }
-    return definitions;
-  }, [intl, canEdit, store]);
+  const columns = useSchemeColumns(canEdit, store);
 
   const selectedKey = selected?.key ?? null;
   const rowStateClasses = rowEditing.rowClassRules;

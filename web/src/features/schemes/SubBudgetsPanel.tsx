@@ -3,36 +3,23 @@ import { useQuery } from '@tanstack/react-query';
 import type { GetRowIdParams, GridApi, GridReadyEvent, RowClassRules, RowSelectionOptions } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ConfirmActionDialog } from '../../components/ConfirmAction';
-import { useToasts } from '../../components/Toasts';
 import { DataGrid } from '../../grid/DataGrid';
 import { moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { ListError } from '../../grid/ListError';
-import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
 import type { MessageKey } from '../../i18n/messages';
-import { useDeleteSubBudgets, useRefreshSubBudgets, useSaveSubBudget } from './api/mutations';
+import { useDeleteSubBudgets, useRefreshSubBudgets } from './api/mutations';
 import { classifierItemsQuery, subBudgetsQuery } from './api/queries';
-import type { ImportType, SubBudgetPayload } from './api/requests';
+import type { ImportType } from './api/requests';
 import { ImportModal } from './ImportModal';
 import { itemIndex, schemeColumns } from './model';
 import { PreselectionsPane } from './PreselectionsPane';
 import type { SubBudgetsGridContext } from './SubBudgetCells';
-import {
-  COMBINATION_FIELD,
-  draftOf,
-  NAME_FIELD,
-  parseSubBudgetDraft,
-  rowFromSubBudget,
-  selectableItems,
-  serverInvalid,
-  type SubBudgetDraft,
-  SubBudgetEditStore,
-  type SubBudgetEditSession,
-  type SubBudgetRow,
-} from './sub-budget-edit';
+import { draftOf, selectableItems, type SubBudgetRow } from './sub-budget-edit';
+import { SubBudgetDeleteDialog } from './sub-budgets/SubBudgetDeleteDialog';
 import { SubBudgetsToolbar } from './sub-budgets/SubBudgetsToolbar';
 import { useSubBudgetColumns } from './sub-budgets/useSubBudgetColumns';
+import { useSubBudgetEditing } from './sub-budgets/useSubBudgetEditing';
 import { useSubBudgetExport } from './sub-budgets/useSubBudgetExport';
 import { useSubBudgetFilter } from './sub-budgets/useSubBudgetFilter';
 
@@ -42,7 +29,6 @@ import { useSubBudgetFilter } from './sub-budgets/useSubBudgetFilter';
  */
 export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { documentId: string; scheme: Scheme | null; classifiers: Classifier[]; canEdit: boolean }) {
   const intl = useIntl();
-  const { showError } = useToasts();
   const schemeId = scheme?.id ?? '';
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
   const [importMode, setImportMode] = useState<ImportType | null>(null);
@@ -57,16 +43,8 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   const itemsByKey = useMemo(() => itemIndex(items.data?.list ?? []), [items.data]);
   const options = useMemo(() => selectableItems(items.data?.list ?? []), [items.data]);
 
-  const saved = useMemo(() => (subBudgets.data ?? []).map((subBudget) => rowFromSubBudget(subBudget, columns)), [subBudgets.data, columns]);
-  const rowEditing = useInlineRowEditing<SubBudgetRow, SubBudgetDraft>({
-    createStore: () => new SubBudgetEditStore(),
-    saved,
-    // The new or duplicated row is added on top: the grid shows its top.
-    onStart: (_row, mode) => {
-      if (mode !== 'editing') window.requestAnimationFrame(() => gridApi.current?.ensureIndexVisible(0, 'top'));
-    },
-  });
-  const { store, session, rows, finish, submit } = rowEditing;
+  const { rowEditing, onSave, fieldLabel } = useSubBudgetEditing({ documentId, schemeId, subBudgets: subBudgets.data, columns, gridApi, onSaved: () => setNotice('subBudgets.saveSuccess') });
+  const { store, session, rows, finish } = rowEditing;
   const editedKey = useCallback(() => store.current?.key, [store]);
   const isEdited = useCallback((row: SubBudgetRow) => store.current?.key === row.key, [store]);
   const filter = useSubBudgetFilter({ gridApi, columns, itemsByKey, selectedIds, editedKey });
@@ -82,37 +60,6 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   }, [schemeId, finish, setSelectedOnly]);
 
   const refresh = useRefreshSubBudgets(documentId, schemeId);
-  const save = useSaveSubBudget<SubBudgetEditSession>(documentId, schemeId, {
-    onSaved: (result, editing) => {
-      rowEditing.finishSaved(editing, result?.id);
-      setNotice('subBudgets.saveSuccess');
-    },
-    onError: (error) => {
-      store.setInvalid(serverInvalid(error, columns));
-      showError(error);
-    },
-  });
-
-  const fields = useMemo(
-    () => Object.fromEntries([NAME_FIELD, COMBINATION_FIELD, ...columns.map((column) => column.classifierId)].map((field) => [field, true])) as Record<string, unknown>,
-    [columns],
-  );
-  const onSave = useCallback(
-    () =>
-      submit({
-        parse: (draft) => parseSubBudgetDraft(draft, columns),
-        fields,
-        send: (editing, payload: SubBudgetPayload) => save.mutate({ id: editing.mode === 'editing' ? editing.key : null, payload, context: editing }),
-      }),
-    [submit, columns, fields, save.mutate],
-  );
-  const fieldLabel = (field: string) =>
-    field === NAME_FIELD
-      ? intl.formatMessage({ id: 'subBudgets.column.name' })
-      : field === COMBINATION_FIELD
-        ? intl.formatMessage({ id: 'subBudgets.column.combination' })
-        : (columns.find((column) => column.classifierId === field)?.name ?? field);
-
   const remove = useDeleteSubBudgets<SubBudgetRow>(documentId, schemeId, (target) => {
     gridApi.current?.deselectAll();
     if (target.kind === 'one' && configured?.id === target.row.id) setConfigured(null);
@@ -250,21 +197,7 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
         />
       ) : null}
 
-      <ConfirmActionDialog
-        action={remove}
-        testId="sub-budget-delete-dialog"
-        title={(remove.target?.kind ?? 'one') === 'one' ? <FormattedMessage id="subBudgets.delete.title" /> : <FormattedMessage id="subBudgets.deleteMultiple.title" />}
-        message={(target) =>
-          target.kind === 'one' ? (
-            <FormattedMessage id="subBudgets.delete.question" values={{ name: target.row.name }} />
-          ) : (
-            <FormattedMessage id="subBudgets.deleteMultiple.question" values={{ count: target.ids.length }} />
-          )
-        }
-        confirmLabel={<FormattedMessage id="common.delete" />}
-        failedTitle={<FormattedMessage id="subBudgets.delete.failed" />}
-        errorTestId="sub-budget-delete-error"
-      />
+      <SubBudgetDeleteDialog action={remove} />
     </section>
   );
 }

@@ -1,0 +1,110 @@
+import { BUDGET_LIMITS } from '@eelarve/shared';
+import type { CustomCellRendererProps } from 'ag-grid-react';
+import { type KeyboardEvent, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Link } from 'react-router';
+import { IconAction } from '../../components/IconAction';
+import { EditIcon, TrashIcon } from '../../components/icons';
+import { type BudgetView, budgetLink } from './api/queries';
+
+/** What the budget list's cells get from the list. */
+export interface BudgetsGridContext {
+  documentId: string;
+  canWrite: boolean;
+  deletingId: string | null;
+  /** Rows of budgets just created, highlighted for a few seconds. */
+  highlighted: ReadonlySet<string>;
+  onEdit: (budget: BudgetView) => void;
+  onDelete: (budget: BudgetView) => void;
+  onTags: (budget: BudgetView, tags: string[]) => void;
+}
+
+/** The budget's name, a link when it may be read. */
+export function BudgetNameCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
+  if (!data) return null;
+  if (!data.permissions.read) return <span data-testid="budget-name">{data.name}</span>;
+  return (
+    <Link to={budgetLink(context.documentId, data)} className="grid-link" data-testid="budget-name">
+      {data.name}
+    </Link>
+  );
+}
+
+/** The tags, removable and added in place by those who may change the budget. */
+export function TagsCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
+  const intl = useIntl();
+  const [draft, setDraft] = useState('');
+  if (!data) return null;
+  const editable = context.canWrite && data.permissions.update;
+  const full = data.tags.length >= BUDGET_LIMITS.tagsMax;
+  const add = () => {
+    const tag = draft.trim();
+    setDraft('');
+    if (!tag || data.tags.includes(tag) || full) return;
+    context.onTags(data, [...data.tags, tag]);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      add();
+    }
+  };
+  return (
+    <span className="tags-cell" data-testid="budget-tags">
+      {data.tags.map((tag) => (
+        <span key={tag} className="tag" data-testid="budget-tag">
+          <span data-testid="budget-tag-text">{tag}</span>
+          {editable ? (
+            <button
+              type="button"
+              className="tag-remove"
+              aria-label={intl.formatMessage({ id: 'budgets.tags.remove' }, { tag })}
+              onClick={() => context.onTags(data, data.tags.filter((other) => other !== tag))}
+              data-testid="budget-tag-remove"
+            >
+              ×
+            </button>
+          ) : null}
+        </span>
+      ))}
+      {editable && !full ? (
+        <input
+          className="tag-input"
+          value={draft}
+          maxLength={BUDGET_LIMITS.tagMaxLength}
+          placeholder={intl.formatMessage({ id: 'budgets.tags.add' })}
+          aria-label={intl.formatMessage({ id: 'budgets.tags.add' })}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+          onBlur={add}
+          data-testid="budget-tag-input"
+        />
+      ) : null}
+    </span>
+  );
+}
+
+/** Edit and delete, greyed with the reason when the budget may not be changed. */
+export function BudgetActionsCell({ data, context }: CustomCellRendererProps<BudgetView, unknown, BudgetsGridContext>) {
+  const intl = useIntl();
+  if (!data) return null;
+  const editable = data.permissions.update;
+  const reason = editable ? undefined : intl.formatMessage({ id: 'budgets.notEditable' });
+  return (
+    <span className="row-actions">
+      <IconAction label={intl.formatMessage({ id: 'common.edit' })} title={reason} disabled={!editable} onClick={() => context.onEdit(data)} testId="budget-edit">
+        <EditIcon />
+      </IconAction>
+      <IconAction
+        label={intl.formatMessage({ id: 'common.delete' })}
+        title={reason}
+        disabled={!editable}
+        danger
+        onClick={() => context.onDelete(data)}
+        testId="budget-delete"
+      >
+        <TrashIcon />
+      </IconAction>
+    </span>
+  );
+}
