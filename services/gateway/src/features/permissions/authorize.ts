@@ -1,5 +1,8 @@
 import { DomainError, type Privilege } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
+import { findOccupation } from '@eelarve/projections/accounts/queries';
+import { findDocument } from '@eelarve/projections/documents/queries';
+import { findOrganization } from '@eelarve/projections/organizations/queries';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, RouteAccess } from '../../types';
 
@@ -53,7 +56,7 @@ export const isPlatformAdmin = (auth: AuthContext) => auth.privileges.includes('
 export async function organizationInScope(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<AuthContext> {
   // Another organisation's id is answered like one that does not exist (one answer, 404, everywhere).
   if (auth.organizationId !== organizationId && !isPlatformAdmin(auth)) throw new DomainError('ORGANIZATION_NOT_FOUND');
-  const organization = await readModels(app.db).selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  const organization = await findOrganization(readModels(app.db), organizationId);
   if (!organization) throw new DomainError('ORGANIZATION_NOT_FOUND');
   return auth;
 }
@@ -69,13 +72,13 @@ export function visibleTo(auth: AuthContext, objectOrganizationId: string | unde
 /** Acting in an ADMIN occupation of the organisation: an organisation administrator. */
 export async function actsAsOrganizationAdmin(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<boolean> {
   if (!auth.occupationId || auth.organizationId !== organizationId) return false;
-  const occupation = await readModels(app.db).selectFrom('occupations').select('type').where('id', '=', auth.occupationId).executeTakeFirst();
+  const occupation = await findOccupation(readModels(app.db), auth.occupationId);
   return occupation?.type === 'ADMIN';
 }
 
 /** The platform's own organisation (organisation 1): the only one whose roles may carry IS_ADMIN. */
 export async function isPlatformOrganization(app: FastifyInstance, organizationId: string): Promise<boolean> {
-  const row = await readModels(app.db).selectFrom('organizations').select('is_platform').where('id', '=', organizationId).executeTakeFirst();
+  const row = await findOrganization(readModels(app.db), organizationId);
   return row?.is_platform === true;
 }
 
@@ -185,7 +188,7 @@ export async function assertResourceAccess(app: FastifyInstance, auth: AuthConte
 
 /** The organisation a document belongs to, or null when there is no such (live) document. */
 export async function findDocumentOrganization(app: FastifyInstance, documentId: string): Promise<string | null> {
-  const row = await readModels(app.db).selectFrom('documents').select('organization_id').where('id', '=', documentId).executeTakeFirst();
+  const row = await findDocument(readModels(app.db), documentId);
   return row?.organization_id ?? null;
 }
 
@@ -207,7 +210,7 @@ export async function documentResource(app: FastifyInstance, auth: AuthContext, 
  */
 export async function organizationResource(app: FastifyInstance, auth: AuthContext, organizationId: string, action: ResourceAction, options: AccessOptions = {}): Promise<ResourceRef> {
   if (!inOrganization(auth, organizationId)) throw new DomainError('OBJECT_NOT_FOUND');
-  const organization = await readModels(app.db).selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  const organization = await findOrganization(readModels(app.db), organizationId);
   if (!organization) throw new DomainError('OBJECT_NOT_FOUND', 'organisation not found');
   const resource = { organizationId };
   await assertResourceAccess(app, auth, resource, action, options);
