@@ -1,5 +1,6 @@
 import type { Me } from '@eelarve/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api, isApiError } from '../../api';
 import type { MutationCallbacks } from '../mutation';
 import { fetchMe } from './current-user';
@@ -73,4 +74,10 @@ export function useEnterOccupation({
 /** Reads the user afresh without touching the cache (the session count may have changed since login). */
 export function useFreshMe(callbacks: MutationCallbacks<Me | null, void> = {}) {
   return useMutation({ ...callbacks, mutationFn: fetchMe });
+}
+
+/** Starts the client afresh for `me` (a new sign-in or session step): cached data goes, the user is set. */
+export function useStartSession(): (me: Me) => void {
+  const queryClient = useQueryClient();
+  return useCallback((me: Me) => resetClientState(queryClient, me), [queryClient]);
 }

@@ -1,10 +1,9 @@
 import { AUTHENTICATION_TYPES, type AuthenticationType, loginRequestSchema, type Me } from '@eelarve/shared';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearchParams } from 'react-router';
 import { errorCodeOf } from '../../api';
-import { resetClientState } from '../../app/session';
+import { useStartSession } from '../../app/session';
 import { navigateToElectronicId } from '../../app/session/electronic-id';
 import { readExpiredSession } from '../../app/session/session-storage';
 import { Alert } from '../../components/Alert';
@@ -37,7 +36,7 @@ function useLoginFlags() {
 /** /login: e-mail and password (with remember-me), or the ID card; MFA follows the occupation choice. */
 export function LoginPage() {
   const intl = useIntl();
-  const queryClient = useQueryClient();
+  const startSession = useStartSession();
   const { setLocale } = useLocale();
   const flags = useLoginFlags();
   // After an expiry the last user's e-mail is offered again.
@@ -50,7 +49,7 @@ export function LoginPage() {
   const signedIn = (me: Me) => {
     if (isLocaleCode(me.userLanguage)) setLocale(me.userLanguage);
     // The login route's guard sends the user on (occupation selection, the last page or home).
-    resetClientState(queryClient, me);
+    startSession(me);
   };
 
   const mutation = useSignIn({ onSuccess: signedIn });

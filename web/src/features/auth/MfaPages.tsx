@@ -1,7 +1,6 @@
 import type { Me } from '@eelarve/shared';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { resetClientState, useCurrentUser, useLogout } from '../../app/session';
+import { useCurrentUser, useLogout, useStartSession } from '../../app/session';
 import { postLoginTarget } from '../../app/session/session-storage';
 import { AuthHeading } from '../../components/AuthHeading';
 import { upgradeSessionToMfa } from '../../components/mfa/api';
@@ -23,12 +22,12 @@ function useOccupationParam(): string | undefined {
 
 /** After the code: the session is an MFA session; on to the stored redirect or home (spec 1, section 4). */
 function useFinish(): (me: Me) => void {
-  const queryClient = useQueryClient();
+  const startSession = useStartSession();
   const navigate = useNavigate();
   const { locale, setLocale } = useLocale();
   return (me: Me) => {
     if (isLocaleCode(me.userLanguage) && me.userLanguage !== locale) setLocale(me.userLanguage);
-    resetClientState(queryClient, me);
+    startSession(me);
     navigate(postLoginTarget(me), { replace: true });
   };
 }
