@@ -83,7 +83,8 @@ async function dragRow(page: Page, from: Locator, to: Locator): Promise<void> {
 }
 
 describe('web: documents and budgets (browser)', () => {
-  const suite = browserSuite();
+  // The budget list's load failure below is a deliberate 503.
+  const suite = browserSuite({ allowedErrors: /status of 503 \(Service Unavailable\)/ });
 
   it('creates documents, sets a master classifier, adds and reorders budgets, reorders and copies documents', async () => {
     const page = await suite.openPage();
@@ -359,6 +360,21 @@ describe('web: documents and budgets (browser)', () => {
     await expect.poll(() => budgetRow(page, 'Kokku').getAttribute('class')).toContain('row-confirming');
     await page.getByTestId('confirm-ok').click();
     await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
+
+    // A list that fails to load says so once, with a retry, and no "no data" beside it; the retry loads it.
+    const budgetList = '**/api/document/*/budgets?includeMeta=true';
+    await page.route(budgetList, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'down' }) }));
+    await page.reload();
+    const listError = page.getByTestId('budgets-tab').getByTestId('list-error');
+    await listError.waitFor();
+    expect(await listError.getByRole('alert').textContent()).toContain(et['budgets.loadFailed']);
+    expect(await page.getByTestId('budgets-grid').count()).toBe(0);
+    expect(await page.getByText(et['grid.noRows']).count()).toBe(0);
+    await page.unroute(budgetList);
+    expect(await listError.getByTestId('list-retry').textContent()).toBe(et['grid.retry']);
+    await listError.getByTestId('list-retry').click();
+    await expect.poll(() => gridRows(page, 'budgets-grid').count()).toBe(3);
+    expect(await page.getByTestId('list-error').count()).toBe(0);
 
     // The collapsed sider is remembered.
     await page.getByTestId('document-sider-toggle').click();

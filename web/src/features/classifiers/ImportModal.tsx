@@ -1,8 +1,7 @@
 import type { Classifier, ImportValidation } from '@eelarve/shared';
-import type { ColDef, RowSelectionOptions, SelectionChangedEvent } from 'ag-grid-community';
-import type { CustomCellRendererProps } from 'ag-grid-react';
+import type { RowSelectionOptions, SelectionChangedEvent } from 'ag-grid-community';
 import { useId, useMemo, useState } from 'react';
-import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { newImportId } from '../../api/import-id';
 import { Alert } from '../../components/Alert';
@@ -10,13 +9,9 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { FileInput } from '../../components/FileInput';
 import { Modal } from '../../components/Modal';
 import { DataGrid } from '../../grid/DataGrid';
-import { validationValues } from '../../i18n/keys';
-import type { MessageKey } from '../../i18n/messages';
 import { useImportItems, useValidateImport } from './api/mutations';
 import { templateUrl } from './api/requests';
-import { importErrorKey } from './ClassifierFieldError';
-
-type ImportRow = ImportValidation['rows'][number] & { id: string };
+import { type ImportGridContext, type ImportRow, useImportColumns } from './ImportColumns';
 
 /** Spec 2, section 9: the file-selection step is 700 px wide; the rows step is wider (the modal stops at 95% of the window). */
 const FILE_STEP_WIDTH = 700;
@@ -42,7 +37,6 @@ export function ImportModal({
   onImported: (count: number) => Promise<unknown>;
   onFailed: () => void;
 }) {
-  const intl = useIntl();
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ImportValidation | null>(null);
@@ -92,35 +86,7 @@ export function ImportModal({
 
   const canImport = result !== null && rows.length > 0 && (loose ? selected.some((row) => row.errors.length === 0) : errorRows === 0);
 
-  const fieldLabel = useMemo(() => importFieldLabel(intl, groupings), [intl, groupings]);
-  const columns = useMemo<ColDef<ImportRow>[]>(() => {
-    const valueColumns: ColDef<ImportRow>[] = (result?.columns ?? []).map((column) => ({
-      colId: `value-${column}`,
-      headerName: fieldLabel(column),
-      // The file's own column name, as the template has it.
-      headerTooltip: column,
-      valueGetter: ({ data }) => {
-        const value = data?.values[column];
-        return value === null || value === undefined ? '' : String(value);
-      },
-      width: column === 'name' || column === 'description' ? 180 : 110,
-    }));
-    return [
-      { colId: 'row', field: 'row', headerName: intl.formatMessage({ id: 'classifiers.import.column.row' }), width: 90 },
-      ...valueColumns,
-      {
-        colId: 'errors',
-        headerName: intl.formatMessage({ id: 'classifiers.import.column.errors' }),
-        flex: 1,
-        minWidth: 260,
-        autoHeight: true,
-        wrapText: true,
-        sortable: false,
-        valueGetter: ({ data }) => data?.errors.length ?? 0,
-        cellRenderer: ErrorsCell,
-      },
-    ];
-  }, [result, intl, fieldLabel]);
+  const { columns, fieldLabel } = useImportColumns(result?.columns ?? [], groupings);
 
   const rowSelection = useMemo<RowSelectionOptions<ImportRow>>(
     () => ({ mode: 'multiRow', isRowSelectable: (node) => (node.data?.errors.length ?? 1) === 0 }),
@@ -213,49 +179,5 @@ export function ImportModal({
         </div>
       )}
     </Modal>
-  );
-}
-
-interface ImportGridContext {
-  fieldLabel: (field: string) => string;
-}
-
-const ITEM_FIELD_LABELS: Record<string, MessageKey> = {
-  code: 'classifiers.items.column.code',
-  name: 'classifiers.items.column.name',
-  description: 'classifiers.items.column.description',
-  sign: 'classifiers.items.column.sign',
-  unselectable: 'classifiers.items.column.unselectable',
-};
-
-/** A file column's name as the user reads it: the item field's label, or the grouping classifier's name. */
-function importFieldLabel(intl: IntlShape, groupings: readonly Classifier[]): (field: string) => string {
-  return (field) => {
-    const key = ITEM_FIELD_LABELS[field];
-    if (key) return intl.formatMessage({ id: key });
-    return groupings.find((grouping) => grouping.fieldName === field)?.name ?? field;
-  };
-}
-
-function ErrorsCell({ data, context }: CustomCellRendererProps<ImportRow, unknown, ImportGridContext>) {
-  const intl = useIntl();
-  if (!data) return null;
-  if (data.errors.length === 0)
-    return (
-      <span className="import-ok" data-testid="import-row-ok">
-        <FormattedMessage id="classifiers.import.rowOk" />
-      </span>
-    );
-  return (
-    <ul className="import-errors" data-testid="import-row-errors">
-      {data.errors.map((error) => (
-        <li key={`${error.field}-${error.message}`} data-testid="import-row-error" data-field={error.field} data-message={error.message}>
-          {intl.formatMessage(
-            { id: 'classifiers.import.error' },
-            { field: context.fieldLabel(error.field), message: intl.formatMessage({ id: importErrorKey(error.message) }, validationValues()) },
-          )}
-        </li>
-      ))}
-    </ul>
   );
 }
