@@ -1,9 +1,9 @@
 import type { SubBudget } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
-import type { ColDef, GridApi, ICellRendererParams } from 'ag-grid-community';
+import type { ColDef, GridApi } from 'ag-grid-community';
 import { useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -20,16 +20,10 @@ import { budgetSubBudgetsQuery, classifierItemsQuery, schemeBudgetQuery, schemeC
 import type { ImportType } from './api/requests';
 import { ImportModal } from './ImportModal';
 import { itemIndex, itemLabel, schemeColumns, classifierValue } from './model';
+import { NameLinkCell, type PinContext, PinCell } from './BudgetSubBudgetCells';
 import { useBudgetSubBudgetExport } from './sub-budgets/useSubBudgetExport';
 import { useBudgetScheme } from './useBudgetScheme';
 import './schemes.css';
-
-interface PinContext {
-  canPin: boolean;
-  busy: boolean;
-  recordsPath: (subBudgetId: string) => string;
-  onToggle: (row: SubBudget) => void;
-}
 
 /** The sub-budgets tab of a common budget: scheme selector, export, import menu, the scheme's sub-budgets with pin toggles. */
 export function BudgetSubBudgetsView() {
@@ -218,36 +212,5 @@ export function BudgetSubBudgetsView() {
         />
       ) : null}
     </div>
-  );
-}
-
-type Params = ICellRendererParams<SubBudget, unknown, PinContext>;
-
-function NameLinkCell({ data, context }: Params) {
-  if (!data) return null;
-  return (
-    <Link to={context.recordsPath(data.id)} data-testid="budget-sub-budget-name">
-      {data.name}
-    </Link>
-  );
-}
-
-function PinCell({ data, context }: Params) {
-  const intl = useIntl();
-  if (!data) return null;
-  const label = intl.formatMessage({ id: data.pinned ? 'budgetSubBudgets.unpin' : 'budgetSubBudgets.pin' });
-  return (
-    <button
-      type="button"
-      className="icon-button pin-button"
-      aria-pressed={data.pinned}
-      aria-label={label}
-      title={label}
-      disabled={!context.canPin || context.busy}
-      onClick={() => context.onToggle(data)}
-      data-testid="budget-sub-budget-pin"
-    >
-      <span aria-hidden="true">{data.pinned ? '★' : '☆'}</span>
-    </button>
   );
 }
