@@ -32,9 +32,17 @@ beforeAll(async () => {
   await seedDemoData(suite.server.app);
 }, 120_000);
 
+/** The screen as a user sees it once it stops changing: data loaded, grids rendered, fonts in. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect.poll(() => page.locator('.ag-overlay-loading-wrapper:visible').count()).toBe(0);
+  await page.evaluate(() => document.fonts.ready);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 /** Runs axe-core in the page (WCAG 2.x A and AA and best practices) and keeps what it found. */
 async function audit(page: Page): Promise<Finding[]> {
-  await page.evaluate(() => document.fonts.ready);
+  await settled(page);
   await page.evaluate(AXE_SOURCE);
   const results = (await page.evaluate(() =>
     // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
