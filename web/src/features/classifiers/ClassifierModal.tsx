@@ -2,16 +2,15 @@ import { type Classifier, classifierCreateSchema, classifierUpdateSchema } from 
 import { useId, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { type FieldErrors, Form, ModalFormFooter, messageOf, useFieldErrors, validate } from '../../components/form';
+import { Form, ModalFormFooter, useFieldErrors, validate } from '../../components/form';
 import { Modal } from '../../components/Modal';
 import { useSaveClassifier } from './api/mutations';
 import { CodeSettingsFieldset } from './classifier-form/CodeSettingsFieldset';
 import { GroupingFields } from './classifier-form/GroupingFields';
 import { IdentityFields } from './classifier-form/IdentityFields';
-import { type ClassifierLocks, useClassifierLocks } from './classifier-form/useClassifierLocks';
+import { formRules, payloadOf } from './classifier-form/rules';
+import { useClassifierLocks } from './classifier-form/useClassifierLocks';
 import { type ClassifierValues, initialValues, type SetValue } from './classifier-form/values';
-
-const outside = (value: number, range: { from: number; to: number }) => Number.isFinite(value) && (value < range.from || value > range.to);
 
 /** The classifier form (spec 2, sections 2, 4 and 5): 800 wide; add or edit. */
 export function ClassifierModal({
@@ -66,35 +65,4 @@ export function ClassifierModal({
       </Form>
     </Modal>
   );
-}
-
-/** What is sent: a locked switch at its lock's value, lengths as numbers. */
-function payloadOf(values: ClassifierValues, classifier: Classifier | null, locks: ClassifierLocks) {
-  return {
-    name: values.name,
-    itemName: values.itemName,
-    fieldName: values.fieldName,
-    description: values.description,
-    required: locks.required ? locks.required.value : values.required,
-    itemCanChangeSign: locks.sign ? locks.sign.value : values.itemCanChangeSign,
-    primary: classifier?.primary ?? false,
-    primaryGroupedById: values.primaryGroupedById || null,
-    displayMode: values.displayMode,
-    codeSettings: { typeName: values.typeName, minLength: Number(values.minLength), maxLength: Number(values.maxLength), hierarchical: values.hierarchical },
-  };
-}
-
-/**
- * The form's own checks; the schema's messages take precedence. Lengths stay within the bounds of
- * the existing codes (spec 2, section 5); a classifier grouped by others names its primary one.
- */
-function formRules(values: ClassifierValues, locks: ClassifierLocks, hasGroupedBy: boolean): FieldErrors {
-  const errors: FieldErrors = {};
-  const min = Number(values.minLength);
-  const max = Number(values.maxLength);
-  if (outside(min, locks.bounds.min)) errors['codeSettings.minLength'] = messageOf('lengthOutOfRange');
-  if (outside(max, locks.bounds.max)) errors['codeSettings.maxLength'] = messageOf('lengthOutOfRange');
-  else if (max < min) errors['codeSettings.maxLength'] = messageOf('minAndMax');
-  if (hasGroupedBy && !values.primaryGroupedById) errors.primaryGroupedById = messageOf('validation.required');
-  return errors;
 }

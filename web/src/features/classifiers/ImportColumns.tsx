@@ -57,7 +57,7 @@ const ITEM_FIELD_LABELS: Record<string, MessageKey> = {
 };
 
 /** A file column's name as the user reads it: the item field's label, or the grouping classifier's name. */
-function importFieldLabel(intl: IntlShape, groupings: readonly Classifier[]): (field: string) => string {
+export function importFieldLabel(intl: IntlShape, groupings: readonly Classifier[]): (field: string) => string {
   return (field) => {
     const key = ITEM_FIELD_LABELS[field];
     if (key) return intl.formatMessage({ id: key });
