@@ -6,7 +6,7 @@ import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router'
 import { canCopyPermissions, isPlatformAdmin } from '../../app/document/access';
 import { useDocument } from '../../app/document/current-document';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { type FieldErrors, Form, FormActions, messageOf, TextAreaField, TextField, useFieldErrors, validate } from '../../components/form';
+import { type FieldErrors, Form, FormActions, TextAreaField, TextField, useFieldErrors, validate } from '../../components/form';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
 import { useCurrentUser } from '../../app/session';
@@ -15,6 +15,7 @@ import { type BudgetView, budgetLink, budgetQuery, isAdminView } from './api/que
 import { BudgetCopySection } from './budget-form/BudgetCopySection';
 import { BudgetTypeChoice } from './budget-form/BudgetTypeChoice';
 import { MonitoringSettings, type MonitoringValues } from './budget-form/MonitoringSettings';
+import { formRules } from './budget-form/rules';
 import { SumBudgetComponents } from './budget-form/SumBudgetComponents';
 import { useBudgetCopy } from './budget-form/useBudgetCopy';
 import { rememberCreatedBudget } from './recently-created';
@@ -128,12 +129,4 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
       </FormActions>
     </Form>
   );
-}
-
-/** The form's own rules beyond the schema: a sum budget needs components, a copy needs its source. */
-function formRules(type: BudgetTypeValue, components: readonly string[], copyWithoutSource: boolean): FieldErrors {
-  const errors: FieldErrors = {};
-  if (type === 'SUM_BUDGET' && components.length === 0) errors.sumBudgetComponentIds = messageOf('validation.required');
-  if (copyWithoutSource) errors.copy = messageOf('validation.required');
-  return errors;
 }
