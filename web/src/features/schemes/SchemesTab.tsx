@@ -45,7 +45,6 @@ const SERVER_FIELD_ERRORS: Record<string, SchemeDraftField> = { SCHEME_NAME_NOT_
 /** /document/{documentId}/schemes: the schemes of a document and the selected scheme's sub-budgets (spec 2). */
 export function SchemesTab() {
   const { documentId = '' } = useParams();
-  const intl = useIntl();
   const me = useCurrentUser();
   const canEdit = hasAnyPrivilege(me.privileges, 'SCHEMA_ADMIN');
   const { showError } = useToasts();
@@ -167,26 +166,11 @@ export function SchemesTab() {
 
   return (
     <div className="schemes-tab" data-testid="schemes-tab">
-      <div className="schemes-header">
-        <div className="schemes-heading">
-          <button
-            type="button"
-            className="icon-button schemes-collapse"
-            aria-expanded={!collapsed}
-            aria-label={intl.formatMessage({ id: 'schemes.toggle' })}
-            onClick={() => setCollapsed((value) => !value)}
-            data-testid="schemes-toggle"
-          >
-            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
-          </button>
-          <h2 className="schemes-title">
-            <FormattedMessage id="schemes.title" />
-          </h2>
-        </div>
-        {canEdit ? (
-          <InlineAddButton busy={session !== null} loading={schemes.isPending} busyTitleId="schemes.action.busy" labelId="schemes.add" onClick={onAdd} testId="schemes-add" />
-        ) : null}
-      </div>
+      <SchemesHeader
+        collapsed={collapsed}
+        onToggle={() => setCollapsed((value) => !value)}
+        add={canEdit ? { busy: session !== null, loading: schemes.isPending, onClick: onAdd } : null}
+      />
 
       {!canEdit ? (
         <Alert kind="info" testId="schemes-read-only">
@@ -241,3 +225,27 @@ function nextDisplayOrder(rows: readonly SchemeRow[]): number {
   return rows.reduce((max, row) => Math.max(max, row.displayOrder), 0) + 1;
 }
 
+/** The schemes' title with the collapse toggle, and the add button for editors. */
+function SchemesHeader({ collapsed, onToggle, add }: { collapsed: boolean; onToggle: () => void; add: { busy: boolean; loading: boolean; onClick: () => void } | null }) {
+  const intl = useIntl();
+  return (
+    <div className="schemes-header">
+      <div className="schemes-heading">
+        <button
+          type="button"
+          className="icon-button schemes-collapse"
+          aria-expanded={!collapsed}
+          aria-label={intl.formatMessage({ id: 'schemes.toggle' })}
+          onClick={onToggle}
+          data-testid="schemes-toggle"
+        >
+          <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>
+        </button>
+        <h2 className="schemes-title">
+          <FormattedMessage id="schemes.title" />
+        </h2>
+      </div>
+      {add ? <InlineAddButton busy={add.busy} loading={add.loading} busyTitleId="schemes.action.busy" labelId="schemes.add" onClick={add.onClick} testId="schemes-add" /> : null}
+    </div>
+  );
+}
