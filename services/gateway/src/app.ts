@@ -3,8 +3,8 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { API_BUILD_TIME_HEADER, API_REVISION_HEADER, API_VERSION_HEADER } from '@eelarve/shared';
-import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
-import { loadActivePositions, requestRebuild } from '@eelarve/projections/checkpoints';
+import { checkpointWaiter } from '@eelarve/projections/checkpoint-waiter';
+import { requestRebuild } from '@eelarve/projections/checkpoints';
 import { productProjectors } from '@eelarve/projections/registry';
 import { projectionStatus } from '@eelarve/projections/status';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController, type LogLevel } from 'fastify';
@@ -69,22 +69,9 @@ function projectionsHandle(runtime: Runtime): ProjectionsHandle {
       stop: () => engine.stop(),
     };
   }
-  const reached = async (projectors: readonly string[], position: GlobalPosition) => {
-    const positions = await loadActivePositions(runtime.db as never, projectors);
-    return projectors.every((name) => {
-      const at = positions.get(name);
-      return at !== undefined && comparePositions(at, position) >= 0;
-    });
-  };
+  const waiter = checkpointWaiter(runtime.db as never);
   return {
-    async waitForPosition(projectors, position, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        if (await reached(projectors, position)) return true;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return false;
-    },
+    waitForPosition: (projectors, position, timeoutMs) => waiter.waitForPosition(projectors, position, timeoutMs),
     isLive: async () => true,
     status,
     projectorNames: () => names,
