@@ -1,7 +1,7 @@
 import { schemeDecider } from '@eelarve/domain';
 import type { BudgetRow } from '@eelarve/projections/budgets/queries';
 import { budgetPinnedSubBudgets, budgetPins, documentSchemesInOrder, subBudgetsOfSchemes } from '@eelarve/projections/schemes/queries';
-import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError, isErrorCode, type Task } from '@eelarve/shared';
+import { BUDGET_COPY_PARTS, type BudgetCopyInput, type BudgetCopyPart, DomainError, fieldError, isErrorCode, type Task } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { CommandActor } from '../../infrastructure/commands';
 import { type AppDatabase, readModels } from '../../infrastructure/database';
@@ -110,14 +110,14 @@ export const availableBudgetCopyParts = (): BudgetCopyPart[] => BUDGET_COPY_PART
 type CopyChoice = Required<Pick<BudgetCopyInput, 'copyPermissions'>> & { schemes: { schemeId: string; copyPinnedPreselections: boolean; copySubBudgetPermissions: boolean; copyComments: boolean }[] };
 
 /** The chosen parts in the order they run, each with the schemes it was chosen for and the field that chose it. */
-export function chosenBudgetCopyParts(copy: CopyChoice): { part: BudgetCopyPart; schemeIds: string[]; path: string }[] {
+export function chosenBudgetCopyParts(copy: CopyChoice): { part: BudgetCopyPart; schemeIds: string[]; field: string }[] {
   const perScheme = (part: BudgetCopyPart, flag: 'copyPinnedPreselections' | 'copySubBudgetPermissions' | 'copyComments') => {
     const index = copy.schemes.findIndex((scheme) => scheme[flag]);
     if (index < 0) return [];
-    return [{ part, schemeIds: copy.schemes.filter((scheme) => scheme[flag]).map((scheme) => scheme.schemeId), path: `body.copy.schemes.${index}.${flag}` }];
+    return [{ part, schemeIds: copy.schemes.filter((scheme) => scheme[flag]).map((scheme) => scheme.schemeId), field: `copy.schemes.${index}.${flag}` }];
   };
   return [
-    ...(copy.copyPermissions ? [{ part: 'permissions' as const, schemeIds: [], path: 'body.copy.copyPermissions' }] : []),
+    ...(copy.copyPermissions ? [{ part: 'permissions' as const, schemeIds: [], field: 'copy.copyPermissions' }] : []),
     ...perScheme('pinnedPreselections', 'copyPinnedPreselections'),
     ...perScheme('subBudgetPermissions', 'copySubBudgetPermissions'),
     ...perScheme('comments', 'copyComments'),
@@ -126,8 +126,8 @@ export function chosenBudgetCopyParts(copy: CopyChoice): { part: BudgetCopyPart;
 
 /** Refuses a copy that chose a part this version cannot carry out. */
 export function assertCopyPartsAvailable(copy: CopyChoice): void {
-  for (const { part, path } of chosenBudgetCopyParts(copy)) {
-    if (!steps.has(part)) throw new DomainError('COPY_PART_NOT_AVAILABLE', `copying ${part} is not available`, [{ path, message: 'copyPartUnavailable' }]);
+  for (const { part, field } of chosenBudgetCopyParts(copy)) {
+    if (!steps.has(part)) throw fieldError('COPY_PART_NOT_AVAILABLE', field, 'copyPartUnavailable', `copying ${part} is not available`);
   }
 }
 
