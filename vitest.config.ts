@@ -4,7 +4,13 @@ import { defineConfig } from 'vitest/config';
 // (one embedded server per run, one database per test file) and browser tests in headless Chromium.
 export default defineConfig({
   test: {
-    include: ['shared/src/**/*.test.ts', 'services/*/{src,test}/**/*.test.ts', 'projections/{src,test}/**/*.test.ts', 'web/{src,e2e}/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'shared/src/**/*.test.ts',
+      'services/*/{src,test}/**/*.test.ts',
+      'projections/{src,test}/**/*.test.ts',
+      'web/{src,e2e}/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     globalSetup: ['services/postgres/src/testing/global-setup.ts'],
     pool: 'forks',
     testTimeout: 60_000,

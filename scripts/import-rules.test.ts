@@ -35,7 +35,10 @@ const PROBES: Record<string, { forbidden: string[]; allowed: string[] }> = {
     allowed: ['node:crypto', '@eelarve/shared', './decider', 'zod'],
   },
   'services/domain/src/budgets/probe.test.ts': { forbidden: ['pg', '@eelarve/eventstore'], allowed: ['vitest', '../testing', './decider'] },
-  'shared/src/probe.ts': { forbidden: ['kysely', 'react', '@eelarve/domain', 'date-fns', '../../services/domain/src/index'], allowed: ['zod', './text', './contracts/common'] },
+  'shared/src/probe.ts': {
+    forbidden: ['kysely', 'react', '@eelarve/domain', 'date-fns', '../../services/domain/src/index'],
+    allowed: ['zod', './text', './contracts/common'],
+  },
   'shared/src/contracts/probe.ts': { forbidden: ['../../../web/src/api/client', 'node:crypto'], allowed: ['../text', './common', 'zod'] },
   'shared/src/probe.test.ts': { forbidden: ['react', '@eelarve/domain'], allowed: ['vitest', 'fast-check', './text'] },
   'web/src/probe.ts': {
@@ -102,7 +105,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Biome exits non-zero when it reports errors; the JSON report is on stdout either way. */
 function lint(directory: string): string {
   try {
-    return execFileSync(biome, ['lint', '--reporter=json', '--max-diagnostics=1000', '.'], { cwd: directory, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync(biome, ['lint', '--reporter=json', '--max-diagnostics=1000', '.'], {
+      cwd: directory,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch (error) {
     return (error as { stdout: string }).stdout;
   }
@@ -112,7 +119,10 @@ describe('import rules in biome.json', () => {
   for (const [file, probe] of Object.entries(PROBES)) {
     it(`${file}: refuses ${probe.forbidden.length} imports and allows ${probe.allowed.length}`, () => {
       const refused = (module: string) => reported.has(key(file, lineOf(file, module)));
-      expect(probe.forbidden.filter((module) => !refused(module)), 'forbidden but not reported').toEqual([]);
+      expect(
+        probe.forbidden.filter((module) => !refused(module)),
+        'forbidden but not reported',
+      ).toEqual([]);
       expect(probe.allowed.filter(refused), 'allowed but reported').toEqual([]);
     });
   }

@@ -48,11 +48,15 @@ async function waitUntilReady(base, product) {
 async function signIn(base) {
   const login = await fetch(`${base}/initial/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}: ${await login.text()}`);
-  const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const me = await fetch(`${base}/api/auth/me`, { headers: { cookie } });
   if (me.status !== 200) throw new Error(`GET /api/auth/me answered ${me.status}: ${await me.text()}`);
   const { occupations = [] } = await me.json();
-  if (!occupations.some((occupation) => occupation.organizationName === DEMO_ORGANIZATION)) throw new Error(`the demo data is missing: no occupation in ${DEMO_ORGANIZATION}`);
+  if (!occupations.some((occupation) => occupation.organizationName === DEMO_ORGANIZATION))
+    throw new Error(`the demo data is missing: no occupation in ${DEMO_ORGANIZATION}`);
 }
 
 /** run.mjs forwards SIGTERM to the product, which drains and stops its database; we wait for that. */
@@ -101,7 +105,9 @@ async function main() {
     console.error(`! start smoke on Node.js ${process.version} failed: ${failure.message}`);
     process.exit(1);
   }
-  console.log(`> start smoke on Node.js ${process.version} passed in ${Math.round((Date.now() - started) / 1000)} s: ready, signed in, demo data there, stopped cleanly`);
+  console.log(
+    `> start smoke on Node.js ${process.version} passed in ${Math.round((Date.now() - started) / 1000)} s: ready, signed in, demo data there, stopped cleanly`,
+  );
 }
 
 await main();

@@ -30,14 +30,30 @@ const benchProjector = defineProjector({
   tables: ['bench_stream_totals', 'bench_account_totals'],
   async migrate(db) {
     await sql`create table bench_stream_totals (stream text, month int, amount numeric not null, events int not null, primary key (stream, month))`.execute(db);
-    await sql`create table bench_account_totals (account text, month int, amount numeric not null, events int not null, primary key (account, month))`.execute(db);
+    await sql`create table bench_account_totals (account text, month int, amount numeric not null, events int not null, primary key (account, month))`.execute(
+      db,
+    );
   },
   async handle(events, db) {
     const data = events.map((event) => event.data as AmountSet);
     const months = data.map((item) => item.month);
     const amounts = data.map((item) => item.amount);
-    await upsertTotals(db, 'bench_stream_totals', 'stream', events.map((event) => event.streamName), months, amounts);
-    await upsertTotals(db, 'bench_account_totals', 'account', data.map((item) => item.classifiers.account), months, amounts);
+    await upsertTotals(
+      db,
+      'bench_stream_totals',
+      'stream',
+      events.map((event) => event.streamName),
+      months,
+      amounts,
+    );
+    await upsertTotals(
+      db,
+      'bench_account_totals',
+      'account',
+      data.map((item) => item.classifiers.account),
+      months,
+      amounts,
+    );
   },
 });
 

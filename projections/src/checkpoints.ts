@@ -150,13 +150,7 @@ export async function waitForCheckpoints(
  * if another process advanced the same generation (it took over after we lost our lock), the
  * update matches nothing and the caller's transaction is rolled back instead of applying twice.
  */
-export async function advanceCheckpoint(
-  db: Kysely<unknown>,
-  key: GenerationKey,
-  from: GlobalPosition,
-  to: GlobalPosition,
-  applied: number,
-): Promise<void> {
+export async function advanceCheckpoint(db: Kysely<unknown>, key: GenerationKey, from: GlobalPosition, to: GlobalPosition, applied: number): Promise<void> {
   const result = await control(db)
     .updateTable('projections.checkpoints')
     .set({

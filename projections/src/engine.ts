@@ -262,9 +262,7 @@ class Engine implements ProjectionEngine {
   }
 
   private async serveRebuildRequests(): Promise<void> {
-    const requested = (await loadCheckpoints(this.db)).filter(
-      (row) => row.role === 'active' && row.rebuildRequested && this.owned.has(row.projector),
-    );
+    const requested = (await loadCheckpoints(this.db)).filter((row) => row.role === 'active' && row.rebuildRequested && this.owned.has(row.projector));
     for (const row of requested) {
       const ownership = this.owned.get(row.projector);
       if (ownership && !ownership.switching) await this.ensureBuild(ownership);

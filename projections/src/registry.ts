@@ -12,7 +12,14 @@ import { schemesProjector } from './schemes/projector';
  * users, ...). Table names must be unique across all of them, because every table is served as
  * the view `read.<table>`.
  */
-export const productProjectors: readonly Projector[] = [organizationsProjector, accountsProjector, documentsProjector, budgetsProjector, schemesProjector, classifiersProjector];
+export const productProjectors: readonly Projector[] = [
+  organizationsProjector,
+  accountsProjector,
+  documentsProjector,
+  budgetsProjector,
+  schemesProjector,
+  classifiersProjector,
+];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
 export function resolveProjectors(): readonly Projector[] {

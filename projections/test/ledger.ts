@@ -60,4 +60,3 @@ function signedAmount(event: StoredEvent): string {
   const { amount } = event.data as { amount: string };
   return event.type === 'Withdrawn' ? `-${amount}` : amount;
 }
-

@@ -20,7 +20,14 @@ afterEach(async () => {
 });
 
 async function start(projector: Projector, batchSize = 50): Promise<ProjectionEngine> {
-  const engine = await startProjections({ pool: harness.pool, store: harness.store, projectors: [projector], batchSize, pollIntervalMs: 100, onError: () => {} });
+  const engine = await startProjections({
+    pool: harness.pool,
+    store: harness.store,
+    projectors: [projector],
+    batchSize,
+    pollIntervalMs: 100,
+    onError: () => {},
+  });
   engines.push(engine);
   return engine;
 }

@@ -83,10 +83,7 @@ export async function terminateBackends(database: string): Promise<number> {
   const admin = new pg.Client({ connectionString: adminDatabaseUrl() });
   await admin.connect();
   try {
-    const { rowCount } = await admin.query(
-      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-      [database],
-    );
+    const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
     return rowCount ?? 0;
   } finally {
     await admin.end();

@@ -47,7 +47,10 @@ function multipart(filename: string, content: Buffer) {
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
   );
-  return { payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 async function main(): Promise<void> {
@@ -92,7 +95,13 @@ async function main(): Promise<void> {
         call({
           method: 'POST',
           url: `/api/document/${documentId}/classifier`,
-          payload: { name: fieldName, itemName: fieldName, fieldName, groupingId, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false } },
+          payload: {
+            name: fieldName,
+            itemName: fieldName,
+            fieldName,
+            groupingId,
+            codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+          },
         });
       const target = await classifier('eelarve_konto');
       expectStatus(target, 201, 'classifier');
@@ -128,7 +137,11 @@ async function main(): Promise<void> {
       console.log(`validate (upload, parse, check ${validation.rows.length} rows): ${validateSeconds.toFixed(2)} s`);
 
       start = process.hrtime.bigint();
-      const imported = await call({ method: 'POST', url: `/api/classifier/${classifierId}/items`, payload: { documentId, classifierId, items: validation.rows.map((row) => row.values) } });
+      const imported = await call({
+        method: 'POST',
+        url: `/api/classifier/${classifierId}/items`,
+        payload: { documentId, classifierId, items: validation.rows.map((row) => row.values) },
+      });
       expectStatus(imported, 200, 'import');
       const importSeconds = seconds(start);
       console.log(`import (check again, one event, projected with one statement, read-your-writes): ${importSeconds.toFixed(2)} s`);

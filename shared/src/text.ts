@@ -41,8 +41,7 @@ const maxLength = { message: 'validation.maxLength' };
  * field is 256). Checked before trimming too, so a trailing NUL or line break is refused rather
  * than quietly cut.
  */
-export const singleLineText = (max: number = LIMITS.text) =>
-  z.string().refine(isSingleLineText, controlCharacters).trim().max(max, maxLength);
+export const singleLineText = (max: number = LIMITS.text) => z.string().refine(isSingleLineText, controlCharacters).trim().max(max, maxLength);
 
 /** A text area's string (spec: 4096): tab and line breaks allowed, other controls refused; trimmed. */
 export const multiLineText = (max: number = LIMITS.textArea) => z.string().refine(isMultiLineText, controlCharacters).trim().max(max, maxLength);

@@ -160,4 +160,3 @@ export async function apiClient(app: TestServer['app'], email: string, password:
   const header = `${cookie.name}=${cookie.value}`;
   return { request: (options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: header } }) };
 }
-

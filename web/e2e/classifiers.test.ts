@@ -84,7 +84,12 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await page.waitForURL(/\/classifiers\/[0-9a-f-]{36}$/);
     const classifierId = currentPath(page).split('/')[4] ?? '';
     const saved = (await classifiers()).find((classifier) => classifier.id === classifierId);
-    expect(saved).toMatchObject({ name: 'Tegevusalad', itemName: 'Tegevusala kood', fieldName: 'tegevusala_kood', codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10 } });
+    expect(saved).toMatchObject({
+      name: 'Tegevusalad',
+      itemName: 'Tegevusala kood',
+      fieldName: 'tegevusala_kood',
+      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10 },
+    });
     await expect.poll(() => page.getByTestId('classifier-meta-fieldName').textContent()).toBe('tegevusala_kood');
 
     // An item through the item form; a code that breaks the type is refused in the form.
@@ -104,12 +109,25 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     const grouping = await admin.request({
       method: 'POST',
       url: `/api/document/${documentId}/classifier`,
-      payload: { name: 'Allikad', itemName: 'Allikas', fieldName: 'allikas', groupingId: classifierId, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10 } },
+      payload: {
+        name: 'Allikad',
+        itemName: 'Allikas',
+        fieldName: 'allikas',
+        groupingId: classifierId,
+        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10 },
+      },
     });
     expect(grouping.statusCode, grouping.body).toBe(201);
     const groupingId = (grouping.json() as { id: string }).id;
-    for (const [code, unselectable] of [['A1', false], ['U1', true]] as const) {
-      const added = await admin.request({ method: 'POST', url: `/api/classifier/${groupingId}/item`, payload: { code, name: `Allikas ${code}`, unselectable } });
+    for (const [code, unselectable] of [
+      ['A1', false],
+      ['U1', true],
+    ] as const) {
+      const added = await admin.request({
+        method: 'POST',
+        url: `/api/classifier/${groupingId}/item`,
+        payload: { code, name: `Allikas ${code}`, unselectable },
+      });
       expect(added.statusCode, added.body).toBe(201);
     }
     await page.reload();
@@ -136,7 +154,11 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await expect.poll(() => itemCodes(page)).toEqual(['01', '02', '03']);
     expect(await page.getByTestId('classifiers-success').getAttribute('data-message')).toBe('classifiers.import.uploadSuccess');
     const afterXlsx = await items(classifierId);
-    expect(afterXlsx.find((item) => item.code === '03')).toMatchObject({ name: 'Kultuur', unselectable: true, groupedBy: [{ classifierId: groupingId, code: 'A1' }] });
+    expect(afterXlsx.find((item) => item.code === '03')).toMatchObject({
+      name: 'Kultuur',
+      unselectable: true,
+      groupedBy: [{ classifierId: groupingId, code: 'A1' }],
+    });
 
     // A .csv file (semicolons, as Estonian spreadsheets write them).
     const csv = `${FILES}/items.csv`;
@@ -168,7 +190,9 @@ describe('web: classifiers tab with items and their import (browser)', () => {
         elements
           .map((row) => ({
             index: Number(row.getAttribute('row-index')),
-            errors: Array.from(row.querySelectorAll('[data-testid="import-row-error"]')).map((error) => `${error.getAttribute('data-field')}:${error.getAttribute('data-message')}`),
+            errors: Array.from(row.querySelectorAll('[data-testid="import-row-error"]')).map(
+              (error) => `${error.getAttribute('data-field')}:${error.getAttribute('data-message')}`,
+            ),
           }))
           .sort((a, b) => a.index - b.index),
       );
@@ -235,10 +259,17 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await expect.poll(treeIds).toEqual([mainId, groupingId, otherId]);
 
     // Drag the new classifier above the first: its grouping classifier moves along.
-    await page.locator(`[data-testid="classifier-tree-item"][data-id="${otherId}"]`).dragTo(page.locator(`[data-testid="classifier-tree-item"][data-id="${mainId}"]`));
+    await page
+      .locator(`[data-testid="classifier-tree-item"][data-id="${otherId}"]`)
+      .dragTo(page.locator(`[data-testid="classifier-tree-item"][data-id="${mainId}"]`));
     await expect.poll(treeIds).toEqual([otherId, mainId, groupingId]);
     await expect
-      .poll(async () => (await classifiers()).filter((classifier) => classifier.groupingId === null).sort((a, b) => a.displayOrder - b.displayOrder).map((classifier) => classifier.id))
+      .poll(async () =>
+        (await classifiers())
+          .filter((classifier) => classifier.groupingId === null)
+          .sort((a, b) => a.displayOrder - b.displayOrder)
+          .map((classifier) => classifier.id),
+      )
       .toEqual([otherId, mainId]);
 
     // An item used in groupings cannot be deleted; the tooltip says why.
@@ -251,7 +282,9 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     const disabledLook = await itemRow(page, 'A1')
       .getByTestId('item-delete-tooltip')
       .evaluate((wrapper) => ({ cursor: getComputedStyle(wrapper).cursor, color: getComputedStyle(wrapper.querySelector('button') as Element).color }));
-    const enabledColor = await itemRow(page, 'U1').getByTestId('item-delete').evaluate((button) => getComputedStyle(button).color);
+    const enabledColor = await itemRow(page, 'U1')
+      .getByTestId('item-delete')
+      .evaluate((button) => getComputedStyle(button).color);
     expect(disabledLook.cursor).toBe('not-allowed');
     expect(disabledLook.color).not.toBe(enabledColor);
     expect(await itemRow(page, 'U1').getByTestId('item-delete').isDisabled()).toBe(false);
@@ -279,10 +312,19 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await page.getByTestId('item-form-save').click();
     await page.getByTestId('item-modal').waitFor({ state: 'detached' });
     await expect
-      .poll(async () => (await items(mainId)).filter((item) => item.unselectable).map((item) => item.code).sort())
+      .poll(async () =>
+        (await items(mainId))
+          .filter((item) => item.unselectable)
+          .map((item) => item.code)
+          .sort(),
+      )
       .toEqual(['03', '04', '05']);
     // The bulk edit kept the other fields.
-    expect((await items(mainId)).find((item) => item.code === '05')).toMatchObject({ name: 'Sotsiaalkaitse', description: 'Toetused', groupedBy: [{ code: 'A1' }] });
+    expect((await items(mainId)).find((item) => item.code === '05')).toMatchObject({
+      name: 'Sotsiaalkaitse',
+      description: 'Toetused',
+      groupedBy: [{ code: 'A1' }],
+    });
 
     await selectItems(page, ['04', '05']);
     await page.getByTestId('items-delete-selected').click();
@@ -294,7 +336,16 @@ describe('web: classifiers tab with items and their import (browser)', () => {
 
     // Loose import: only the selected valid row goes in.
     const loose = `${FILES}/items-loose.csv`;
-    writeFileSync(loose, itemsCsv(['code', 'name', 'description', 'unselectable', 'allikas'], [['10', 'Uus', '', 'false', 'A1'], ['11', '', '', 'false', 'A1']]));
+    writeFileSync(
+      loose,
+      itemsCsv(
+        ['code', 'name', 'description', 'unselectable', 'allikas'],
+        [
+          ['10', 'Uus', '', 'false', 'A1'],
+          ['11', '', '', 'false', 'A1'],
+        ],
+      ),
+    );
     await importFile(page, loose);
     await expect.poll(() => page.getByTestId('import-summary').getAttribute('data-errors')).toBe('1');
     expect(await page.getByTestId('import-submit').isDisabled()).toBe(true);
@@ -362,14 +413,29 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     const master = await admin.request({
       method: 'POST',
       url: `/api/document/${documentId}/classifier`,
-      payload: { name: 'Tegevusala', itemName: 'Tegevusala', fieldName: 'tegevusala_master', required: true, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20 } },
+      payload: {
+        name: 'Tegevusala',
+        itemName: 'Tegevusala',
+        fieldName: 'tegevusala_master',
+        required: true,
+        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20 },
+      },
     });
     expect(master.statusCode, master.body).toBe(201);
-    const documentNow = (await admin.request({ method: 'GET', url: `/api/document/${documentId}` })).json() as { name: string; period: unknown; recordAmountKey: string };
+    const documentNow = (await admin.request({ method: 'GET', url: `/api/document/${documentId}` })).json() as {
+      name: string;
+      period: unknown;
+      recordAmountKey: string;
+    };
     const setMaster = await admin.request({
       method: 'PUT',
       url: `/api/document/${documentId}`,
-      payload: { name: documentNow.name, period: documentNow.period, recordAmountKey: documentNow.recordAmountKey, masterClassifierId: (master.json() as { id: string }).id },
+      payload: {
+        name: documentNow.name,
+        period: documentNow.period,
+        recordAmountKey: documentNow.recordAmountKey,
+        masterClassifierId: (master.json() as { id: string }).id,
+      },
     });
     expect(setMaster.statusCode, setMaster.body).toBe(200);
 

@@ -110,16 +110,20 @@ describe('web: documents and budgets (browser)', () => {
 
     // A required classifier through the API, set as master through the settings form.
     const classifier = await page.request.post(`/api/document/${documentId}/classifier`, {
-      data: { name: 'Tegevusala', itemName: 'Tegevusala', fieldName: `tegevusala_${tag}`, required: true, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20 } },
+      data: {
+        name: 'Tegevusala',
+        itemName: 'Tegevusala',
+        fieldName: `tegevusala_${tag}`,
+        required: true,
+        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20 },
+      },
     });
     expect(classifier.status(), await classifier.text()).toBe(201);
     await page.getByTestId('document-tab-settings').click();
     await page.getByTestId('document-master-classifier').selectOption({ label: 'Tegevusala' });
     await shot(page, 'document-settings');
     await page.getByTestId('document-save').click();
-    await expect
-      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}`)).json()) as Document).masterClassifierId)
-      .not.toBeNull();
+    await expect.poll(async () => ((await (await page.request.get(`/api/document/${documentId}`)).json()) as Document).masterClassifierId).not.toBeNull();
     await page.getByTestId('document-tab-budgets').click();
     await expect.poll(() => page.getByTestId('budgets-add').isEnabled()).toBe(true);
 
@@ -214,7 +218,10 @@ describe('web: documents and budgets (browser)', () => {
     await tagInput.press('Enter');
     await expect.poll(() => budgetRow(page, 'Seire').getByTestId('budget-tag-text').allTextContents()).toEqual(['ERP']);
     await expect
-      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).find((budget) => budget.name === 'Seire')?.tags)
+      .poll(
+        async () =>
+          ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).find((budget) => budget.name === 'Seire')?.tags,
+      )
       .toEqual(['ERP']);
     await shot(page, 'budgets-list');
     // The tag filter is a select of the tags with checkboxes; it keeps budgets with any of the chosen tags.
@@ -244,19 +251,27 @@ describe('web: documents and budgets (browser)', () => {
     await dragRow(page, budgetRow(page, last).locator('.ag-row-drag'), gridRows(page, 'budgets-grid').and(page.locator('[row-index="0"]')));
     const expected = [last, ...before.slice(0, -1)];
     await expect
-      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).map((budget) => budget.name), { timeout: 10_000 })
+      .poll(async () => ((await (await page.request.get(`/api/document/${documentId}/budgets`)).json()) as Budget[]).map((budget) => budget.name), {
+        timeout: 10_000,
+      })
       .toEqual(expected);
     await page.getByTestId('budgets-edit-order').click();
     await expect.poll(() => budgetNames(page)).toEqual(expected);
 
     // The opened document is remembered as the occupation's document.
     await expect
-      .poll(async () => ((await (await page.request.get('/api/user-settings?type=OCCUPATION_DOCUMENT')).json()) as { settings: { rememberedDocumentId?: string } }).settings.rememberedDocumentId)
+      .poll(
+        async () =>
+          ((await (await page.request.get('/api/user-settings?type=OCCUPATION_DOCUMENT')).json()) as { settings: { rememberedDocumentId?: string } }).settings
+            .rememberedDocumentId,
+      )
       .toBe(documentId);
 
     // A scheme for the budget copy's per-scheme options (and, later, the document copy).
     const classifierId = ((await classifier.json()) as { id: string }).id;
-    const scheme = await page.request.post(`/api/document/${documentId}/schema`, { data: { name: 'Tegevused', classifierList: [{ classifierId, type: 'MAIN' }] } });
+    const scheme = await page.request.post(`/api/document/${documentId}/schema`, {
+      data: { name: 'Tegevused', classifierList: [{ classifierId, type: 'MAIN' }] },
+    });
     expect(scheme.status(), await scheme.text()).toBe(201);
     const schemeId = ((await scheme.json()) as { id: string }).id;
 
@@ -267,7 +282,9 @@ describe('web: documents and budgets (browser)', () => {
     const sourceDocument = page.locator(`[data-testid="budget-copy-source-document"][data-document-id="${documentId}"]`);
     expect(await sourceDocument.getAttribute('aria-expanded')).toBe('true');
     const sourceOptions = sourceDocument.getByTestId('budget-copy-source-option');
-    await expect.poll(async () => (await sourceOptions.evaluateAll((options) => options.map((option) => option.getAttribute('data-budget-name')))).sort()).toEqual(['Põhitegevus', 'Seire']);
+    await expect
+      .poll(async () => (await sourceOptions.evaluateAll((options) => options.map((option) => option.getAttribute('data-budget-name')))).sort())
+      .toEqual(['Põhitegevus', 'Seire']);
     await page.getByTestId('budget-type-SUM_BUDGET').check();
     expect(await page.getByTestId('budget-copy').count()).toBe(0);
     // A common budget copied from another: the source is found by search and chosen with the keyboard.
@@ -363,7 +380,9 @@ describe('web: documents and budgets (browser)', () => {
 
     // A list that fails to load says so once, with a retry, and no "no data" beside it; the retry loads it.
     const budgetList = '**/api/document/*/budgets?includeMeta=true';
-    await page.route(budgetList, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'down' }) }));
+    await page.route(budgetList, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'down' }) }),
+    );
     await page.reload();
     const listError = page.getByTestId('budgets-tab').getByTestId('list-error');
     await listError.waitFor();

@@ -3,16 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
-import {
-  asAdmin,
-  createOccupation,
-  createOrganization,
-  createUser,
-  logOutThroughMenu,
-  mailLinkPath,
-  screenshot,
-  waitForMailTo,
-} from './auth-flows';
+import { asAdmin, createOccupation, createOrganization, createUser, logOutThroughMenu, mailLinkPath, screenshot, waitForMailTo } from './auth-flows';
 import { browserSuite, logIn, signIn } from './harness';
 
 const suffix = randomBytes(3).toString('hex');

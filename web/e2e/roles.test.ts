@@ -118,10 +118,7 @@ describe('web: roles page (/settings) with inline editing (browser)', () => {
     const saved = roleRow(page, name);
     await saved.waitFor();
     expect(await classesOf(saved)).toContain('row-highlighted');
-    expect(await saved.getByTestId('role-privileges').locator('.chip').allTextContents()).toEqual([
-      et['privilege.USER_VIEW'],
-      et['privilege.ROLES_VIEW'],
-    ]);
+    expect(await saved.getByTestId('role-privileges').locator('.chip').allTextContents()).toEqual([et['privilege.USER_VIEW'], et['privilege.ROLES_VIEW']]);
     const created = (await serverRoles()).find((role) => role.name === name);
     expect(created?.description).toBe('Eelarve koostamine');
     expect(created?.privileges.map((privilege) => privilege.id).sort()).toEqual(['ROLES_VIEW', 'USER_VIEW']);

@@ -177,7 +177,9 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     expect(errors[2]).not.toBe('');
     expect(await page.getByTestId('sub-budgets-import-submit').isDisabled()).toBe(true);
 
-    await page.getByTestId('sub-budgets-import-file').setInputFiles(await xlsxFile('korras.xlsx', [header, ['Kultuur', '03', 'B', 'A, B'], ['Sport', '04', '', '']]));
+    await page
+      .getByTestId('sub-budgets-import-file')
+      .setInputFiles(await xlsxFile('korras.xlsx', [header, ['Kultuur', '03', 'B', 'A, B'], ['Sport', '04', '', '']]));
     await expect.poll(() => page.getByTestId('sub-budgets-import-submit').isDisabled()).toBe(false);
     await page.getByTestId('sub-budgets-import-submit').click();
     await page.getByTestId('sub-budgets-import-modal').waitFor({ state: 'detached' });
@@ -277,14 +279,12 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     const importModal = page.getByTestId('sub-budgets-import-modal');
     await importModal.waitFor();
     expect((await importModal.boundingBox())?.width).toBe(700);
-    await page
-      .getByTestId('sub-budgets-import-file')
-      .setInputFiles(
-        await xlsxFile('eelarvest.xlsx', [
-          ['name', 'tegevusala', 'allikas', 'preselection:tegevusala', 'preselection:allikas'],
-          ['Kultuur', '03', 'B', '01, 02, 03', 'A'],
-        ]),
-      );
+    await page.getByTestId('sub-budgets-import-file').setInputFiles(
+      await xlsxFile('eelarvest.xlsx', [
+        ['name', 'tegevusala', 'allikas', 'preselection:tegevusala', 'preselection:allikas'],
+        ['Kultuur', '03', 'B', '01, 02, 03', 'A'],
+      ]),
+    );
     await expect.poll(() => gridRows(page, 'sub-budgets-import-preview').count()).toBe(1);
     expect(await page.getByTestId('sub-budgets-import-preselection').allTextContents()).toEqual(['01, 02, …', 'A']);
     expect((await importModal.boundingBox())?.width).toBeGreaterThan(700);

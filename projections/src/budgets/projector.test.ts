@@ -25,7 +25,15 @@ interface BudgetSetup {
   copiedFrom?: unknown;
 }
 
-function budgetCreated({ budgetId = newId(), documentId, name, type = 'COMMON', components = [], createdAt = '2026-11-02T08:00:00.000Z', copiedFrom }: BudgetSetup) {
+function budgetCreated({
+  budgetId = newId(),
+  documentId,
+  name,
+  type = 'COMMON',
+  components = [],
+  createdAt = '2026-11-02T08:00:00.000Z',
+  copiedFrom,
+}: BudgetSetup) {
   return {
     stream: `budget-${budgetId}`,
     type: 'BudgetCreated',
@@ -70,7 +78,11 @@ const documentUpdated = (documentId: string, name: string, masterClassifierId: s
   type: 'DocumentUpdated',
   data: { ...settings, documentId, organizationId, name, masterClassifierId },
 });
-const documentDeleted = (documentId: string): GivenEvent => ({ stream: `document-${documentId}`, type: 'DocumentDeleted', data: { documentId, organizationId } });
+const documentDeleted = (documentId: string): GivenEvent => ({
+  stream: `document-${documentId}`,
+  type: 'DocumentDeleted',
+  data: { documentId, organizationId },
+});
 
 const names = (rows: { name: string }[]) => rows.map((row) => row.name);
 
@@ -111,14 +123,22 @@ describe('budgets projector', () => {
     const monitoring = budgetCreated({ documentId, name: 'Seire', type: 'MONITORING', copiedFrom });
     await spec.given(source, monitoring);
     const row = await findBudget(spec.read, monitoring.data.budgetId);
-    expect(row).toMatchObject({ type: 'MONITORING', api_url: `/budgets/${monitoring.data.budgetId}/import`, gw_url: 'https://gw.tartu.ee/feed', copied_from: copiedFrom });
+    expect(row).toMatchObject({
+      type: 'MONITORING',
+      api_url: `/budgets/${monitoring.data.budgetId}/import`,
+      gw_url: 'https://gw.tartu.ee/feed',
+      copied_from: copiedFrom,
+    });
   });
 
   it('puts each new budget last in its document, and a replayed creation changes nothing', async () => {
     const [documentId, otherDocumentId] = [newId(), newId()];
     const first = budgetCreated({ documentId, name: 'Haridus' });
     const second = budgetCreated({ documentId, name: 'Kultuur' });
-    await spec.given(first, budgetCreated({ documentId: otherDocumentId, name: 'Muu dokument' }), second, { ...first, data: { ...first.data, name: 'Teistkordne' } });
+    await spec.given(first, budgetCreated({ documentId: otherDocumentId, name: 'Muu dokument' }), second, {
+      ...first,
+      data: { ...first.data, name: 'Teistkordne' },
+    });
     const rows = await documentBudgets(spec.read, documentId);
     expect(rows.map((row) => [row.name, row.sort_order])).toEqual([
       ['Haridus', 0],
@@ -156,7 +176,11 @@ describe('budgets projector', () => {
     const documentId = newId();
     const monitoring = budgetCreated({ documentId, name: 'Seire', type: 'MONITORING' });
     const { budgetId } = monitoring.data;
-    await spec.given(monitoring, budgetEvent(budgetId, documentId, 'BudgetTagsSet', { tags: ['seire', 'ERP'] }), budgetEvent(budgetId, documentId, 'BudgetSyncSet', { enabled: true }));
+    await spec.given(
+      monitoring,
+      budgetEvent(budgetId, documentId, 'BudgetTagsSet', { tags: ['seire', 'ERP'] }),
+      budgetEvent(budgetId, documentId, 'BudgetSyncSet', { enabled: true }),
+    );
     const before = await findBudget(spec.read, budgetId);
     expect(before).toMatchObject({ tags: ['seire', 'ERP'], sync_enabled: true });
     await spec.given(budgetEvent(budgetId, documentId, 'BudgetApiKeyIssued', { issuedAt: '2026-11-03T09:00:00.000Z' }));
@@ -176,7 +200,11 @@ describe('budgets projector', () => {
 
   it('reorders the budgets of the document named, leaving another document’s alone', async () => {
     const [documentId, otherDocumentId] = [newId(), newId()];
-    const [a, b, c] = [budgetCreated({ documentId, name: 'Haridus' }), budgetCreated({ documentId, name: 'Kultuur' }), budgetCreated({ documentId, name: 'Sport' })];
+    const [a, b, c] = [
+      budgetCreated({ documentId, name: 'Haridus' }),
+      budgetCreated({ documentId, name: 'Kultuur' }),
+      budgetCreated({ documentId, name: 'Sport' }),
+    ];
     const other = budgetCreated({ documentId: otherDocumentId, name: 'Muu dokument' });
     await spec.given(a, b, c, other, {
       stream: `budgetorder-${documentId}`,
@@ -217,7 +245,12 @@ describe('budgets projector', () => {
     const documentId = newId();
     const common = budgetCreated({ documentId, name: 'Haridus' });
     const monitoring = budgetCreated({ documentId, name: 'Seire', type: 'MONITORING' });
-    await spec.given(documentCreated(documentId, 'Tartu linna eelarve 2027'), common, monitoring, budgetEvent(monitoring.data.budgetId, documentId, 'BudgetSyncSet', { enabled: true }));
+    await spec.given(
+      documentCreated(documentId, 'Tartu linna eelarve 2027'),
+      common,
+      monitoring,
+      budgetEvent(monitoring.data.budgetId, documentId, 'BudgetSyncSet', { enabled: true }),
+    );
     expect(await adminBudgets(spec.read, { type: 'MONITORING' })).toEqual([
       {
         id: monitoring.data.budgetId,

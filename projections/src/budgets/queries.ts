@@ -11,7 +11,14 @@ export function findBudget(read: ReadDatabase, budgetId: string): Promise<Budget
 
 /** The document's budgets in order: highest order first, then oldest. */
 export function documentBudgets(read: ReadDatabase, documentId: string): Promise<BudgetRow[]> {
-  return read.selectFrom('budgets').selectAll().where('document_id', '=', documentId).orderBy('sort_order', 'desc').orderBy('created_at').orderBy('id').execute();
+  return read
+    .selectFrom('budgets')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .orderBy('sort_order', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The organisation's budgets, document by document, each document's in its order. */
@@ -29,11 +36,7 @@ export function organizationBudgets(read: ReadDatabase, organizationId: string):
 
 /** Sum budgets that add up the budget. */
 export async function sumBudgetsUsing(read: ReadDatabase, budgetId: string): Promise<string[]> {
-  const rows = await read
-    .selectFrom('budgets')
-    .select('id')
-    .where(sql<boolean>`${budgetId}::uuid = any(sum_budget_component_ids)`)
-    .execute();
+  const rows = await read.selectFrom('budgets').select('id').where(sql<boolean>`${budgetId}::uuid = any(sum_budget_component_ids)`).execute();
   return rows.map((row) => row.id);
 }
 
@@ -55,14 +58,20 @@ export async function budgetStructures(read: ReadDatabase, rows: readonly Budget
   if (rows.length === 0) return structures;
   const commonDocuments = [...new Set(rows.filter((row) => row.type === 'COMMON').map((row) => row.document_id))];
   const [pins, schemes] = await Promise.all([
-    read.selectFrom('sub_budget_pins').select(['budget_id', 'sub_budget_id']).where('budget_id', 'in', [...structures.keys()]).orderBy('sub_budget_id').execute(),
+    read
+      .selectFrom('sub_budget_pins')
+      .select(['budget_id', 'sub_budget_id'])
+      .where('budget_id', 'in', [...structures.keys()])
+      .orderBy('sub_budget_id')
+      .execute(),
     commonDocuments.length > 0
       ? read.selectFrom('schemes').select(['id', 'document_id']).where('document_id', 'in', commonDocuments).orderBy('display_order').orderBy('name').execute()
       : Promise.resolve([]),
   ]);
   for (const pin of pins) structures.get(pin.budget_id)?.pinnedSubBudgetIds.push(pin.sub_budget_id);
   for (const row of rows) {
-    if (row.type === 'COMMON') (structures.get(row.id) as BudgetStructure).schemaIds = schemes.filter((scheme) => scheme.document_id === row.document_id).map((scheme) => scheme.id);
+    if (row.type === 'COMMON')
+      (structures.get(row.id) as BudgetStructure).schemaIds = schemes.filter((scheme) => scheme.document_id === row.document_id).map((scheme) => scheme.id);
   }
   return structures;
 }

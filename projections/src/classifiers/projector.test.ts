@@ -64,7 +64,11 @@ const classifierEvent = (classifierId: string, documentId: string, type: string,
   data: { classifierId, documentId, organizationId, ...data },
 });
 
-const item = (code: string, name: string, more: { unselectable?: boolean; groupedBy?: { classifierId: string; itemId: string }[]; sign?: 1 | -1 | null } = {}) => ({
+const item = (
+  code: string,
+  name: string,
+  more: { unselectable?: boolean; groupedBy?: { classifierId: string; itemId: string }[]; sign?: 1 | -1 | null } = {},
+) => ({
   id: newId(),
   code,
   name,
@@ -137,7 +141,7 @@ describe('classifiers projector', () => {
     expect(await findClassifier(spec.read, newId())).toBeUndefined();
   });
 
-  it('lists a document\'s classifiers by display order with their groupings, master flag, scheme use and item counts', async () => {
+  it("lists a document's classifiers by display order with their groupings, master flag, scheme use and item counts", async () => {
     const documentId = newId();
     const master = classifierCreated({ documentId, name: 'Tegevusala', fieldName: 'tegevusala', displayOrder: 1 });
     const grouping = classifierCreated({ documentId, name: 'Tulu või kulu', fieldName: 'liik', groupingId: master.data.classifierId, displayOrder: 2 });
@@ -148,12 +152,23 @@ describe('classifiers projector', () => {
       master,
       grouping,
       source,
-      classifierEvent(master.data.classifierId, documentId, 'ClassifierItemsAdded', { items: [item('01', 'Üldised valitsussektori teenused'), item('09', 'Haridus')] }),
+      classifierEvent(master.data.classifierId, documentId, 'ClassifierItemsAdded', {
+        items: [item('01', 'Üldised valitsussektori teenused'), item('09', 'Haridus')],
+      }),
       masterChosen(documentId, master.data.classifierId),
       {
         stream: `document-schemes-${documentId}`,
         type: 'SchemeCreated',
-        data: { documentId, organizationId, schemeId, name: 'Kulud', fieldName: 'kulud', description: '', displayOrder: 0, classifierList: [{ classifierId: master.data.classifierId, type: 'MAIN' }] },
+        data: {
+          documentId,
+          organizationId,
+          schemeId,
+          name: 'Kulud',
+          fieldName: 'kulud',
+          description: '',
+          displayOrder: 0,
+          classifierList: [{ classifierId: master.data.classifierId, type: 'MAIN' }],
+        },
       },
     );
     const rows = await listClassifiers(spec.read, { documentId }, { includeItemCounts: true });
@@ -263,7 +278,12 @@ describe('classifiers projector', () => {
       {
         stream: `document-schemes-${documentId}`,
         type: 'SubBudgetsAdded',
-        data: { documentId, organizationId, schemeId, subBudgets: [{ subBudgetId: newId(), name: 'Haridus', classifiers: { [master.data.classifierId]: '09' }, preselections: {} }] },
+        data: {
+          documentId,
+          organizationId,
+          schemeId,
+          subBudgets: [{ subBudgetId: newId(), name: 'Haridus', classifiers: { [master.data.classifierId]: '09' }, preselections: {} }],
+        },
       },
     );
     const masterRow = (await findClassifier(spec.read, master.data.classifierId))!;
@@ -312,7 +332,10 @@ describe('classifiers projector', () => {
       groupedItemsWithoutValue: 1,
     });
     // A new grouping classifier of the master: none of its items has a value yet.
-    expect(await classifierContext(spec.read, { classifierId: null, documentId, groupingId: master.data.classifierId })).toMatchObject({ groupsMaster: true, groupedItemsWithoutValue: 2 });
+    expect(await classifierContext(spec.read, { classifierId: null, documentId, groupingId: master.data.classifierId })).toMatchObject({
+      groupsMaster: true,
+      groupedItemsWithoutValue: 2,
+    });
     expect(await classifierContext(spec.read, { classifierId: null, documentId: newId(), groupingId: null })).toBeNull();
   });
 

@@ -1,4 +1,10 @@
-import { CLASSIFIER_EVENT_TYPES, CLASSIFIER_ORDER_EVENT_TYPES, type ClassifierEvent, type ClassifierItemData, type ClassifiersReordered } from '@eelarve/domain';
+import {
+  CLASSIFIER_EVENT_TYPES,
+  CLASSIFIER_ORDER_EVENT_TYPES,
+  type ClassifierEvent,
+  type ClassifierItemData,
+  type ClassifiersReordered,
+} from '@eelarve/domain';
 import type { StoredEvent } from '@eelarve/eventstore';
 import { type Kysely, sql } from 'kysely';
 import { defineProjector } from '../projector';

@@ -55,7 +55,11 @@ export function findClassifier(read: ReadDatabase, classifierId: string): Promis
 }
 
 /** Classifiers of a document or with the given ids, by display order and name, with grouped-by ids, scheme use and master flag. */
-export async function listClassifiers(read: ReadDatabase, filter: { documentId?: string; ids?: readonly string[] }, options: { includeItemCounts?: boolean } = {}): Promise<ClassifierListRow[]> {
+export async function listClassifiers(
+  read: ReadDatabase,
+  filter: { documentId?: string; ids?: readonly string[] },
+  options: { includeItemCounts?: boolean } = {},
+): Promise<ClassifierListRow[]> {
   let query = read.selectFrom('classifiers').selectAll();
   if (filter.documentId) query = query.where('document_id', '=', filter.documentId);
   if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? [...filter.ids] : [NO_ID]);
@@ -68,7 +72,12 @@ export async function listClassifiers(read: ReadDatabase, filter: { documentId?:
     read.selectFrom('scheme_classifiers').select('classifier_id').distinct().where('classifier_id', 'in', ids).execute(),
     read.selectFrom('documents').select('master_classifier_id').where('id', 'in', documentIds).execute(),
     options.includeItemCounts
-      ? read.selectFrom('classifier_items').select(['classifier_id', (eb) => eb.fn.countAll<string>().as('count')]).where('classifier_id', 'in', ids).groupBy('classifier_id').execute()
+      ? read
+          .selectFrom('classifier_items')
+          .select(['classifier_id', (eb) => eb.fn.countAll<string>().as('count')])
+          .where('classifier_id', 'in', ids)
+          .groupBy('classifier_id')
+          .execute()
       : Promise.resolve([]),
   ]);
   const used = new Set(inSchemes.map((row) => row.classifier_id));
@@ -134,13 +143,23 @@ async function groupedItemsWithoutValue(read: ReadDatabase, groupingId: string, 
  * The facts the classifier rules need from other aggregates (ClassifierContext); null when the
  * document is gone.
  */
-export async function classifierContext(read: ReadDatabase, input: { classifierId: string | null; documentId: string; groupingId: string | null }): Promise<ClassifierContext | null> {
+export async function classifierContext(
+  read: ReadDatabase,
+  input: { classifierId: string | null; documentId: string; groupingId: string | null },
+): Promise<ClassifierContext | null> {
   const document = await read.selectFrom('documents').select('master_classifier_id').where('id', '=', input.documentId).executeTakeFirst();
   if (!document) return null;
   const master = document.master_classifier_id;
-  const groupedByIds = input.classifierId ? (await read.selectFrom('classifiers').select('id').where('grouping_id', '=', input.classifierId).execute()).map((row) => row.id) : [];
+  const groupedByIds = input.classifierId
+    ? (await read.selectFrom('classifiers').select('id').where('grouping_id', '=', input.classifierId).execute()).map((row) => row.id)
+    : [];
   const secondary = input.classifierId
-    ? await read.selectFrom('scheme_classifiers').select('scheme_id').where('classifier_id', '=', input.classifierId).where('type', '=', 'SECONDARY').executeTakeFirst()
+    ? await read
+        .selectFrom('scheme_classifiers')
+        .select('scheme_id')
+        .where('classifier_id', '=', input.classifierId)
+        .where('type', '=', 'SECONDARY')
+        .executeTakeFirst()
     : undefined;
   return {
     isMaster: input.classifierId !== null && master === input.classifierId,
@@ -165,7 +184,11 @@ export async function itemsUsedInRecords(_read: ReadDatabase, _classifierId: str
  * Which of the items are in use (spec 2, section 5: an item used in sub-budgets, records or
  * groupings cannot be deleted nor have its code changed). `itemIds` undefined: every item.
  */
-export async function findItemsInUse(read: ReadDatabase, classifier: Pick<ClassifierRow, 'id' | 'grouping_id'>, itemIds?: readonly string[]): Promise<ItemUsage> {
+export async function findItemsInUse(
+  read: ReadDatabase,
+  classifier: Pick<ClassifierRow, 'id' | 'grouping_id'>,
+  itemIds?: readonly string[],
+): Promise<ItemUsage> {
   const ids = itemIds ? [...itemIds] : null;
   const codes = await sql<{ id: string; code: string }>`
     select id, code from read.classifier_items where classifier_id = ${classifier.id}::uuid ${ids ? sql`and id = any(${ids}::uuid[])` : sql``}`.execute(read);
@@ -173,7 +196,9 @@ export async function findItemsInUse(read: ReadDatabase, classifier: Pick<Classi
   const subBudgets = new Set<string>();
   if (codes.rows.length > 0) {
     const used = await sql<{ code: string }>`
-      select distinct code from read.sub_budget_values where classifier_id = ${classifier.id}::uuid and code = any(${codes.rows.map((row) => row.code)}::text[])`.execute(read);
+      select distinct code from read.sub_budget_values where classifier_id = ${classifier.id}::uuid and code = any(${codes.rows.map((row) => row.code)}::text[])`.execute(
+      read,
+    );
     for (const row of used.rows) {
       const id = byCode.get(row.code);
       if (id) subBudgets.add(id);
@@ -215,7 +240,11 @@ async function itemCodes(read: ReadDatabase, classifierIds: ReadonlySet<string>)
 }
 
 /** Items of the given classifiers in the order added, grouping references with the referenced item's code and sign. */
-export async function listItems(read: ReadDatabase, classifiers: readonly Pick<ClassifierRow, 'id' | 'grouping_id'>[], options: { includeUsage?: boolean } = {}): Promise<ClassifierItemListRow[]> {
+export async function listItems(
+  read: ReadDatabase,
+  classifiers: readonly Pick<ClassifierRow, 'id' | 'grouping_id'>[],
+  options: { includeUsage?: boolean } = {},
+): Promise<ClassifierItemListRow[]> {
   if (classifiers.length === 0) return [];
   const rows = await read
     .selectFrom('classifier_items')
@@ -235,7 +264,12 @@ export async function listItems(read: ReadDatabase, classifiers: readonly Pick<C
     const used = usage.get(row.classifier_id);
     return {
       ...row,
-      references: row.grouped_by.map((ref) => ({ classifierId: ref.classifierId, itemId: ref.itemId, code: referenced.get(ref.itemId)?.code ?? '', sign: referenced.get(ref.itemId)?.sign ?? null })),
+      references: row.grouped_by.map((ref) => ({
+        classifierId: ref.classifierId,
+        itemId: ref.itemId,
+        code: referenced.get(ref.itemId)?.code ?? '',
+        sign: referenced.get(ref.itemId)?.sign ?? null,
+      })),
       usage: used ? { subBudgets: used.subBudgets.has(row.id), records: used.records.has(row.id), groupings: used.groupings.has(row.id) } : null,
     };
   });

@@ -148,7 +148,11 @@ describe('documents projector', () => {
   it('never orders a new document past the integer column; on equal order the newer comes first', async () => {
     spec = await projectorSpec(documentsProjector);
     const [top, organizationId] = [newId(), newId()];
-    await spec.given(created(top, organizationId, 'Üleval'), reordered(organizationId, [{ id: top, order: LIMITS.integerMax }]), created(newId(), organizationId, 'Uus', '2026-11-03T08:00:00.000Z'));
+    await spec.given(
+      created(top, organizationId, 'Üleval'),
+      reordered(organizationId, [{ id: top, order: LIMITS.integerMax }]),
+      created(newId(), organizationId, 'Uus', '2026-11-03T08:00:00.000Z'),
+    );
     expect((await listOrganizationDocuments(spec.read, organizationId)).map((row) => [row.name, row.sort_order])).toEqual([
       ['Uus', LIMITS.integerMax],
       ['Üleval', LIMITS.integerMax],
@@ -157,7 +161,13 @@ describe('documents projector', () => {
 });
 
 describe("documents queries: the master classifier's facts", () => {
-  const classifier = (classifierId: string, documentId: string, organizationId: string, fieldName: string, facts: { required: boolean; groupingId: string | null }) => ({
+  const classifier = (
+    classifierId: string,
+    documentId: string,
+    organizationId: string,
+    fieldName: string,
+    facts: { required: boolean; groupingId: string | null },
+  ) => ({
     stream: `classifier-${classifierId}`,
     type: 'ClassifierCreated',
     data: {
@@ -192,7 +202,16 @@ describe("documents queries: the master classifier's facts", () => {
       {
         stream: `document-schemes-${documentId}`,
         type: 'SchemeCreated',
-        data: { schemeId, documentId, organizationId, name: 'Kulud', fieldName: 'kulud', description: '', displayOrder: 1, classifierList: [{ classifierId: source, type: 'MAIN' }] },
+        data: {
+          schemeId,
+          documentId,
+          organizationId,
+          name: 'Kulud',
+          fieldName: 'kulud',
+          description: '',
+          displayOrder: 1,
+          classifierList: [{ classifierId: source, type: 'MAIN' }],
+        },
       },
     );
     expect(await documentHasClassifiers(spec.read, documentId)).toBe(true);

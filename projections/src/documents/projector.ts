@@ -10,9 +10,14 @@ type Db = Kysely<DocumentsReadModel>;
 async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent): Promise<void> {
   switch (event.type) {
     case 'DocumentCreated': {
-      const { documentId, organizationId, name, description, period, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId, createdAt } = event.data;
+      const { documentId, organizationId, name, description, period, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId, createdAt } =
+        event.data;
       // A new document goes to the top of its organisation's list.
-      const top = await db.selectFrom('documents').select((eb) => eb.fn.max('sort_order').as('max')).where('organization_id', '=', organizationId).executeTakeFirst();
+      const top = await db
+        .selectFrom('documents')
+        .select((eb) => eb.fn.max('sort_order').as('max'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
       await db
         .insertInto('documents')
         .values({

@@ -40,8 +40,17 @@ export async function documentHasClassifiers(read: ReadDatabase, documentId: str
 }
 
 /** What the master-classifier rules need of a classifier of the document; undefined when the document has no such classifier. */
-export function masterClassifierCandidate(read: ReadDatabase, documentId: string, classifierId: string): Promise<{ required: boolean; grouping_id: string | null } | undefined> {
-  return read.selectFrom('classifiers').select(['required', 'grouping_id']).where('id', '=', classifierId).where('document_id', '=', documentId).executeTakeFirst();
+export function masterClassifierCandidate(
+  read: ReadDatabase,
+  documentId: string,
+  classifierId: string,
+): Promise<{ required: boolean; grouping_id: string | null } | undefined> {
+  return read
+    .selectFrom('classifiers')
+    .select(['required', 'grouping_id'])
+    .where('id', '=', classifierId)
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
 }
 
 /** Whether a scheme of the document uses the classifier (a master classifier must not be in one). */

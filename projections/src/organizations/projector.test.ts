@@ -28,7 +28,11 @@ const created = (organizationId: string, name: string) => ({
 });
 const userRegistered = (organizationId: string) => {
   const userId = newId();
-  return { stream: `user-${userId}`, type: 'UserRegistered', data: { userId, organizationId, name: 'Mari', email: `${userId}@example.com`, registeredAt: '2026-11-02T08:00:00.000Z' } };
+  return {
+    stream: `user-${userId}`,
+    type: 'UserRegistered',
+    data: { userId, organizationId, name: 'Mari', email: `${userId}@example.com`, registeredAt: '2026-11-02T08:00:00.000Z' },
+  };
 };
 
 const occupationCreated = (occupationId: string, organizationId: string, userId: string, type: 'ADMIN' | 'DEFAULT') => ({
@@ -52,7 +56,15 @@ describe('organizations projector', () => {
     const id = newId();
     await spec.given(created(id, 'Tartu linn'));
     const [row] = await listOrganizations(spec.read);
-    expect(row).toMatchObject({ id, name: 'Tartu linn', locale_code: 'et', allowed_authentication_types: ['PASSWORD'], session_length: 8, nr_of_users: 0, is_platform: false });
+    expect(row).toMatchObject({
+      id,
+      name: 'Tartu linn',
+      locale_code: 'et',
+      allowed_authentication_types: ['PASSWORD'],
+      session_length: 8,
+      nr_of_users: 0,
+      is_platform: false,
+    });
     expect(row?.created_at.toISOString()).toBe('2026-11-01T08:00:00.000Z');
     expect(Number(row?.session_length_multiplier)).toBe(3600);
   });
@@ -122,16 +134,14 @@ describe('organizations projector', () => {
     expect(await usersPerOrganization()).toEqual({ Platvorm: 1, 'Tartu linn': 1 });
   });
 
-  it('forgets a deleted user and a deleted organisation\'s members', async () => {
+  it("forgets a deleted user and a deleted organisation's members", async () => {
     const [home, tartu] = [newId(), newId()];
     const clerk = userRegistered(home);
-    await spec.given(
-      created(home, 'Platvorm'),
-      created(tartu, 'Tartu linn'),
-      clerk,
-      occupationCreated(newId(), tartu, clerk.data.userId, 'DEFAULT'),
-      { stream: `organization-${tartu}`, type: 'OrganizationDeleted', data: { organizationId: tartu } },
-    );
+    await spec.given(created(home, 'Platvorm'), created(tartu, 'Tartu linn'), clerk, occupationCreated(newId(), tartu, clerk.data.userId, 'DEFAULT'), {
+      stream: `organization-${tartu}`,
+      type: 'OrganizationDeleted',
+      data: { organizationId: tartu },
+    });
     expect(await spec.read.selectFrom('organization_members').select('organization_id').execute()).toEqual([{ organization_id: home }]);
     await spec.given({ stream: clerk.stream, type: 'UserDeleted', data: { userId: clerk.data.userId, organizationId: home } });
     expect(await usersPerOrganization()).toEqual({ Platvorm: 0 });

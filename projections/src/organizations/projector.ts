@@ -52,7 +52,13 @@ async function leaveOccupation(db: Db, organizationId: string, userId: string): 
     .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .execute();
-  await db.deleteFrom('organization_members').where('organization_id', '=', organizationId).where('user_id', '=', userId).where('registered', '=', false).where('occupations', '=', 0).execute();
+  await db
+    .deleteFrom('organization_members')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('registered', '=', false)
+    .where('occupations', '=', 0)
+    .execute();
   await recount(db, [organizationId]);
 }
 
@@ -61,7 +67,13 @@ async function apply(db: Db, event: Handled): Promise<void> {
     case 'OrganizationCreated':
       await db
         .insertInto('organizations')
-        .values({ id: event.data.organizationId, created_at: event.data.createdAt, is_platform: event.data.isPlatform, nr_of_users: 0, ...settingsColumns(event.data) })
+        .values({
+          id: event.data.organizationId,
+          created_at: event.data.createdAt,
+          is_platform: event.data.isPlatform,
+          nr_of_users: 0,
+          ...settingsColumns(event.data),
+        })
         .execute();
       return;
     case 'OrganizationUpdated':
@@ -77,7 +89,10 @@ async function apply(db: Db, event: Handled): Promise<void> {
     case 'UserDeleted': {
       // A deleted user is nobody's member any more (the users lists no longer show them).
       const left = await db.deleteFrom('organization_members').where('user_id', '=', event.data.userId).returning('organization_id').execute();
-      await recount(db, left.map((row) => row.organization_id));
+      await recount(
+        db,
+        left.map((row) => row.organization_id),
+      );
       return;
     }
     case 'OccupationCreated':

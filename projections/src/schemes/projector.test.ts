@@ -44,10 +44,25 @@ const schemesEvent = (documentId: string, type: string, data: object): GivenEven
 
 function schemeCreated(documentId: string, name: string, displayOrder: number, list = classifierList) {
   const schemeId = newId();
-  return { schemeId, event: schemesEvent(documentId, 'SchemeCreated', { schemeId, name, fieldName: name.toLowerCase(), description: `${name} eelarve järgi`, displayOrder, classifierList: list }) };
+  return {
+    schemeId,
+    event: schemesEvent(documentId, 'SchemeCreated', {
+      schemeId,
+      name,
+      fieldName: name.toLowerCase(),
+      description: `${name} eelarve järgi`,
+      displayOrder,
+      classifierList: list,
+    }),
+  };
 }
 
-const subBudget = (name: string, classifiers: Record<string, string>, preselections: Record<string, string[]> = {}) => ({ subBudgetId: newId(), name, classifiers, preselections });
+const subBudget = (name: string, classifiers: Record<string, string>, preselections: Record<string, string[]> = {}) => ({
+  subBudgetId: newId(),
+  name,
+  classifiers,
+  preselections,
+});
 
 const documentEvent = (documentId: string, type: string, data: object = {}): GivenEvent => ({
   stream: `document-${documentId}`,
@@ -91,7 +106,7 @@ function budgetCreated(documentId: string, type: 'COMMON' | 'SUM_BUDGET' = 'COMM
 }
 
 describe('schemes projector', () => {
-  it('given created schemes, lists a document\'s and an organisation\'s schemes by display order with their sub-budget counts', async () => {
+  it("given created schemes, lists a document's and an organisation's schemes by display order with their sub-budget counts", async () => {
     const [documentId, otherDocumentId] = [newId(), newId()];
     const costs = schemeCreated(documentId, 'Kulud', 1);
     const income = schemeCreated(documentId, 'Tulud', 0);
@@ -100,7 +115,10 @@ describe('schemes projector', () => {
       costs.event,
       income.event,
       investments.event,
-      schemesEvent(documentId, 'SubBudgetsAdded', { schemeId: costs.schemeId, subBudgets: [subBudget('Haridus', { [main]: '09' }), subBudget('Kultuur', { [main]: '08' })] }),
+      schemesEvent(documentId, 'SubBudgetsAdded', {
+        schemeId: costs.schemeId,
+        subBudgets: [subBudget('Haridus', { [main]: '09' }), subBudget('Kultuur', { [main]: '08' })],
+      }),
     );
     expect(await findScheme(spec.read, costs.schemeId)).toEqual({
       id: costs.schemeId,
@@ -131,8 +149,20 @@ describe('schemes projector', () => {
       costs.event,
       income.event,
       other.event,
-      schemesEvent(documentId, 'SchemeUpdated', { schemeId: costs.schemeId, name: 'Põhikulud', fieldName: 'pohikulud', description: '', displayOrder: 0, classifierList: [classifierList[0]] }),
-      schemesEvent(documentId, 'SchemesReordered', { list: [{ id: income.schemeId, displayOrder: 0 }, { id: costs.schemeId, displayOrder: 1 }] }),
+      schemesEvent(documentId, 'SchemeUpdated', {
+        schemeId: costs.schemeId,
+        name: 'Põhikulud',
+        fieldName: 'pohikulud',
+        description: '',
+        displayOrder: 0,
+        classifierList: [classifierList[0]],
+      }),
+      schemesEvent(documentId, 'SchemesReordered', {
+        list: [
+          { id: income.schemeId, displayOrder: 0 },
+          { id: costs.schemeId, displayOrder: 1 },
+        ],
+      }),
       schemesEvent(documentId, 'SubBudgetsAdded', { schemeId: other.schemeId, subBudgets: [pinned] }),
       schemesEvent(documentId, 'SubBudgetsPinned', { schemeId: other.schemeId, budgetId: budget.budgetId, pinned: [pinned.subBudgetId] }),
       schemesEvent(documentId, 'SchemeDeleted', { schemeId: other.schemeId }),
@@ -143,7 +173,12 @@ describe('schemes projector', () => {
     ]);
     // A deleted scheme pins nothing any more.
     expect(await pinnedSubBudgetIds(spec.read, other.schemeId, budget.budgetId)).toEqual([]);
-    const usedBy = await spec.read.selectFrom('scheme_classifiers').select(['scheme_id', 'classifier_id', 'type']).where('document_id', '=', documentId).orderBy('scheme_id').execute();
+    const usedBy = await spec.read
+      .selectFrom('scheme_classifiers')
+      .select(['scheme_id', 'classifier_id', 'type'])
+      .where('document_id', '=', documentId)
+      .orderBy('scheme_id')
+      .execute();
     expect(usedBy).toEqual(
       expect.arrayContaining([
         { scheme_id: costs.schemeId, classifier_id: main, type: 'MAIN' },
@@ -157,26 +192,47 @@ describe('schemes projector', () => {
   it('given sub-budgets added, updated, preselected and deleted, lists them by name with their values', async () => {
     const documentId = newId();
     const costs = schemeCreated(documentId, 'Kulud', 0);
-    const [education, culture, sport] = [subBudget('Haridus', { [main]: '09' }, { [secondary]: ['RIIK'] }), subBudget('Kultuur', { [main]: '08' }), subBudget('Sport', { [main]: '081' })];
+    const [education, culture, sport] = [
+      subBudget('Haridus', { [main]: '09' }, { [secondary]: ['RIIK'] }),
+      subBudget('Kultuur', { [main]: '08' }),
+      subBudget('Sport', { [main]: '081' }),
+    ];
     await spec.given(
       costs.event,
       schemesEvent(documentId, 'SubBudgetsAdded', { schemeId: costs.schemeId, subBudgets: [sport, education, culture] }),
-      schemesEvent(documentId, 'SubBudgetUpdated', { schemeId: costs.schemeId, subBudgetId: culture.subBudgetId, name: 'Kultuur ja muuseumid', classifiers: { [main]: '082', [secondary]: 'LINN' } }),
-      schemesEvent(documentId, 'ClassifierPreselectionsSet', { schemeId: costs.schemeId, list: [{ subBudgetId: culture.subBudgetId, preselections: { [secondary]: ['LINN', 'RIIK'] } }] }),
+      schemesEvent(documentId, 'SubBudgetUpdated', {
+        schemeId: costs.schemeId,
+        subBudgetId: culture.subBudgetId,
+        name: 'Kultuur ja muuseumid',
+        classifiers: { [main]: '082', [secondary]: 'LINN' },
+      }),
+      schemesEvent(documentId, 'ClassifierPreselectionsSet', {
+        schemeId: costs.schemeId,
+        list: [{ subBudgetId: culture.subBudgetId, preselections: { [secondary]: ['LINN', 'RIIK'] } }],
+      }),
       schemesEvent(documentId, 'SubBudgetsDeleted', { schemeId: costs.schemeId, subBudgetIds: [sport.subBudgetId] }),
     );
     expect((await listSubBudgets(spec.read, costs.schemeId)).map((row) => [row.name, row.classifiers, row.preselections])).toEqual([
       ['Haridus', { [main]: '09' }, { [secondary]: ['RIIK'] }],
       ['Kultuur ja muuseumid', { [main]: '082', [secondary]: 'LINN' }, { [secondary]: ['LINN', 'RIIK'] }],
     ]);
-    expect(await findSubBudget(spec.read, culture.subBudgetId)).toMatchObject({ id: culture.subBudgetId, scheme_id: costs.schemeId, document_id: documentId, organization_id: organizationId });
+    expect(await findSubBudget(spec.read, culture.subBudgetId)).toMatchObject({
+      id: culture.subBudgetId,
+      scheme_id: costs.schemeId,
+      document_id: documentId,
+      organization_id: organizationId,
+    });
     expect(await findSubBudget(spec.read, sport.subBudgetId)).toBeUndefined();
     expect(await schemePreselections(spec.read, costs.schemeId)).toEqual([
       { id: education.subBudgetId, preselections: { [secondary]: ['RIIK'] } },
       { id: culture.subBudgetId, preselections: { [secondary]: ['LINN', 'RIIK'] } },
     ]);
     // The item rules ask which values sub-budgets use: the updated values replace the old ones.
-    const values = await spec.read.selectFrom('sub_budget_values').select(['sub_budget_id', 'classifier_id', 'code']).where('document_id', '=', documentId).execute();
+    const values = await spec.read
+      .selectFrom('sub_budget_values')
+      .select(['sub_budget_id', 'classifier_id', 'code'])
+      .where('document_id', '=', documentId)
+      .execute();
     expect(values).toHaveLength(3);
     expect(values).toEqual(
       expect.arrayContaining([
@@ -197,7 +253,11 @@ describe('schemes projector', () => {
       museum.event,
       costs.event,
       schemesEvent(documentId, 'SubBudgetsAdded', { schemeId: costs.schemeId, subBudgets: [education, culture] }),
-      schemesEvent(documentId, 'SubBudgetsPinned', { schemeId: costs.schemeId, budgetId: school.budgetId, pinned: [education.subBudgetId, culture.subBudgetId] }),
+      schemesEvent(documentId, 'SubBudgetsPinned', {
+        schemeId: costs.schemeId,
+        budgetId: school.budgetId,
+        pinned: [education.subBudgetId, culture.subBudgetId],
+      }),
       schemesEvent(documentId, 'SubBudgetsPinned', { schemeId: costs.schemeId, budgetId: museum.budgetId, pinned: [culture.subBudgetId] }),
       // Pinning again replaces the budget's list.
       schemesEvent(documentId, 'SubBudgetsPinned', { schemeId: costs.schemeId, budgetId: school.budgetId, pinned: [education.subBudgetId] }),
@@ -205,12 +265,19 @@ describe('schemes projector', () => {
     expect(await subBudgetCounts(spec.read, costs.schemeId)).toEqual({ total: 2, pinnedByBudget: { [school.budgetId]: 1, [museum.budgetId]: 1 } });
     expect(await pinnedSubBudgetIds(spec.read, costs.schemeId, school.budgetId)).toEqual([education.subBudgetId]);
     // What a budget copy reads: the source's schemes in order, its pins and the target scheme's sub-budgets.
-    expect(await documentSchemesInOrder(spec.read, documentId)).toEqual([{ id: costs.schemeId, name: 'Kulud', field_name: expect.any(String), display_order: 0 }]);
+    expect(await documentSchemesInOrder(spec.read, documentId)).toEqual([
+      { id: costs.schemeId, name: 'Kulud', field_name: expect.any(String), display_order: 0 },
+    ]);
     expect(await budgetPins(spec.read, school.budgetId)).toEqual([{ scheme_id: costs.schemeId, sub_budget_id: education.subBudgetId }]);
     expect(await budgetPinnedSubBudgets(spec.read, museum.budgetId)).toEqual([{ id: culture.subBudgetId, scheme_id: costs.schemeId, name: 'Kultuur' }]);
     expect((await subBudgetsOfSchemes(spec.read, [costs.schemeId])).map((row) => row.name).sort()).toEqual(['Haridus', 'Kultuur']);
     expect(await subBudgetsOfSchemes(spec.read, [])).toEqual([]);
-    expect(await findBudgetRef(spec.read, museum.budgetId)).toEqual({ id: museum.budgetId, document_id: documentId, organization_id: organizationId, type: 'COMMON' });
+    expect(await findBudgetRef(spec.read, museum.budgetId)).toEqual({
+      id: museum.budgetId,
+      document_id: documentId,
+      organization_id: organizationId,
+      type: 'COMMON',
+    });
     await spec.given({ stream: `budget-${museum.budgetId}`, type: 'BudgetDeleted', data: { budgetId: museum.budgetId, documentId, organizationId } });
     expect(await subBudgetCounts(spec.read, costs.schemeId)).toEqual({ total: 2, pinnedByBudget: { [school.budgetId]: 1 } });
     // A sub-budget deleted is unpinned everywhere.
@@ -240,7 +307,7 @@ describe('schemes projector', () => {
     expect((await listDocumentSchemes(spec.read, keptDocumentId)).map((row) => row.id)).toEqual([kept.schemeId]);
   });
 
-  it('gives the sub-budget rules their catalogue: the document\'s classifiers, its master and only the items named', async () => {
+  it("gives the sub-budget rules their catalogue: the document's classifiers, its master and only the items named", async () => {
     const documentId = newId();
     const classifier = (classifierId: string, fieldName: string): GivenEvent => ({
       stream: `classifier-${classifierId}`,
@@ -270,7 +337,15 @@ describe('schemes projector', () => {
         classifierId,
         documentId,
         organizationId,
-        items: Object.entries(codes).map(([code, unselectable]) => ({ id: newId(), code, name: code, description: '', sign: null, unselectable, groupedBy: [] })),
+        items: Object.entries(codes).map(([code, unselectable]) => ({
+          id: newId(),
+          code,
+          name: code,
+          description: '',
+          sign: null,
+          unselectable,
+          groupedBy: [],
+        })),
       },
     });
     await spec.given(

@@ -22,7 +22,9 @@ async function setValues(db: Db, documentId: string, subBudgets: { id: string; c
       subBudgets.map((subBudget) => subBudget.id),
     )
     .execute();
-  const rows = subBudgets.flatMap((subBudget) => Object.entries(subBudget.classifiers).map(([classifier_id, code]) => ({ sub_budget_id: subBudget.id, classifier_id, code, document_id: documentId })));
+  const rows = subBudgets.flatMap((subBudget) =>
+    Object.entries(subBudget.classifiers).map(([classifier_id, code]) => ({ sub_budget_id: subBudget.id, classifier_id, code, document_id: documentId })),
+  );
   for (const chunk of chunks(rows)) await db.insertInto('sub_budget_values').values(chunk).execute();
 }
 
@@ -85,7 +87,11 @@ async function applyScheme(db: Db, event: SchemeEvent): Promise<void> {
     }
     case 'SubBudgetUpdated': {
       const { subBudgetId, documentId, name, classifiers } = event.data;
-      await db.updateTable('sub_budgets').set({ name, classifiers: JSON.stringify(classifiers) }).where('id', '=', subBudgetId).execute();
+      await db
+        .updateTable('sub_budgets')
+        .set({ name, classifiers: JSON.stringify(classifiers) })
+        .where('id', '=', subBudgetId)
+        .execute();
       await setValues(db, documentId, [{ id: subBudgetId, classifiers }]);
       return;
     }
@@ -98,7 +104,11 @@ async function applyScheme(db: Db, event: SchemeEvent): Promise<void> {
       return;
     case 'ClassifierPreselectionsSet':
       for (const { subBudgetId, preselections } of event.data.list) {
-        await db.updateTable('sub_budgets').set({ preselections: JSON.stringify(preselections) }).where('id', '=', subBudgetId).execute();
+        await db
+          .updateTable('sub_budgets')
+          .set({ preselections: JSON.stringify(preselections) })
+          .where('id', '=', subBudgetId)
+          .execute();
       }
       return;
     case 'SubBudgetsPinned': {
@@ -200,4 +210,3 @@ export const schemesProjector = defineProjector<SchemesReadModel>({
     }
   },
 });
-

@@ -22,7 +22,9 @@ function schemesQuery(read: ReadDatabase) {
   return read
     .selectFrom('schemes')
     .selectAll('schemes')
-    .select((eb) => eb.selectFrom('sub_budgets').select(eb.fn.countAll().as('count')).whereRef('sub_budgets.scheme_id', '=', 'schemes.id').as('sub_budgets_count'))
+    .select((eb) =>
+      eb.selectFrom('sub_budgets').select(eb.fn.countAll().as('count')).whereRef('sub_budgets.scheme_id', '=', 'schemes.id').as('sub_budgets_count'),
+    )
     .orderBy('schemes.display_order')
     .orderBy('schemes.name');
 }
@@ -67,7 +69,11 @@ export async function pinnedSubBudgetIds(read: ReadDatabase, schemeId: string, b
 /** The scheme's number of sub-budgets, and per budget how many it has pinned. */
 export async function subBudgetCounts(read: ReadDatabase, schemeId: string): Promise<{ total: number; pinnedByBudget: Record<string, number> }> {
   const [total, pins] = await Promise.all([
-    read.selectFrom('sub_budgets').select((eb) => eb.fn.countAll().as('count')).where('scheme_id', '=', schemeId).executeTakeFirstOrThrow(),
+    read
+      .selectFrom('sub_budgets')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('scheme_id', '=', schemeId)
+      .executeTakeFirstOrThrow(),
     read
       .selectFrom('sub_budget_pins')
       .select(['budget_id', (eb) => eb.fn.countAll().as('count')])
@@ -125,7 +131,13 @@ export async function documentClassifierIds(read: ReadDatabase, documentId: stri
 
 /** A document's schemes in display order (a budget copy matches them by technical name). */
 export function documentSchemesInOrder(read: ReadDatabase, documentId: string): Promise<Pick<SchemeRow, 'id' | 'name' | 'field_name' | 'display_order'>[]> {
-  return read.selectFrom('schemes').select(['id', 'name', 'field_name', 'display_order']).where('document_id', '=', documentId).orderBy('display_order').orderBy('name').execute();
+  return read
+    .selectFrom('schemes')
+    .select(['id', 'name', 'field_name', 'display_order'])
+    .where('document_id', '=', documentId)
+    .orderBy('display_order')
+    .orderBy('name')
+    .execute();
 }
 
 /** The sub-budgets a budget has pinned, with their names, by name. */

@@ -234,7 +234,8 @@ export async function startLocalEidProvider(options: LocalEidProviderOptions): P
     if (!safeEqual(clientId, options.clientId)) return sendHtml(response, 400, errorPage('Unknown client_id.'));
     if (!handle.redirectUris.includes(redirectUri)) return sendHtml(response, 400, errorPage('redirect_uri is not registered for this client.'));
     const state = params.get('state');
-    const fail = (error: string, description: string) => redirect(response, withQuery(redirectUri, { error, error_description: description, state, iss: issuer }));
+    const fail = (error: string, description: string) =>
+      redirect(response, withQuery(redirectUri, { error, error_description: description, state, iss: issuer }));
     if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
     const scope = params.get('scope') ?? '';
     if (!scope.split(' ').includes('openid')) return fail('invalid_scope', 'scope must include openid');
@@ -265,7 +266,10 @@ export async function startLocalEidProvider(options: LocalEidProviderOptions): P
     }
     if (form.get('action') === 'cancel') {
       pending.delete(transaction);
-      return redirect(response, withQuery(authorization.redirectUri, { error: 'access_denied', error_description: 'cancelled by the user', state: authorization.state, iss: issuer }));
+      return redirect(
+        response,
+        withQuery(authorization.redirectUri, { error: 'access_denied', error_description: 'cancelled by the user', state: authorization.state, iss: issuer }),
+      );
     }
     // A typed code wins over the preset radio: typing it is the clearer intent.
     const typed = (form.get('other_code') ?? '').trim();

@@ -107,7 +107,14 @@ describe('authorization code flow', () => {
   it('accepts client_secret_post as well as client_secret_basic', async () => {
     const { code, verifier } = await codeFor();
     const { status } = await token(
-      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret },
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: CLIENT.clientId,
+        client_secret: CLIENT.clientSecret,
+      },
       {},
     );
     expect(status).toBe(200);
@@ -118,7 +125,10 @@ describe('authorization code flow', () => {
     const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
     expect(await token(params, { authorization: basic(CLIENT.clientId, 'wrong') })).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     expect(await token(params, {})).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
-    expect(await token({ ...params, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await token({ ...params, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
   });
 
   it('refuses a code with another redirect_uri', async () => {
@@ -153,7 +163,12 @@ describe('PKCE', () => {
   });
 
   it('requires an S256 code_challenge on the authorization request', async () => {
-    for (const overrides of [{ code_challenge: undefined }, { code_challenge_method: 'plain' }, { code_challenge_method: undefined }, { code_challenge: 'short' }]) {
+    for (const overrides of [
+      { code_challenge: undefined },
+      { code_challenge_method: 'plain' },
+      { code_challenge_method: undefined },
+      { code_challenge: 'short' },
+    ]) {
       const back = await authorize('38001085718', overrides);
       expect(back.searchParams.get('error')).toBe('invalid_request');
       expect(back.searchParams.get('code')).toBeNull();

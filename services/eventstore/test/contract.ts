@@ -168,7 +168,11 @@ export function describeEventStoreContract(name: string, makeStore: () => Promis
 
       it('checks the expected revision and raises a typed error carrying the actual one', async () => {
         const stream = newStream();
-        const error = (promise: Promise<unknown>) => promise.then(() => null, (caught: unknown) => caught);
+        const error = (promise: Promise<unknown>) =>
+          promise.then(
+            () => null,
+            (caught: unknown) => caught,
+          );
 
         const missing = await error(store.append(stream, [newEvent()], { expectedRevision: 'stream_exists' }));
         expect(missing).toBeInstanceOf(WrongExpectedRevisionError);

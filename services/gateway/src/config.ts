@@ -27,7 +27,12 @@ const environmentSchema = z.object({
   OIDC_CLIENT_ID: z.string().default('eelarve'),
   OIDC_CLIENT_SECRET: z.string().default('eelarve-local-secret'),
   /** Sessions without remember-me end after this long without a request. */
-  SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(100_000).default(12 * 60),
+  SESSION_IDLE_TIMEOUT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(12 * 60),
   /** The key that encrypts secrets (TOTP, budget API keys, flow cookies): base64 of 32 bytes. */
   SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Or a file holding that key (base64), outside the database; created when missing outside production. */
@@ -105,7 +110,8 @@ export function configFromEnvironment(env: Environment, databaseUrl: string): Ap
 function bootstrapAdminOf(env: Environment): AppConfig['bootstrapAdmin'] {
   const { BOOTSTRAP_ADMIN_EMAIL: email, BOOTSTRAP_ADMIN_PASSWORD: password } = env;
   // Production refuses the published demo password: anyone who read the README could sign in.
-  if (env.NODE_ENV === 'production' && password === DEMO_ADMIN.password) throw new Error('invalid configuration: BOOTSTRAP_ADMIN_PASSWORD is the published demo password');
+  if (env.NODE_ENV === 'production' && password === DEMO_ADMIN.password)
+    throw new Error('invalid configuration: BOOTSTRAP_ADMIN_PASSWORD is the published demo password');
   if (email && password) return { email, password };
   if (env.NODE_ENV !== 'production') return { email: email ?? DEMO_ADMIN.email, password: password ?? DEMO_ADMIN.password };
   if (email || password) throw new Error('invalid configuration: BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD go together in production');

@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(env.DATA_DIR);
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   const log = startupLogger();
-  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), onEvent: (event) => logDatabaseEvent(log.current, event) });
+  const embedded = env.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), onEvent: (event) => logDatabaseEvent(log.current, event) });
   const databaseUrl = env.DATABASE_URL ?? (await embeddedDatabaseUrl(embedded!.adminUrl, dataDir));
   const config = configFromEnvironment(env, databaseUrl);
   const eid = config.oidc ? null : await startDemoEidProvider(env, config);
@@ -54,8 +56,12 @@ async function main(): Promise<void> {
       signInLine(env),
       `  API documentation: ${address}/api/docs`,
       embedded ? `  Embedded PostgreSQL data: ${path.join(dataDir, 'postgres')}` : '  Database: DATABASE_URL',
-      config.oidc ? `  Electronic ID: ${eid ? `local stand-in provider at ${eid.issuer} (OIDC_ISSUER not set)` : config.oidc.issuer}` : '  Electronic ID: off (OIDC_ISSUER not set)',
-      ...(eid ? [`  Electronic-ID demo people: ${DEMO_PEOPLE.map((person) => `${person.personalCode} ${person.givenName} ${person.familyName}`).join(', ')}`] : []),
+      config.oidc
+        ? `  Electronic ID: ${eid ? `local stand-in provider at ${eid.issuer} (OIDC_ISSUER not set)` : config.oidc.issuer}`
+        : '  Electronic ID: off (OIDC_ISSUER not set)',
+      ...(eid
+        ? [`  Electronic-ID demo people: ${DEMO_PEOPLE.map((person) => `${person.personalCode} ${person.givenName} ${person.familyName}`).join(', ')}`]
+        : []),
       '',
       '',
     ].join('\n'),
@@ -65,7 +71,8 @@ async function main(): Promise<void> {
 /** How to sign in; production names no password and never the demo administrator. */
 function signInLine(env: Environment): string {
   if (env.BOOTSTRAP_ADMIN_EMAIL && env.BOOTSTRAP_ADMIN_PASSWORD) return `  Log in as ${env.BOOTSTRAP_ADMIN_EMAIL} with BOOTSTRAP_ADMIN_PASSWORD`;
-  if (env.NODE_ENV === 'production') return '  No administrator is created without BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD (set both and start again)';
+  if (env.NODE_ENV === 'production')
+    return '  No administrator is created without BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD (set both and start again)';
   return `  Log in as ${env.BOOTSTRAP_ADMIN_EMAIL ?? DEMO_ADMIN.email} with password ${env.BOOTSTRAP_ADMIN_PASSWORD ? '(BOOTSTRAP_ADMIN_PASSWORD)' : DEMO_ADMIN.password}`;
 }
 
@@ -132,8 +139,10 @@ function startupLogger(): { current: EventLog } {
 
 /** The embedded server's supervision, in the log: a death and its restart are worth a line each. */
 function logDatabaseEvent(log: EventLog, event: EmbeddedPostgresEvent): void {
-  if (event.type === 'exited') log.error({ code: event.code, signal: event.signal, restartInMs: event.restartInMs }, 'embedded PostgreSQL stopped unexpectedly; restarting');
-  else if (event.type === 'restart-failed') log.error({ err: event.error, restartInMs: event.restartInMs }, 'embedded PostgreSQL did not restart; trying again');
+  if (event.type === 'exited')
+    log.error({ code: event.code, signal: event.signal, restartInMs: event.restartInMs }, 'embedded PostgreSQL stopped unexpectedly; restarting');
+  else if (event.type === 'restart-failed')
+    log.error({ err: event.error, restartInMs: event.restartInMs }, 'embedded PostgreSQL did not restart; trying again');
   else if (event.type === 'restarted') log.info({ pid: event.pid }, 'embedded PostgreSQL restarted');
   else if (event.type === 'stale-server-stopped') log.warn({ pid: event.pid }, 'stopped the embedded PostgreSQL a previous run left behind');
   else log.info({ pid: event.pid }, 'removed a stale PostgreSQL lock file');

@@ -50,23 +50,61 @@ export async function createUser(
   const track = (position: GlobalPosition | null) => {
     if (position) last = position;
   };
-  track((await executeCommand(store, userDecider, { type: 'RegisterUser', userId, organizationId: organizations[0]!, name: options.name ?? `User ${counter}`, email, now: new Date() }, actor)).position);
+  track(
+    (
+      await executeCommand(
+        store,
+        userDecider,
+        { type: 'RegisterUser', userId, organizationId: organizations[0]!, name: options.name ?? `User ${counter}`, email, now: new Date() },
+        actor,
+      )
+    ).position,
+  );
   if (options.confirmed ?? true) track((await executeCommand(store, userDecider, { type: 'ConfirmEmail', userId, now: new Date() }, actor)).position);
   if (password) {
     track((await executeCommand(store, userDecider, { type: 'SetPassword', userId }, actor)).position);
-    await app.db.insertInto('operational.credentials').values({ user_id: userId, password_hash: await hashPassword(password) }).execute();
+    await app.db
+      .insertInto('operational.credentials')
+      .values({ user_id: userId, password_hash: await hashPassword(password) })
+      .execute();
   }
   const occupationIds: string[] = [];
   for (const [index, organizationId] of organizations.entries()) {
     const roleId = randomUUID();
     const occupationId = randomUUID();
-    track((await executeCommand(store, roleDecider, { type: 'CreateRole', roleId, organizationId, name: `Clerk ${randomUUID().slice(0, 6)}`, description: '', privilegeIds: ['DATA_VIEW'], roleType: 'DEFAULT' }, actor)).position);
+    track(
+      (
+        await executeCommand(
+          store,
+          roleDecider,
+          {
+            type: 'CreateRole',
+            roleId,
+            organizationId,
+            name: `Clerk ${randomUUID().slice(0, 6)}`,
+            description: '',
+            privilegeIds: ['DATA_VIEW'],
+            roleType: 'DEFAULT',
+          },
+          actor,
+        )
+      ).position,
+    );
     track(
       (
         await executeCommand(
           store,
           occupationDecider,
-          { type: 'CreateOccupation', occupationId, organizationId, userId, name: `Occupation ${index + 1}`, description: '', occupationType: 'DEFAULT', roleIds: [roleId] },
+          {
+            type: 'CreateOccupation',
+            occupationId,
+            organizationId,
+            userId,
+            name: `Occupation ${index + 1}`,
+            description: '',
+            occupationType: 'DEFAULT',
+            roleIds: [roleId],
+          },
           actor,
         )
       ).position,

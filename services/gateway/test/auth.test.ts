@@ -10,7 +10,11 @@ afterAll(async () => server?.close());
 
 describe('sign-in with the bootstrapped platform administrator', () => {
   it('logs in, selects the only occupation and reports IS_ADMIN', async () => {
-    const response = await server.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: server.admin.email, password: server.admin.password, rememberMe: true } });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/initial/auth/login',
+      payload: { username: server.admin.email, password: server.admin.password, rememberMe: true },
+    });
     expect(response.statusCode).toBe(200);
     const me = response.json();
     expect(me.email).toBe(server.admin.email);
@@ -111,7 +115,9 @@ describe('gateway plumbing', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json();
     expect(document.openapi).toMatch(/^3\./);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/organizations', '/api/organization/{id}', '/initial/auth/login', '/api/locales']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/organizations', '/api/organization/{id}', '/initial/auth/login', '/api/locales']),
+    );
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([
         '/public/token/verify',
@@ -142,7 +148,12 @@ describe('gateway plumbing', () => {
   });
 
   it('answers a broken JSON body with 400, not 500', async () => {
-    const response = await server.app.inject({ method: 'POST', url: '/initial/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"username":' });
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/initial/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('SCHEMA_VALIDATION_ERROR');
   });

@@ -28,8 +28,19 @@ const actor = { correlationId: 'budgets-test', userId: null, occupationId: null,
 
 async function documentFixture(organization: string, masterClassifierId: string | null): Promise<string> {
   const id = randomUUID();
-  const settings = { name: `Doc ${id.slice(0, 6)}`, description: '', period: { year: 2026, month: 1, duration: 1 }, recordAmountKey: 'summa', allowCommentingWithReadPermissions: false };
-  let outcome = await executeCommand(server.app.store, documentDecider, { type: 'CreateDocument', documentId: id, organizationId: organization, now: new Date(), ...settings }, actor);
+  const settings = {
+    name: `Doc ${id.slice(0, 6)}`,
+    description: '',
+    period: { year: 2026, month: 1, duration: 1 },
+    recordAmountKey: 'summa',
+    allowCommentingWithReadPermissions: false,
+  };
+  let outcome = await executeCommand(
+    server.app.store,
+    documentDecider,
+    { type: 'CreateDocument', documentId: id, organizationId: organization, now: new Date(), ...settings },
+    actor,
+  );
   if (masterClassifierId) {
     outcome = await executeCommand(
       server.app.store,
@@ -51,7 +62,9 @@ beforeAll(async () => {
   const writerMember = await fixture.member(organizationId, ['USER_VIEW']);
   const readerMember = await fixture.member(organizationId, ['DATA_VIEW']);
   const strangerMember = await fixture.member(otherOrganizationId, ['DATA_VIEW']);
-  removeGrant = registerResourceGrantProvider(({ auth, action }) => (action === 'update' && auth.occupationId === writerMember.occupationId ? true : undefined));
+  removeGrant = registerResourceGrantProvider(({ auth, action }) =>
+    action === 'update' && auth.occupationId === writerMember.occupationId ? true : undefined,
+  );
   writer = await login(server.app, writerMember.email, PASSWORD);
   reader = await login(server.app, readerMember.email, PASSWORD);
   stranger = await login(server.app, strangerMember.email, PASSWORD);
@@ -72,7 +85,8 @@ function expectField(response: Response, path: string) {
   expect((response.json().details as { path: string }[]).map((issue) => issue.path)).toContain(path);
 }
 
-const create = (payload: object, client: Client = writer, document = documentId) => client.request({ method: 'POST', url: `/api/document/${document}/budget`, payload });
+const create = (payload: object, client: Client = writer, document = documentId) =>
+  client.request({ method: 'POST', url: `/api/document/${document}/budget`, payload });
 async function createBudget(payload: object, client: Client = writer, document = documentId): Promise<string> {
   const response = await create({ description: '', ...payload }, client, document);
   if (response.statusCode !== 201) throw new Error(`expected 201, got ${response.statusCode} ${response.body}`);
@@ -130,7 +144,11 @@ describe('creating budgets', () => {
     expectField(await create({ type: 'MONITORING', name: 'ok', erpUrl: 'javascript:alert(1)' }, admin), 'body.erpUrl');
     expectField(await create({ type: 'COMMON', name: 'ok', sumBudgetComponentIds: [randomUUID()] }), 'body.sumBudgetComponentIds');
     expectField(await create({ type: 'COMMON', name: 'ok', copy: { copyPermissions: true } }), 'body.copy.sourceBudgetId');
-    expectError(await writer.request({ method: 'POST', url: `/api/document/${documentId}/budget`, payload: 'junk', headers: { 'content-type': 'application/json' } }), 400, 'SCHEMA_VALIDATION_ERROR');
+    expectError(
+      await writer.request({ method: 'POST', url: `/api/document/${documentId}/budget`, payload: 'junk', headers: { 'content-type': 'application/json' } }),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
   });
 
   it('accepts SUM as the sum budget type', async () => {
@@ -240,7 +258,10 @@ describe('sum budgets under concurrency', () => {
         await Promise.all([update(a, { name: `A${round}`, sumBudgetComponentIds: [x, b] }), update(b, { name: `B${round}`, sumBudgetComponentIds: [y, a] })])
       ).map(outcomeOf);
       expect(outcomes, `round ${round}`).toContain('OK');
-      expect(outcomes.filter((outcome) => outcome !== 'OK'), `round ${round}`).toHaveLength(1);
+      expect(
+        outcomes.filter((outcome) => outcome !== 'OK'),
+        `round ${round}`,
+      ).toHaveLength(1);
       expect(['SUM_BUDGET_CYCLE', 'CONCURRENT_MODIFICATION']).toContain(outcomes.find((outcome) => outcome !== 'OK'));
       const [ofA, ofB] = [await storedComponents(a), await storedComponents(b)];
       expect(ofA?.includes(b) && ofB?.includes(a), `round ${round}: a cycle was stored`).toBe(false);
@@ -315,7 +336,12 @@ describe('monitoring budgets', () => {
 
   it('shows the import address to everyone, the admin fields only to IS_ADMIN', async () => {
     const forAdmin = await find(id, admin);
-    expect(forAdmin).toMatchObject({ apiUrl: `http://localhost/budgets/${id}/import`, gwUrl: 'https://gw.example.com/feed', erpUrl: 'https://erp.example.com', syncEnabled: false });
+    expect(forAdmin).toMatchObject({
+      apiUrl: `http://localhost/budgets/${id}/import`,
+      gwUrl: 'https://gw.example.com/feed',
+      erpUrl: 'https://erp.example.com',
+      syncEnabled: false,
+    });
     expect(forAdmin).not.toHaveProperty('apiKey');
     for (const client of [writer, reader]) {
       const seen = await find(id, client);
@@ -352,7 +378,9 @@ describe('monitoring budgets', () => {
     const { apiKey } = response.json();
     expect(apiKey).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect((await admin.request({ method: 'GET', url: `/api/budget/${id}/api-key` })).json().apiKey).toBe(apiKey);
-    const { rows } = await import('kysely').then(({ sql }) => sql<{ key_ciphertext: Buffer }>`select key_ciphertext from operational.budget_api_keys where budget_id = ${id}`.execute(server.app.db));
+    const { rows } = await import('kysely').then(({ sql }) =>
+      sql<{ key_ciphertext: Buffer }>`select key_ciphertext from operational.budget_api_keys where budget_id = ${id}`.execute(server.app.db),
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]?.key_ciphertext.toString('utf8')).not.toContain(apiKey);
     expectError(await writer.request({ method: 'GET', url: `/api/budget/${id}/api-key` }), 403, 'INSUFFICIENT_PERMISSIONS');
@@ -362,7 +390,8 @@ describe('monitoring budgets', () => {
   });
 
   it('switches sync on and off for IS_ADMIN only, and lists monitoring budgets for the admin view', async () => {
-    const sync = (enabled: unknown, client: Client = admin, budget = id) => client.request({ method: 'PUT', url: `/api/admin/budgets/${budget}/sync`, payload: { enabled } });
+    const sync = (enabled: unknown, client: Client = admin, budget = id) =>
+      client.request({ method: 'PUT', url: `/api/admin/budgets/${budget}/sync`, payload: { enabled } });
     expect((await sync(true)).statusCode).toBe(200);
     expect((await find(id, admin))?.syncEnabled).toBe(true);
     expectError(await sync(false, writer), 403, 'INSUFFICIENT_PERMISSIONS');
@@ -394,14 +423,37 @@ describe('monitoring budgets', () => {
 describe('order', () => {
   it('orders budgets by the given values, highest first', async () => {
     const document = await documentFixture(organizationId, randomUUID());
-    const [x, y, z] = [await createBudget({ type: 'COMMON', name: 'X' }, writer, document), await createBudget({ type: 'COMMON', name: 'Y' }, writer, document), await createBudget({ type: 'COMMON', name: 'Z' }, writer, document)];
+    const [x, y, z] = [
+      await createBudget({ type: 'COMMON', name: 'X' }, writer, document),
+      await createBudget({ type: 'COMMON', name: 'Y' }, writer, document),
+      await createBudget({ type: 'COMMON', name: 'Z' }, writer, document),
+    ];
     expect((await list(writer, document)).map((budget) => budget.id)).toEqual([x, y, z]);
     const order = (payload: object, client: Client = writer) => client.request({ method: 'PUT', url: `/api/document/${document}/budgets/order`, payload });
-    expect((await order({ documentId: document, list: [{ id: z, order: 3 }, { id: x, order: 2 }, { id: y, order: 1 }] })).statusCode).toBe(200);
+    expect(
+      (
+        await order({
+          documentId: document,
+          list: [
+            { id: z, order: 3 },
+            { id: x, order: 2 },
+            { id: y, order: 1 },
+          ],
+        })
+      ).statusCode,
+    ).toBe(200);
     const ordered = await list(writer, document);
     expect(ordered.map((budget) => budget.id)).toEqual([z, x, y]);
     expect(ordered.map((budget) => budget.order)).toEqual([3, 2, 1]);
-    expectField(await order({ list: [{ id: x, order: 1 }, { id: x, order: 2 }] }), 'body.list');
+    expectField(
+      await order({
+        list: [
+          { id: x, order: 1 },
+          { id: x, order: 2 },
+        ],
+      }),
+      'body.list',
+    );
     expectField(await order({ list: [] }), 'body.list');
     expectField(await order({ list: [{ id: x, order: 'first' }] }), 'body.list.0.order');
     expectError(await order({ list: [{ id: randomUUID(), order: 1 }] }), 404, 'BUDGET_NOT_FOUND');
@@ -411,7 +463,7 @@ describe('order', () => {
 });
 
 describe('isolation and reading', () => {
-  it('hides another organisation\'s budgets', async () => {
+  it("hides another organisation's budgets", async () => {
     const id = await createBudget({ type: 'COMMON', name: 'Private' });
     expectError(await stranger.request({ method: 'GET', url: `/api/document/${documentId}/budgets` }), 404, 'OBJECT_NOT_FOUND');
     expectError(await stranger.request({ method: 'GET', url: `/api/document/${documentId}/budgets/hierarchy` }), 404, 'OBJECT_NOT_FOUND');
@@ -430,7 +482,7 @@ describe('isolation and reading', () => {
     expectError(await writer.request({ method: 'GET', url: `/api/budget/${id}` }), 404, 'BUDGET_NOT_FOUND');
   });
 
-  it('lists the organisation\'s budgets and reads one budget', async () => {
+  it("lists the organisation's budgets and reads one budget", async () => {
     const id = await createBudget({ type: 'COMMON', name: 'Readable' });
     const all = (await reader.request({ method: 'GET', url: `/api/organization/${organizationId}/budgets` })).json();
     expect(all.find((budget: { id: string }) => budget.id === id)).toMatchObject({ name: 'Readable', permissions: { read: true, update: false } });
@@ -455,14 +507,58 @@ describe('copy from an existing budget', () => {
     await executeCommand(
       server.app.store,
       schemeDecider,
-      { type: 'CreateScheme', documentId: document, organizationId, schemeId, documentClassifierIds: [master], name: 'Activities', fieldName: 'activities', description: '', classifierList: [{ classifierId: master, type: 'MAIN' }] },
+      {
+        type: 'CreateScheme',
+        documentId: document,
+        organizationId,
+        schemeId,
+        documentClassifierIds: [master],
+        name: 'Activities',
+        fieldName: 'activities',
+        description: '',
+        classifierList: [{ classifierId: master, type: 'MAIN' }],
+      },
       actor,
     );
-    const catalogue = { masterClassifierId: master, classifiers: { [master]: { fieldName: 'activity', items: { '01': { selectable: true }, '02': { selectable: true } } } } };
-    await executeCommand(server.app.store, schemeDecider, { type: 'CreateSubBudget', documentId: document, schemeId, subBudgetId: subBudgetIds[0] as string, name: 'Activity 01', classifiers: { [master]: '01' }, catalogue }, actor);
-    await executeCommand(server.app.store, schemeDecider, { type: 'CreateSubBudget', documentId: document, schemeId, subBudgetId: subBudgetIds[1] as string, name: 'Activity 02', classifiers: { [master]: '02' }, catalogue }, actor);
+    const catalogue = {
+      masterClassifierId: master,
+      classifiers: { [master]: { fieldName: 'activity', items: { '01': { selectable: true }, '02': { selectable: true } } } },
+    };
+    await executeCommand(
+      server.app.store,
+      schemeDecider,
+      {
+        type: 'CreateSubBudget',
+        documentId: document,
+        schemeId,
+        subBudgetId: subBudgetIds[0] as string,
+        name: 'Activity 01',
+        classifiers: { [master]: '01' },
+        catalogue,
+      },
+      actor,
+    );
+    await executeCommand(
+      server.app.store,
+      schemeDecider,
+      {
+        type: 'CreateSubBudget',
+        documentId: document,
+        schemeId,
+        subBudgetId: subBudgetIds[1] as string,
+        name: 'Activity 02',
+        classifiers: { [master]: '02' },
+        catalogue,
+      },
+      actor,
+    );
     source = await createBudget({ type: 'COMMON', name: 'Source' }, writer, document);
-    const outcome = await executeCommand(server.app.store, schemeDecider, { type: 'PinSubBudgets', documentId: document, schemeId, budgetId: source, pinned: [subBudgetIds[0] as string], withRecords: [], confirmed: true }, actor);
+    const outcome = await executeCommand(
+      server.app.store,
+      schemeDecider,
+      { type: 'PinSubBudgets', documentId: document, schemeId, budgetId: source, pinned: [subBudgetIds[0] as string], withRecords: [], confirmed: true },
+      actor,
+    );
     if (outcome.position) await server.app.projections.waitForPosition(['schemes'], outcome.position, 5_000);
   });
 
@@ -473,17 +569,25 @@ describe('copy from an existing budget', () => {
     expect(schemes.json()).toEqual([{ schemeId, name: 'Activities', fieldName: 'activities', targetSchemeId: schemeId, pinnedCount: 1 }]);
     expect((await writer.request({ method: 'GET', url: `/api/budget/${source}/copy-schemes?targetDocumentId=${documentId}` })).json()).toEqual([]);
     const transferrable = await writer.request({ method: 'GET', url: `/api/document/${document}/budgets/transferrable-sub-budgets?sourceBudgetId=${source}` });
-    expect(transferrable.json()).toEqual([{ sourceSubBudgetId: subBudgetIds[0], sourceSchemeId: schemeId, name: 'Activity 01', targetSchemeId: schemeId, targetSubBudgetId: subBudgetIds[0] }]);
+    expect(transferrable.json()).toEqual([
+      { sourceSubBudgetId: subBudgetIds[0], sourceSchemeId: schemeId, name: 'Activity 01', targetSchemeId: schemeId, targetSubBudgetId: subBudgetIds[0] },
+    ]);
     expectField(await writer.request({ method: 'GET', url: `/api/document/${document}/budgets/transferrable-sub-budgets` }), 'querystring.sourceBudgetId');
   });
 
   it('copies pinned sub-budgets into a new common budget', async () => {
     const id = await createBudget(
-      { type: 'COMMON', name: 'Copy', copy: copy({ schemes: [{ schemeId, copyPinnedPreselections: true, copySubBudgetPermissions: false, copyComments: false }] }) },
+      {
+        type: 'COMMON',
+        name: 'Copy',
+        copy: copy({ schemes: [{ schemeId, copyPinnedPreselections: true, copySubBudgetPermissions: false, copyComments: false }] }),
+      },
       writer,
       document,
     );
-    const pins = await import('kysely').then(({ sql }) => sql<{ sub_budget_id: string }>`select sub_budget_id from read.sub_budget_pins where budget_id = ${id}`.execute(server.app.db));
+    const pins = await import('kysely').then(({ sql }) =>
+      sql<{ sub_budget_id: string }>`select sub_budget_id from read.sub_budget_pins where budget_id = ${id}`.execute(server.app.db),
+    );
     expect(pins.rows.map((row) => row.sub_budget_id)).toEqual([subBudgetIds[0]]);
   });
 
@@ -495,27 +599,58 @@ describe('copy from an existing budget', () => {
     await executeCommand(
       server.app.store,
       schemeDecider,
-      { type: 'CreateScheme', documentId: target, organizationId, schemeId: targetScheme, documentClassifierIds: [otherMaster], name: 'Tegevused', fieldName: 'Activities', description: '', classifierList: [{ classifierId: otherMaster, type: 'MAIN' }] },
+      {
+        type: 'CreateScheme',
+        documentId: target,
+        organizationId,
+        schemeId: targetScheme,
+        documentClassifierIds: [otherMaster],
+        name: 'Tegevused',
+        fieldName: 'Activities',
+        description: '',
+        classifierList: [{ classifierId: otherMaster, type: 'MAIN' }],
+      },
       actor,
     );
     const catalogue = { masterClassifierId: otherMaster, classifiers: { [otherMaster]: { fieldName: 'activity', items: { '01': { selectable: true } } } } };
-    const outcome = await executeCommand(server.app.store, schemeDecider, { type: 'CreateSubBudget', documentId: target, schemeId: targetScheme, subBudgetId: targetSubBudget, name: 'activity 01', classifiers: { [otherMaster]: '01' }, catalogue }, actor);
+    const outcome = await executeCommand(
+      server.app.store,
+      schemeDecider,
+      {
+        type: 'CreateSubBudget',
+        documentId: target,
+        schemeId: targetScheme,
+        subBudgetId: targetSubBudget,
+        name: 'activity 01',
+        classifiers: { [otherMaster]: '01' },
+        catalogue,
+      },
+      actor,
+    );
     if (outcome.position) await server.app.projections.waitForPosition(['schemes'], outcome.position, 5_000);
     expect((await writer.request({ method: 'GET', url: `/api/budget/${source}/copy-schemes?targetDocumentId=${target}` })).json()).toEqual([
       { schemeId, name: 'Activities', fieldName: 'activities', targetSchemeId: targetScheme, pinnedCount: 1 },
     ]);
     const transferrable = await writer.request({ method: 'GET', url: `/api/document/${target}/budgets/transferrable-sub-budgets?sourceBudgetId=${source}` });
-    expect(transferrable.json()).toEqual([{ sourceSubBudgetId: subBudgetIds[0], sourceSchemeId: schemeId, name: 'Activity 01', targetSchemeId: targetScheme, targetSubBudgetId: targetSubBudget }]);
+    expect(transferrable.json()).toEqual([
+      { sourceSubBudgetId: subBudgetIds[0], sourceSchemeId: schemeId, name: 'Activity 01', targetSchemeId: targetScheme, targetSubBudgetId: targetSubBudget },
+    ]);
     const option = { schemeId, copyPinnedPreselections: true, copySubBudgetPermissions: true, copyComments: true };
     // Permissions and comments are copied by their features' steps (stand-ins here, which record what they were given).
     const ran: string[] = [];
     const record = (part: string) => async (context: BudgetCopyContext) => {
       ran.push(`${part}:${context.source.id}->${context.budgetId}:${context.schemeIds.join(',')}`);
     };
-    const off = [registerBudgetCopyPart('permissions', record('permissions')), registerBudgetCopyPart('subBudgetPermissions', record('subBudgetPermissions')), registerBudgetCopyPart('comments', record('comments'))];
+    const off = [
+      registerBudgetCopyPart('permissions', record('permissions')),
+      registerBudgetCopyPart('subBudgetPermissions', record('subBudgetPermissions')),
+      registerBudgetCopyPart('comments', record('comments')),
+    ];
     let id: string;
     try {
-      expect((await admin.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({ parts: ['permissions', 'pinnedPreselections', 'subBudgetPermissions', 'comments'] });
+      expect((await admin.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({
+        parts: ['permissions', 'pinnedPreselections', 'subBudgetPermissions', 'comments'],
+      });
       id = await createBudget({ type: 'COMMON', name: 'Copied across', copy: copy({ copyPermissions: true, schemes: [option] }) }, admin, target);
     } finally {
       for (const unregister of off) unregister();
@@ -531,7 +666,11 @@ describe('copy from an existing budget', () => {
   it('validates the copy choices', async () => {
     expectError(await create({ type: 'COMMON', name: 'Nothing', copy: copy({}) }, writer, document), 422, 'BUDGET_COPY_INVALID_SCHEME_PARAMETERS');
     expectError(
-      await create({ type: 'COMMON', name: 'Unknown scheme', copy: copy({ schemes: [{ schemeId: randomUUID(), copyPinnedPreselections: true }] }) }, writer, document),
+      await create(
+        { type: 'COMMON', name: 'Unknown scheme', copy: copy({ schemes: [{ schemeId: randomUUID(), copyPinnedPreselections: true }] }) },
+        writer,
+        document,
+      ),
       422,
       'BUDGET_COPY_INVALID_SCHEME_PARAMETERS',
     );
@@ -540,17 +679,36 @@ describe('copy from an existing budget', () => {
       422,
       'BUDGET_COPY_INVALID_SCHEME_PARAMETERS',
     );
-    expectField(await create({ type: 'SUM_BUDGET', name: 'Sum copy', sumBudgetComponentIds: [source], copy: copy({ copyPermissions: true }) }, admin, document), 'body.copy');
-    expectError(await create({ type: 'COMMON', name: 'Missing source', copy: copy({ sourceBudgetId: randomUUID(), copyPermissions: true }) }, admin, document), 404, 'BUDGET_NOT_FOUND');
+    expectField(
+      await create({ type: 'SUM_BUDGET', name: 'Sum copy', sumBudgetComponentIds: [source], copy: copy({ copyPermissions: true }) }, admin, document),
+      'body.copy',
+    );
+    expectError(
+      await create({ type: 'COMMON', name: 'Missing source', copy: copy({ sourceBudgetId: randomUUID(), copyPermissions: true }) }, admin, document),
+      404,
+      'BUDGET_NOT_FOUND',
+    );
     // Copying permissions needs USER_ADMIN (the writer has USER_VIEW only).
-    expectError(await create({ type: 'COMMON', name: 'Permissions', copy: copy({ copyPermissions: true }) }, writer, document), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await create({ type: 'COMMON', name: 'Permissions', copy: copy({ copyPermissions: true }) }, writer, document),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
     // Parts whose feature is not there yet are refused before anything is created.
     expect((await writer.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({ parts: ['pinnedPreselections'] });
     const before = (await list(admin, document)).length;
-    const refused = await create({ type: 'MONITORING', name: 'Monitoring copy', copy: copy({ copyPermissions: true, schemes: [{ schemeId, copySubBudgetPermissions: true }] }) }, admin, document);
+    const refused = await create(
+      { type: 'MONITORING', name: 'Monitoring copy', copy: copy({ copyPermissions: true, schemes: [{ schemeId, copySubBudgetPermissions: true }] }) },
+      admin,
+      document,
+    );
     expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
     expect(refused.json().details).toEqual([{ path: 'body.copy.copyPermissions', message: 'copyPartUnavailable' }]);
-    expectError(await create({ type: 'COMMON', name: 'Comments copy', copy: copy({ schemes: [{ schemeId, copyComments: true }] }) }, writer, document), 422, 'COPY_PART_NOT_AVAILABLE');
+    expectError(
+      await create({ type: 'COMMON', name: 'Comments copy', copy: copy({ schemes: [{ schemeId, copyComments: true }] }) }, writer, document),
+      422,
+      'COPY_PART_NOT_AVAILABLE',
+    );
     expect((await list(admin, document)).length).toBe(before);
   });
 });

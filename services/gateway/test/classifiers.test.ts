@@ -70,11 +70,14 @@ const classifierPayload = (overrides: Record<string, unknown> = {}) => {
   };
 };
 
-const createClassifier = (payload: object, client: Client = editor, document = documentId) => client.request({ method: 'POST', url: `/api/document/${document}/classifier`, payload });
+const createClassifier = (payload: object, client: Client = editor, document = documentId) =>
+  client.request({ method: 'POST', url: `/api/document/${document}/classifier`, payload });
 const updateClassifier = (id: string, payload: object, client: Client = editor) => client.request({ method: 'PUT', url: `/api/classifier/${id}`, payload });
 const deleteClassifier = (id: string, client: Client = editor) => client.request({ method: 'DELETE', url: `/api/classifier/${id}` });
-const addItem = (classifierId: string, payload: object, client: Client = editor) => client.request({ method: 'POST', url: `/api/classifier/${classifierId}/item`, payload });
-const updateItem = (classifierId: string, id: string, payload: object) => editor.request({ method: 'PUT', url: `/api/classifier/${classifierId}/item/${id}`, payload });
+const addItem = (classifierId: string, payload: object, client: Client = editor) =>
+  client.request({ method: 'POST', url: `/api/classifier/${classifierId}/item`, payload });
+const updateItem = (classifierId: string, id: string, payload: object) =>
+  editor.request({ method: 'PUT', url: `/api/classifier/${classifierId}/item/${id}`, payload });
 const deleteItem = (classifierId: string, id: string) => editor.request({ method: 'DELETE', url: `/api/classifier/${classifierId}/item/${id}` });
 const importItems = (classifierId: string, payload: object) => editor.request({ method: 'POST', url: `/api/classifier/${classifierId}/items`, payload });
 
@@ -99,7 +102,10 @@ function multipart(filename: string, content: Buffer | string, contentType: stri
   const boundary = `----eelarve${randomUUID()}`;
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'), tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const validate = (classifierId: string, filename: string, content: Buffer | string, type = XLSX, client: Client = editor) =>
@@ -107,7 +113,12 @@ const validate = (classifierId: string, filename: string, content: Buffer | stri
 
 describe('classifiers: create, read, update, access', () => {
   it('creates a classifier with every field of spec 2 section 3 and completes the code settings', async () => {
-    const payload = classifierPayload({ description: 'Kulude liigid', displayMode: 'CODE', required: true, codeSettings: { typeName: 'Number', minLength: 2, maxLength: 6, hierarchical: true } });
+    const payload = classifierPayload({
+      description: 'Kulude liigid',
+      displayMode: 'CODE',
+      required: true,
+      codeSettings: { typeName: 'Number', minLength: 2, maxLength: 6, hierarchical: true },
+    });
     const id = await created(await createClassifier(payload));
     expect(await classifierById(id)).toEqual({
       id,
@@ -150,7 +161,9 @@ describe('classifiers: create, read, update, access', () => {
     const clerkSession = await clerk.request({ method: 'GET', url: '/initial/auth/me' });
     const clerkUserId = clerkSession.json().id as string;
     // Document update granted to the clerk (as the resource-permissions feature will), without any classifier privilege.
-    const off = registerResourceGrantProvider(({ auth, resource, action }) => (auth.userId === clerkUserId && resource.documentId === documentId && action === 'update' ? true : undefined));
+    const off = registerResourceGrantProvider(({ auth, resource, action }) =>
+      auth.userId === clerkUserId && resource.documentId === documentId && action === 'update' ? true : undefined,
+    );
     try {
       const listed = ok(await clerk.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` }));
       expect(listed.some((row: { id: string }) => row.id === id)).toBe(true);
@@ -189,10 +202,26 @@ describe('classifiers: create, read, update, access', () => {
   });
 
   it('checks code length bounds: 1 to 40, minimum at most 20 without codes, max at least min', async () => {
-    expectError(await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 5, maxLength: 4, hierarchical: false } })), 422, 'CLASSIFIER_MIN_GREATER_THAN_MAX');
-    expectError(await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 21, maxLength: 30, hierarchical: false } })), 400, 'SCHEMA_VALIDATION_ERROR');
-    expectError(await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 0, maxLength: 30, hierarchical: false } })), 400, 'SCHEMA_VALIDATION_ERROR');
-    expectError(await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 1, maxLength: 41, hierarchical: false } })), 400, 'SCHEMA_VALIDATION_ERROR');
+    expectError(
+      await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 5, maxLength: 4, hierarchical: false } })),
+      422,
+      'CLASSIFIER_MIN_GREATER_THAN_MAX',
+    );
+    expectError(
+      await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 21, maxLength: 30, hierarchical: false } })),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
+    expectError(
+      await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 0, maxLength: 30, hierarchical: false } })),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
+    expectError(
+      await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 1, maxLength: 41, hierarchical: false } })),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
     await created(await createClassifier(classifierPayload({ codeSettings: { typeName: 'Code', minLength: 20, maxLength: 40, hierarchical: false } })));
   });
 
@@ -215,10 +244,25 @@ describe('classifiers: create, read, update, access', () => {
   it('reorders the classifiers of a document', async () => {
     const a = await newClassifier();
     const b = await newClassifier();
-    ok(await editor.request({ method: 'PUT', url: `/api/document/${documentId}/classifier-order`, payload: { list: [{ id: a.id, displayOrder: 900 }, { id: b.id, displayOrder: 899 }] } }));
+    ok(
+      await editor.request({
+        method: 'PUT',
+        url: `/api/document/${documentId}/classifier-order`,
+        payload: {
+          list: [
+            { id: a.id, displayOrder: 900 },
+            { id: b.id, displayOrder: 899 },
+          ],
+        },
+      }),
+    );
     expect((await classifierById(a.id)).displayOrder).toBe(900);
     expect((await classifierById(b.id)).displayOrder).toBe(899);
-    expectError(await editor.request({ method: 'PUT', url: `/api/document/${documentId}/classifier-order`, payload: { list: [{ id: randomUUID(), displayOrder: 1 }] } }), 404, 'CLASSIFIER_NOT_FOUND');
+    expectError(
+      await editor.request({ method: 'PUT', url: `/api/document/${documentId}/classifier-order`, payload: { list: [{ id: randomUUID(), displayOrder: 1 }] } }),
+      404,
+      'CLASSIFIER_NOT_FOUND',
+    );
   });
 });
 
@@ -293,7 +337,13 @@ describe('master, grouping, sign and required rules', () => {
   it('makes a grouping classifier required only when every grouped item has a value for it, then demands one', async () => {
     const [income, cost] = grouping.itemIds as [string, string];
     expectError(await updateClassifier(grouping.id, { ...grouping.payload, required: true }), 422, 'CANNOT_BE_REQUIRED');
-    ok(await editor.request({ method: 'PUT', url: `/api/classifier/${master.id}/items`, payload: { itemIds: [master.itemIds[1]], groupedBy: [{ classifierId: grouping.id, itemId: cost }] } }));
+    ok(
+      await editor.request({
+        method: 'PUT',
+        url: `/api/classifier/${master.id}/items`,
+        payload: { itemIds: [master.itemIds[1]], groupedBy: [{ classifierId: grouping.id, itemId: cost }] },
+      }),
+    );
     grouping.payload = { ...grouping.payload, required: true };
     ok(await updateClassifier(grouping.id, grouping.payload));
     const response = await addItem(master.id, item('300'));
@@ -338,7 +388,14 @@ describe('schemes and sub-budgets', () => {
       await admin.request({
         method: 'POST',
         url: `/api/document/${document}/schema`,
-        payload: { name: `Skeem ${randomUUID().slice(0, 6)}`, fieldName: `skeem_${randomUUID().slice(0, 6)}`, classifierList: [{ classifierId: main.id, type: 'MAIN' }, { classifierId: secondary.id, type: 'SECONDARY' }] },
+        payload: {
+          name: `Skeem ${randomUUID().slice(0, 6)}`,
+          fieldName: `skeem_${randomUUID().slice(0, 6)}`,
+          classifierList: [
+            { classifierId: main.id, type: 'MAIN' },
+            { classifierId: secondary.id, type: 'SECONDARY' },
+          ],
+        },
       }),
     );
     const classifierById = async (id: string) => (await classifiers(document)).find((row) => row.id === id);
@@ -379,14 +436,28 @@ describe('items: form, bulk edit and delete', () => {
     const { id, itemIds } = await newClassifier({}, ['A', 'B', 'C']);
     expectError(await updateItem(id, itemIds[0]!, item('B')), 409, 'ITEM_CODE_IN_USE');
     ok(await updateItem(id, itemIds[0]!, item('A1', { description: 'kirjeldus' })));
-    ok(await editor.request({ method: 'PUT', url: `/api/classifier/${id}/items`, payload: { itemIds: [itemIds[1], itemIds[2]], unselectable: true, description: 'mitu' } }));
+    ok(
+      await editor.request({
+        method: 'PUT',
+        url: `/api/classifier/${id}/items`,
+        payload: { itemIds: [itemIds[1], itemIds[2]], unselectable: true, description: 'mitu' },
+      }),
+    );
     expect((await items(id)).map((row) => [row.code, row.unselectable, row.description])).toEqual([
       ['A1', false, 'kirjeldus'],
       ['B', true, 'mitu'],
       ['C', true, 'mitu'],
     ]);
-    expectError(await editor.request({ method: 'PUT', url: `/api/classifier/${id}/items`, payload: { itemIds: [randomUUID()], unselectable: true } }), 404, 'CLASSIFIER_ITEM_NOT_FOUND');
-    expectError(await editor.request({ method: 'PUT', url: `/api/classifier/${id}/items`, payload: { itemIds: [itemIds[1]], sign: -1 } }), 422, 'ONLY_GROUPING_CAN_CHANGE_SIGN');
+    expectError(
+      await editor.request({ method: 'PUT', url: `/api/classifier/${id}/items`, payload: { itemIds: [randomUUID()], unselectable: true } }),
+      404,
+      'CLASSIFIER_ITEM_NOT_FOUND',
+    );
+    expectError(
+      await editor.request({ method: 'PUT', url: `/api/classifier/${id}/items`, payload: { itemIds: [itemIds[1]], sign: -1 } }),
+      422,
+      'ONLY_GROUPING_CAN_CHANGE_SIGN',
+    );
   });
 
   it('deletes one or several items, after which the classifier can be deleted', async () => {
@@ -432,7 +503,12 @@ describe('import', () => {
 
   it('imports nothing when Json row has errors, and reports every row', async () => {
     const before = (await items(target.id)).length;
-    const response = await importItems(target.id, { items: [{ code: '20', name: 'Hea', unselectable: false }, { code: 'X', name: '', unselectable: false }] });
+    const response = await importItems(target.id, {
+      items: [
+        { code: '20', name: 'Hea', unselectable: false },
+        { code: 'X', name: '', unselectable: false },
+      ],
+    });
     expectError(response, 422, 'CLASSIFIER_IMPORT_INVALID');
     expect(response.json().details).toEqual([
       {
@@ -447,7 +523,13 @@ describe('import', () => {
   });
 
   it('imports only the valid rows in loose mode', async () => {
-    const response = await importItems(target.id, { loose: true, items: [{ code: '30', name: 'Kolmkümmend', unselectable: false }, { code: '10', name: 'Olemas', unselectable: false }] });
+    const response = await importItems(target.id, {
+      loose: true,
+      items: [
+        { code: '30', name: 'Kolmkümmend', unselectable: false },
+        { code: '10', name: 'Olemas', unselectable: false },
+      ],
+    });
     expect(ok(response)).toMatchObject({ imported: 1, skipped: [{ row: 2, errors: [{ field: 'code', message: 'uniqueCode' }] }] });
     expectError(await importItems(target.id, { loose: true, items: [{ code: '10', name: 'Olemas', unselectable: false }] }), 422, 'CLASSIFIER_IMPORT_INVALID');
   });
@@ -497,10 +579,23 @@ describe('import', () => {
     const master = await created(await createClassifier(classifierPayload({ required: true }), editor, document));
     await documents.setMaster(document, master);
     const signed = await created(await createClassifier(classifierPayload({ groupingId: master, itemCanChangeSign: true }), editor, document));
-    const file = await itemsWorkbook(['code', 'name', 'unselectable', 'sign'], [['A', 'A', 'false', ''], ['B', 'B', 'false', '-'], ['C', 'C', 'false', '2'], ['D', 'D', 'false', '+']]);
+    const file = await itemsWorkbook(
+      ['code', 'name', 'unselectable', 'sign'],
+      [
+        ['A', 'A', 'false', ''],
+        ['B', 'B', 'false', '-'],
+        ['C', 'C', 'false', '2'],
+        ['D', 'D', 'false', '+'],
+      ],
+    );
     const body = ok(await validate(signed, 'signs.xlsx', file));
     expect(body.columns).toEqual(['code', 'name', 'description', 'unselectable', 'sign']);
-    expect(body.rows.map((row: { errors: unknown[] }) => row.errors)).toEqual([[{ field: 'sign', message: 'validation.required' }], [], [{ field: 'sign', message: 'validation.format' }], []]);
+    expect(body.rows.map((row: { errors: unknown[] }) => row.errors)).toEqual([
+      [{ field: 'sign', message: 'validation.required' }],
+      [],
+      [{ field: 'sign', message: 'validation.format' }],
+      [],
+    ]);
     expect(ok(await importItems(signed, { loose: true, items: body.rows.map((row: { values: object }) => row.values) }))).toMatchObject({ imported: 2 });
     expect((await items(signed)).map((row) => [row.code, row.sign])).toEqual([
       ['B', -1],
@@ -565,7 +660,17 @@ describe('import', () => {
     expect(errors.filter((error) => !webMessages.includes(`'${webKey(error.message)}':`))).toEqual([]);
     expect(errors.filter((error) => !body.columns.includes(error.field))).toEqual([]);
     expect(new Set(errors.map((error) => error.message))).toEqual(
-      new Set(['validation.required', 'codeTypeError', 'validation.maxLength', 'validation.controlCharacters', 'validation.format', 'referenceItemNotFound', 'referenceItemUnselectable', 'unique', 'uniqueCode']),
+      new Set([
+        'validation.required',
+        'codeTypeError',
+        'validation.maxLength',
+        'validation.controlCharacters',
+        'validation.format',
+        'referenceItemNotFound',
+        'referenceItemUnselectable',
+        'unique',
+        'uniqueCode',
+      ]),
     );
   });
 });

@@ -16,7 +16,8 @@ const counterDecider: Decider<Increment, Incremented, number> = {
   streamName: (command) => `counter-${command.counterId}`,
   initialState: () => 0,
   evolve: (total, event) => total + event.data.by,
-  decide: (command) => (command.by === 0 ? [] : [{ type: 'Incremented', data: { counterId: command.counterId, by: command.by, at: command.now.toISOString() } }]),
+  decide: (command) =>
+    command.by === 0 ? [] : [{ type: 'Incremented', data: { counterId: command.counterId, by: command.by, at: command.now.toISOString() } }],
 };
 
 const actor = { correlationId: 'test', userId: null, occupationId: null, organizationId: null };
@@ -62,7 +63,12 @@ describe('the command runner', () => {
     const now = new Date('2026-11-25T10:00:00.000Z');
     const id = randomUUID();
     const runner = runnerWith(waiter, { clock: () => now, newId: () => id });
-    const result = await runner.run({ decider: counterDecider, actor, readModels: ['counters'], command: ({ now, newId }) => ({ type: 'Increment', counterId: newId(), by: 2, now }) });
+    const result = await runner.run({
+      decider: counterDecider,
+      actor,
+      readModels: ['counters'],
+      command: ({ now, newId }) => ({ type: 'Increment', counterId: newId(), by: 2, now }),
+    });
     expect(result.id).toBe(id);
     expect(result.position).toMatch(/^\d+\/\d+$/);
     expect(result.events).toEqual([{ type: 'Incremented', data: { counterId: id, by: 2, at: '2026-11-25T10:00:00.000Z' } }]);
@@ -73,7 +79,12 @@ describe('the command runner', () => {
 
   it('answers position null and waits for nothing when the decider decides nothing', async () => {
     const waiter = recordingWaiter();
-    const result = await runnerWith(waiter).run({ decider: counterDecider, actor, readModels: ['counters'], command: { type: 'Increment', counterId: randomUUID(), by: 0, now: new Date() } });
+    const result = await runnerWith(waiter).run({
+      decider: counterDecider,
+      actor,
+      readModels: ['counters'],
+      command: { type: 'Increment', counterId: randomUUID(), by: 0, now: new Date() },
+    });
     expect(result.position).toBeNull();
     expect(waiter.asked).toEqual([]);
   });
@@ -82,7 +93,9 @@ describe('the command runner', () => {
     const runner = runnerWith(recordingWaiter());
     const counterId = randomUUID();
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => runner.run({ decider: counterDecider, actor, readModels: [], command: ({ now }) => ({ type: 'Increment' as const, counterId, by: 1, now }) })),
+      Array.from({ length: 20 }, () =>
+        runner.run({ decider: counterDecider, actor, readModels: [], command: ({ now }) => ({ type: 'Increment' as const, counterId, by: 1, now }) }),
+      ),
     );
     expect(results.every((result) => result.position !== null)).toBe(true);
     const events = await store.readStream(`counter-${counterId}`);
@@ -125,9 +138,21 @@ describe('the command runner', () => {
 
   it('under a lock, refuses with SERVICE_UNAVAILABLE when the previous write has not reached the read models', async () => {
     const lock = { name: `counters:${randomUUID()}` };
-    await runnerWith(recordingWaiter()).run({ decider: counterDecider, actor, readModels: ['counters'], lock, command: { type: 'Increment', counterId: randomUUID(), by: 1, now: new Date() } });
+    await runnerWith(recordingWaiter()).run({
+      decider: counterDecider,
+      actor,
+      readModels: ['counters'],
+      lock,
+      command: { type: 'Increment', counterId: randomUUID(), by: 1, now: new Date() },
+    });
     const behind = runnerWith(recordingWaiter(false));
-    const attempt = behind.run({ decider: counterDecider, actor, readModels: ['counters'], lock, command: { type: 'Increment', counterId: randomUUID(), by: 1, now: new Date() } });
+    const attempt = behind.run({
+      decider: counterDecider,
+      actor,
+      readModels: ['counters'],
+      lock,
+      command: { type: 'Increment', counterId: randomUUID(), by: 1, now: new Date() },
+    });
     await expect(attempt).rejects.toBeInstanceOf(DomainError);
     await expect(attempt).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });

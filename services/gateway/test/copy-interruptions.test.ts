@@ -124,7 +124,11 @@ describe('interrupted document copies', () => {
       const copy = await copyOf(source);
       await expect.poll(() => reached, { timeout: 10_000 }).toBe(true);
       expect((await getDocument(copy.id)).json().copyStatus).toBe('COPYING');
-      await expect.poll(async () => (await sql<{ state: string }>`select state from pgboss.job where id = ${copy.taskId}`.execute(server.app.db)).rows[0]?.state, { timeout: 15_000 }).toBe('failed');
+      await expect
+        .poll(async () => (await sql<{ state: string }>`select state from pgboss.job where id = ${copy.taskId}`.execute(server.app.db)).rows[0]?.state, {
+          timeout: 15_000,
+        })
+        .toBe('failed');
       release();
 
       await expect.poll(async () => (await getTask(copy.taskId)).status, { timeout: 15_000 }).toBe('ERROR');

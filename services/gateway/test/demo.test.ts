@@ -23,7 +23,9 @@ const get = async (url: string): Promise<any> => {
 describe('demo data (npm start)', () => {
   it('gives the administrator a document to work in, in the first organisation, made through the real rules', async () => {
     const me = await get('/api/auth/me');
-    const organization = me.occupations.find((occupation: { type: string; organizationName: string }) => occupation.type === 'ADMIN' && occupation.organizationName === 'Tartu Linnavalitsus');
+    const organization = me.occupations.find(
+      (occupation: { type: string; organizationName: string }) => occupation.type === 'ADMIN' && occupation.organizationName === 'Tartu Linnavalitsus',
+    );
     expect(organization).toBeDefined();
     // Holding two occupations now, the administrator picks one after signing in.
     const selected = await admin.request({ method: 'POST', url: '/initial/auth/select-occupation', payload: { occupationId: organization.id } });

@@ -223,7 +223,12 @@ describe('documents: validation', () => {
     expectError(await orgAdmin.request({ method: 'GET', url: '/api/document/not-a-uuid' }), 400, 'SCHEMA_VALIDATION_ERROR');
     expectError(await orgAdmin.request({ method: 'GET', url: '/api/organization/not-a-uuid/documents' }), 400, 'SCHEMA_VALIDATION_ERROR');
     expectError(await orgAdmin.request({ method: 'GET', url: '/api/task/not-a-uuid' }), 400, 'SCHEMA_VALIDATION_ERROR');
-    const raw = await orgAdmin.request({ method: 'POST', url: `/api/organization/${organizationId}/document`, payload: 'not json', headers: { 'content-type': 'application/json' } });
+    const raw = await orgAdmin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/document`,
+      payload: 'not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(raw, 400, 'SCHEMA_VALIDATION_ERROR');
     expectFieldError(await create(payload({ organizationId: otherOrganizationId })), 'body.organizationId', 'validation.mismatch');
   });
@@ -248,11 +253,23 @@ describe('documents: validation', () => {
 describe('documents: edit and delete', () => {
   it('updates the settings the next read shows', async () => {
     const id = await createDocument();
-    const response = await update(id, { ...payload({ name: 'Eelarve 2028', description: '', period: { year: 2028, month: 4, duration: 3 }, recordAmountKey: 'kogus' }), id, organizationId });
+    const response = await update(id, {
+      ...payload({ name: 'Eelarve 2028', description: '', period: { year: 2028, month: 4, duration: 3 }, recordAmountKey: 'kogus' }),
+      id,
+      organizationId,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().position).toMatch(/^\d+\/\d+$/);
-    expect((await getDocument(id)).json()).toMatchObject({ name: 'Eelarve 2028', description: '', period: { year: 2028, month: 4, duration: 3 }, recordAmountKey: 'kogus' });
-    const unchanged = await update(id, payload({ name: 'Eelarve 2028', description: '', period: { year: 2028, month: 4, duration: 3 }, recordAmountKey: 'kogus' }));
+    expect((await getDocument(id)).json()).toMatchObject({
+      name: 'Eelarve 2028',
+      description: '',
+      period: { year: 2028, month: 4, duration: 3 },
+      recordAmountKey: 'kogus',
+    });
+    const unchanged = await update(
+      id,
+      payload({ name: 'Eelarve 2028', description: '', period: { year: 2028, month: 4, duration: 3 }, recordAmountKey: 'kogus' }),
+    );
     expect(unchanged.json().position).toBeNull();
     expectFieldError(await update(id, { ...payload(), id: randomUUID() }), 'body.id', 'validation.mismatch');
   });
@@ -325,7 +342,10 @@ describe('documents: master classifier', () => {
         row(classifiers.foreign, other, true, null, 5),
       ])
       .execute();
-    await db.insertInto('scheme_classifiers').values({ scheme_id: randomUUID(), classifier_id: classifiers.inScheme, document_id: doc, type: 'MAIN' }).execute();
+    await db
+      .insertInto('scheme_classifiers')
+      .values({ scheme_id: randomUUID(), classifier_id: classifiers.inScheme, document_id: doc, type: 'MAIN' })
+      .execute();
   });
 
   it('is refused when it is no classifier of the document', async () => {
@@ -374,7 +394,14 @@ describe('documents: order', () => {
     const response = await admin.request({
       method: 'PUT',
       url: `/api/organization/${organization}/documents/order`,
-      payload: { organizationId: organization, list: [{ id: a, order: 3 }, { id: c, order: 2 }, { id: b, order: 1 }] },
+      payload: {
+        organizationId: organization,
+        list: [
+          { id: a, order: 3 },
+          { id: c, order: 2 },
+          { id: b, order: 1 },
+        ],
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
     const after = await list(admin, organization);
@@ -384,7 +411,11 @@ describe('documents: order', () => {
 
   it('lets an organisation administrator reorder', async () => {
     const a = await createDocument();
-    const response = await orgAdmin.request({ method: 'PUT', url: `/api/organization/${organizationId}/documents/order`, payload: { list: [{ id: a, order: 1000 }] } });
+    const response = await orgAdmin.request({
+      method: 'PUT',
+      url: `/api/organization/${organizationId}/documents/order`,
+      payload: { list: [{ id: a, order: 1000 }] },
+    });
     expect(response.statusCode).toBe(200);
     expect((await list())[0]!.id).toBe(a);
   });
@@ -393,8 +424,26 @@ describe('documents: order', () => {
     const own = await createDocument();
     const foreign = await createDocument(payload(), admin, otherOrganizationId);
     const order = (body: object) => orgAdmin.request({ method: 'PUT', url: `/api/organization/${organizationId}/documents/order`, payload: body });
-    expectError(await order({ list: [{ id: own, order: 2 }, { id: foreign, order: 1 }] }), 404, 'OBJECT_NOT_FOUND');
-    expectError(await order({ list: [{ id: own, order: 2 }, { id: own, order: 1 }] }), 400, 'SCHEMA_VALIDATION_ERROR');
+    expectError(
+      await order({
+        list: [
+          { id: own, order: 2 },
+          { id: foreign, order: 1 },
+        ],
+      }),
+      404,
+      'OBJECT_NOT_FOUND',
+    );
+    expectError(
+      await order({
+        list: [
+          { id: own, order: 2 },
+          { id: own, order: 1 },
+        ],
+      }),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
     expectFieldError(await order({ list: [] }), 'body.list', 'validation.required');
     expectFieldError(await order({ list: [{ id: 'x', order: 1 }] }), 'body.list.0.id', 'validation.format');
     expectFieldError(await order({ list: [{ id: own, order: -1 }] }), 'body.list.0.order', 'validation.min');
@@ -441,7 +490,9 @@ describe('documents: copy', () => {
       }),
     ];
     try {
-      const response = await create(payload({ name: 'Full copy', copy: { sourceDocumentId: source, permissions: true, classifiers: true, schemes: true, reportViews: true } }));
+      const response = await create(
+        payload({ name: 'Full copy', copy: { sourceDocumentId: source, permissions: true, classifiers: true, schemes: true, reportViews: true } }),
+      );
       expect(response.statusCode, response.body).toBe(201);
       const task = await waitForTask(response.json().taskId);
       expect(task.status).toBe('SUCCESS');
@@ -474,7 +525,11 @@ describe('documents: copy', () => {
   it('validates the copy options', async () => {
     const source = await createDocument();
     expectFieldError(await create(payload({ copy: {} })), 'body.copy.sourceDocumentId', 'validation.required');
-    expectFieldError(await create(payload({ copy: { sourceDocumentId: source, schemes: true } })), 'body.copy.schemes', 'validation.copySchemesNeedsClassifiers');
+    expectFieldError(
+      await create(payload({ copy: { sourceDocumentId: source, schemes: true } })),
+      'body.copy.schemes',
+      'validation.copySchemesNeedsClassifiers',
+    );
     expectFieldError(
       await create(payload({ copy: { sourceDocumentId: source, classifiers: true, reportViews: true } })),
       'body.copy.reportViews',
@@ -509,12 +564,20 @@ describe('documents: copy', () => {
 describe('remembered document', () => {
   it('remembers a document id as the occupation document', async () => {
     const id = await createDocument();
-    const saved = await orgAdmin.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: id } } });
+    const saved = await orgAdmin.request({
+      method: 'PUT',
+      url: '/api/user-settings',
+      payload: { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: id } },
+    });
     expect(saved.statusCode, saved.body).toBeLessThan(300);
     const read = await orgAdmin.request({ method: 'GET', url: '/api/user-settings?type=OCCUPATION_DOCUMENT' });
     expect(read.statusCode).toBe(200);
     expect(JSON.stringify(read.json())).toContain(id);
-    const scoped = await orgAdmin.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_SCHEME', documentId: id, settings: { schemeId: randomUUID() } } });
+    const scoped = await orgAdmin.request({
+      method: 'PUT',
+      url: '/api/user-settings',
+      payload: { type: 'BUDGET_SCHEME', documentId: id, settings: { schemeId: randomUUID() } },
+    });
     expect(scoped.statusCode, scoped.body).toBeLessThan(300);
     expect((await orgAdmin.request({ method: 'GET', url: `/api/user-settings?type=BUDGET_SCHEME&documentId=${id}` })).statusCode).toBe(200);
   });
@@ -548,7 +611,9 @@ describe('resource access (features/permissions/authorize)', () => {
 
   it('lets a registered provider deny what the baseline allows', async () => {
     const resource = { organizationId, documentId: await createDocument() };
-    const off = registerResourceGrantProvider(({ resource: asked, action }) => (asked.documentId === resource.documentId && action === 'read' ? false : undefined));
+    const off = registerResourceGrantProvider(({ resource: asked, action }) =>
+      asked.documentId === resource.documentId && action === 'read' ? false : undefined,
+    );
     try {
       expectError(await getDocument(resource.documentId, reader), 403, 'INSUFFICIENT_PERMISSIONS');
       expect((await list(reader)).map((doc) => doc.id)).not.toContain(resource.documentId);
@@ -578,14 +643,20 @@ describe('documents: copy of classifiers and schemes', () => {
       codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false },
       ...changes,
     });
-  const item = (classifierId: string, code: string, changes: object = {}) => post(`/api/classifier/${classifierId}/item`, { code, name: `Nimetus ${code}`, ...changes });
+  const item = (classifierId: string, code: string, changes: object = {}) =>
+    post(`/api/classifier/${classifierId}/item`, { code, name: `Nimetus ${code}`, ...changes });
 
   /** A document with a master classifier grouped by a sign-changing grouping classifier, a second classifier, a scheme with sub-budgets and preselections. */
   async function sourceDocument() {
     const documentId = await createDocument(payload({ name: 'Allikas' }));
     const expense = await classifier(documentId, 'kulu', { displayMode: 'CODE' });
     await json(update(documentId, payload({ name: 'Allikas', masterClassifierId: expense })));
-    const group = await classifier(documentId, 'grupp', { groupingId: expense, itemCanChangeSign: true, required: false, codeSettings: { typeName: 'Number', minLength: 1, maxLength: 4, hierarchical: true } });
+    const group = await classifier(documentId, 'grupp', {
+      groupingId: expense,
+      itemCanChangeSign: true,
+      required: false,
+      codeSettings: { typeName: 'Number', minLength: 1, maxLength: 4, hierarchical: true },
+    });
     const plus = await item(group, '1', { sign: 1 });
     const minus = await item(group, '2', { sign: -1, description: 'Tulu' });
     await item(group, '3', { unselectable: true });
@@ -604,7 +675,9 @@ describe('documents: copy of classifiers and schemes', () => {
     });
     const first = await post(`/api/schema/${scheme}/sub-budget`, { name: 'Personal', classifiers: { [expense]: '100', [unit]: 'A' } });
     await post(`/api/schema/${scheme}/sub-budget`, { name: 'Majandus', classifiers: { [expense]: '200' } });
-    await json(orgAdmin.request({ method: 'PUT', url: `/api/sub-budget/${first}/classifier-preselections`, payload: { preselections: { [unit]: ['A', 'B'] } } }));
+    await json(
+      orgAdmin.request({ method: 'PUT', url: `/api/sub-budget/${first}/classifier-preselections`, payload: { preselections: { [unit]: ['A', 'B'] } } }),
+    );
     return { documentId, expense, group, unit, scheme };
   }
 
@@ -615,7 +688,11 @@ describe('documents: copy of classifiers and schemes', () => {
     const { id: copyId, taskId } = response.json();
     const task = await waitForTask(taskId);
     expect(task.status, JSON.stringify(task)).toBe('SUCCESS');
-    expect(task.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(['classifiers:SUCCESS', 'masterClassifier:SUCCESS', 'schemes:SUCCESS']);
+    expect(task.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual([
+      'classifiers:SUCCESS',
+      'masterClassifier:SUCCESS',
+      'schemes:SUCCESS',
+    ]);
 
     const sourceClassifiers = await get(`/api/document/${source.documentId}/classifiers?includeMeta=true`);
     const copied = await get(`/api/document/${copyId}/classifiers?includeMeta=true`);
@@ -631,7 +708,12 @@ describe('documents: copy of classifiers and schemes', () => {
     for (const copy of [expense, group, unit]) expect(copy.id).not.toBe(original.get(copy.fieldName).id);
     const { id: _a, documentId: _b, groupingId: _c, groupedByIds: _d, primaryGroupedById: _e, ...expenseRest } = original.get('kulu');
     expect(expense).toMatchObject({ ...expenseRest, documentId: copyId, master: true, groupedByIds: [group.id], itemsCount: 2 });
-    expect(group).toMatchObject({ documentId: copyId, groupingId: expense.id, itemCanChangeSign: true, codeSettings: { typeName: 'Number', hierarchical: true } });
+    expect(group).toMatchObject({
+      documentId: copyId,
+      groupingId: expense.id,
+      itemCanChangeSign: true,
+      codeSettings: { typeName: 'Number', hierarchical: true },
+    });
     expect((await getDocument(copyId)).json().masterClassifierId).toBe(expense.id);
 
     const groupItems = await get(`/api/classifier/${group.id}/items`);
@@ -668,17 +750,33 @@ describe('documents: copy of classifiers and schemes', () => {
     expect(await get(`/api/sub-budget/${personal.id}/classifier-preselections`)).toMatchObject({ preselections: { [unit.id]: ['A', 'B'] } });
 
     // The copy is a document of its own: its field names are claimed there, the source is untouched.
-    expectError(await orgAdmin.request({ method: 'POST', url: `/api/document/${copyId}/classifier`, payload: { name: 'Veel', itemName: 'x', fieldName: 'KULU', codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false } } }), 409, 'FIELD_NAME_NOT_UNIQUE');
+    expectError(
+      await orgAdmin.request({
+        method: 'POST',
+        url: `/api/document/${copyId}/classifier`,
+        payload: { name: 'Veel', itemName: 'x', fieldName: 'KULU', codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false } },
+      }),
+      409,
+      'FIELD_NAME_NOT_UNIQUE',
+    );
     expect(await get(`/api/document/${source.documentId}/classifiers`)).toHaveLength(3);
     expect(await get(`/api/schema/${source.scheme}/sub-budgets`)).toHaveLength(2);
     // The copy's rules hold on the copied state: combinations stay unique, a scheme with sub-budgets keeps its classifiers.
     expectError(
-      await orgAdmin.request({ method: 'POST', url: `/api/schema/${schemes[0].id}/sub-budget`, payload: { name: 'Teine', classifiers: { [expense.id]: '100', [unit.id]: 'A' } } }),
+      await orgAdmin.request({
+        method: 'POST',
+        url: `/api/schema/${schemes[0].id}/sub-budget`,
+        payload: { name: 'Teine', classifiers: { [expense.id]: '100', [unit.id]: 'A' } },
+      }),
       409,
       'SUB_BUDGET_NOT_UNIQUE',
     );
     expectError(
-      await orgAdmin.request({ method: 'PUT', url: `/api/schema/${schemes[0].id}`, payload: { name: 'Kulud', fieldName: schemes[0].fieldName, classifierList: [{ classifierId: expense.id, type: 'MAIN' }] } }),
+      await orgAdmin.request({
+        method: 'PUT',
+        url: `/api/schema/${schemes[0].id}`,
+        payload: { name: 'Kulud', fieldName: schemes[0].fieldName, classifierList: [{ classifierId: expense.id, type: 'MAIN' }] },
+      }),
       422,
       'SCHEME_HAS_SUB_BUDGETS',
     );

@@ -45,7 +45,9 @@ class Browser {
       const [name, ...rest] = pair!.split('=');
       const value = rest.join('=');
       const path = attributes.find((attribute) => attribute.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
-      const expired = attributes.some((attribute) => /^max-age=0$/i.test(attribute) || (/^expires=/i.test(attribute) && Date.parse(attribute.slice(8)) <= Date.now()));
+      const expired = attributes.some(
+        (attribute) => /^max-age=0$/i.test(attribute) || (/^expires=/i.test(attribute) && Date.parse(attribute.slice(8)) <= Date.now()),
+      );
       if (expired || value === '') this.cookies.delete(name!);
       else this.cookies.set(name!, { value, path, attributes: attributes.join('; ') });
     }
@@ -53,14 +55,21 @@ class Browser {
 
   private cookieHeader(url: URL): string | undefined {
     if (url.origin !== this.gateway.origin) return undefined;
-    const matching = [...this.cookies].filter(([, cookie]) => url.pathname === cookie.path || url.pathname.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`) || cookie.path === '/');
+    const matching = [...this.cookies].filter(
+      ([, cookie]) =>
+        url.pathname === cookie.path || url.pathname.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`) || cookie.path === '/',
+    );
     return matching.length ? matching.map(([name, cookie]) => `${name}=${cookie.value}`).join('; ') : undefined;
   }
 
   async request(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const target = new URL(url, server.url);
     const cookie = this.cookieHeader(target);
-    const response = await fetch(target, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const response = await fetch(target, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
     if (target.origin === this.gateway.origin) this.store(response);
     return response;
   }
@@ -75,7 +84,8 @@ class Browser {
       if (stopAt?.(current)) return current.toString();
       if (current.origin === this.gateway.origin && !/^\/(api|public|initial)\//.test(current.pathname)) return `${current.pathname}${current.search}`;
       const response = await this.request(current);
-      if (response.status !== 302 && response.status !== 303) throw new Error(`expected a redirect from ${current}, got ${response.status}: ${await response.text()}`);
+      if (response.status !== 302 && response.status !== 303)
+        throw new Error(`expected a redirect from ${current}, got ${response.status}: ${await response.text()}`);
       current = new URL(response.headers.get('location')!, current);
     }
     throw new Error('too many redirects');
@@ -301,7 +311,15 @@ describe('what the callback refuses', () => {
 
   it('an expired flow cookie', async () => {
     const key = randomBytes(32);
-    const flow: Flow = { mode: 'login', issuer: provider.issuer, state: 's', nonce: 'n', codeVerifier: 'v', redirectUri: `${server.url}/public/auth/pass-callback`, expiresAt: Date.now() + 1_000 };
+    const flow: Flow = {
+      mode: 'login',
+      issuer: provider.issuer,
+      state: 's',
+      nonce: 'n',
+      codeVerifier: 'v',
+      redirectUri: `${server.url}/public/auth/pass-callback`,
+      expiresAt: Date.now() + 1_000,
+    };
     const sealed = sealFlow(flow, key);
     expect(openFlow(sealed, key)).toEqual(flow);
     expect(openFlow(sealed, key, Date.now() + 2_000)).toBeNull();
@@ -327,7 +345,14 @@ describe('registration with the electronic ID instead of a password', () => {
     const admin = (await findUserById(readModels(server.app.db), adminId))!;
     newUserId = randomUUID();
     const actor = { correlationId: randomUUID(), userId: adminId, occupationId: null, organizationId: admin.organization_id };
-    const command = { type: 'RegisterUser' as const, userId: newUserId, organizationId: admin.organization_id, name: 'Liis Kask', email: `liis.${newUserId}@example.com`, now: new Date() };
+    const command = {
+      type: 'RegisterUser' as const,
+      userId: newUserId,
+      organizationId: admin.organization_id,
+      name: 'Liis Kask',
+      email: `liis.${newUserId}@example.com`,
+      now: new Date(),
+    };
     const outcome = await executeCommand(server.app.store, userDecider, command, actor);
     await server.app.projections.waitForPosition(['accounts'], outcome.position!, 10_000);
   });

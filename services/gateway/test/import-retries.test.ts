@@ -21,7 +21,15 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const eventCount = async () => Number((await server.app.db.selectFrom('eventstore.events' as never).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const eventCount = async () =>
+  Number(
+    (
+      await server.app.db
+        .selectFrom('eventstore.events' as never)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('classifier item import', () => {
   const importItems = (classifierId: string, payload: object) => admin.request({ method: 'POST', url: `/api/classifier/${classifierId}/items`, payload });
@@ -29,7 +37,13 @@ describe('classifier item import', () => {
   it('answers a retry with the first result and imports nothing twice', async () => {
     const documentId = await fixture.document(organizationId);
     const classifierId = await fixture.classifier(documentId, organizationId, 'tegevusala', { '01': false });
-    const body = { importId: randomUUID(), items: [{ code: '02', name: 'Teine', unselectable: false }, { code: '03', name: 'Kolmas', unselectable: false }] };
+    const body = {
+      importId: randomUUID(),
+      items: [
+        { code: '02', name: 'Teine', unselectable: false },
+        { code: '03', name: 'Kolmas', unselectable: false },
+      ],
+    };
 
     const first = await importItems(classifierId, body);
     expect(first.statusCode, first.body).toBe(200);
@@ -71,7 +85,11 @@ describe('sub-budget import', () => {
     const documentId = await fixture.document(organizationId);
     const kind = await fixture.classifier(documentId, organizationId, 'tegevusala', { '01': false, '02': false });
     await fixture.setMaster(documentId, kind);
-    const created = await schemaAdmin.request({ method: 'POST', url: `/api/document/${documentId}/schema`, payload: { name: 'Kulud', classifierList: [{ classifierId: kind, type: 'MAIN' }] } });
+    const created = await schemaAdmin.request({
+      method: 'POST',
+      url: `/api/document/${documentId}/schema`,
+      payload: { name: 'Kulud', classifierList: [{ classifierId: kind, type: 'MAIN' }] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const schemeId = created.json().id;
     const body = {

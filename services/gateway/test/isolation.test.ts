@@ -68,8 +68,20 @@ describe('organisation isolation', () => {
 
   it('refuses to create users, roles or occupations in another organisation', async () => {
     const before = await snapshotOfB();
-    expectError(await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/user`, payload: { name: 'Intruder', email: 'intruder@example.com' } }), 404, 'ORGANIZATION_NOT_FOUND');
-    expectError(await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/role`, payload: { name: 'Intruder' } }), 404, 'ORGANIZATION_NOT_FOUND');
+    expectError(
+      await a.client.request({
+        method: 'POST',
+        url: `/api/organization/${b.organizationId}/user`,
+        payload: { name: 'Intruder', email: 'intruder@example.com' },
+      }),
+      404,
+      'ORGANIZATION_NOT_FOUND',
+    );
+    expectError(
+      await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/role`, payload: { name: 'Intruder' } }),
+      404,
+      'ORGANIZATION_NOT_FOUND',
+    );
     expectError(
       await a.client.request({ method: 'POST', url: `/api/organization/${b.organizationId}/occupation`, payload: { userId: b.userId, name: 'Intruder' } }),
       404,
@@ -81,7 +93,11 @@ describe('organisation isolation', () => {
   it('refuses to change another organisation’s users, through either path', async () => {
     const before = await snapshotOfB();
     const payload = { name: 'Hijacked', email: 'hijacked@example.com' };
-    expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/user/${b.userId}`, payload }), 404, 'ORGANIZATION_NOT_FOUND');
+    expectError(
+      await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/user/${b.userId}`, payload }),
+      404,
+      'ORGANIZATION_NOT_FOUND',
+    );
     expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${b.organizationId}/user/${b.userId}` }), 404, 'ORGANIZATION_NOT_FOUND');
     // B's user addressed under A's own organisation: not found.
     expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${a.organizationId}/user/${b.userId}`, payload }), 404, 'USER_NOT_FOUND');
@@ -92,7 +108,11 @@ describe('organisation isolation', () => {
   it('refuses to change another organisation’s roles, through either path', async () => {
     const before = await snapshotOfB();
     const payload = { name: 'Hijacked', privilegeIds: ['USER_ADMIN'] };
-    expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/role/${b.roleId}`, payload }), 404, 'ORGANIZATION_NOT_FOUND');
+    expectError(
+      await a.client.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/role/${b.roleId}`, payload }),
+      404,
+      'ORGANIZATION_NOT_FOUND',
+    );
     expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${b.organizationId}/role/${b.roleId}` }), 404, 'ORGANIZATION_NOT_FOUND');
     expectError(await a.client.request({ method: 'PUT', url: `/api/organization/${a.organizationId}/role/${b.roleId}`, payload }), 404, 'ROLE_NOT_FOUND');
     expectError(await a.client.request({ method: 'DELETE', url: `/api/organization/${a.organizationId}/role/${b.roleId}` }), 404, 'ROLE_NOT_FOUND');
@@ -125,7 +145,11 @@ describe('organisation isolation', () => {
   });
 
   it('lists only the organisation’s own users, roles and occupations', async () => {
-    const read = async (path: string) => (await a.client.request({ method: 'GET', url: `/api/organization/${a.organizationId}/${path}` })).json() as Array<{ id: string; organizationId?: string }>;
+    const read = async (path: string) =>
+      (await a.client.request({ method: 'GET', url: `/api/organization/${a.organizationId}/${path}` })).json() as Array<{
+        id: string;
+        organizationId?: string;
+      }>;
     expect((await read('users')).every((user) => user.organizationId === a.organizationId)).toBe(true);
     expect((await read('roles')).every((role) => role.organizationId === a.organizationId)).toBe(true);
     expect((await read('occupations')).every((occupation) => occupation.organizationId === a.organizationId)).toBe(true);
@@ -133,7 +157,11 @@ describe('organisation isolation', () => {
   });
 
   it('lets the platform administrator manage any organisation', async () => {
-    const rename = await admin.request({ method: 'PUT', url: `/api/organization/${b.organizationId}/role/${b.roleId}`, payload: { name: 'Renamed by the platform' } });
+    const rename = await admin.request({
+      method: 'PUT',
+      url: `/api/organization/${b.organizationId}/role/${b.roleId}`,
+      payload: { name: 'Renamed by the platform' },
+    });
     expect(rename.statusCode).toBe(200);
     const roles = (await b.client.request({ method: 'GET', url: `/api/organization/${b.organizationId}/roles` })).json();
     expect(roles.find((role: { id: string }) => role.id === b.roleId).name).toBe('Renamed by the platform');

@@ -56,7 +56,10 @@ describe('occupation selection', () => {
 
     const pass = await browser.request({ method: 'POST', url: '/api/auth/switch', payload: { occupationId: user.occupationIds[0] } });
     expect(pass.statusCode).toBe(403);
-    expect(pass.json()).toMatchObject({ code: 'ORGANIZATION_UNSUITABLE', details: { occupationId: user.occupationIds[0], requiredAuthenticationTypes: ['PASS'] } });
+    expect(pass.json()).toMatchObject({
+      code: 'ORGANIZATION_UNSUITABLE',
+      details: { occupationId: user.occupationIds[0], requiredAuthenticationTypes: ['PASS'] },
+    });
     // Still where it was.
     expect((await browser.request({ method: 'GET', url: '/api/auth/me' })).json().occupationId).toBe(user.occupationIds[1]);
 
@@ -75,7 +78,11 @@ describe('occupation selection', () => {
 
     await awayFromStepEdge();
     const { code: secret } = (await browser.request({ method: 'GET', url: '/api/auth/mfa-secret' })).json();
-    const entered = await browser.request({ method: 'POST', url: '/api/auth/confirm-mfa-code', payload: { code: codeFor(secret), occupationId: user.occupationIds[1] } });
+    const entered = await browser.request({
+      method: 'POST',
+      url: '/api/auth/confirm-mfa-code',
+      payload: { code: codeFor(secret), occupationId: user.occupationIds[1] },
+    });
     expect(entered.statusCode, entered.body).toBe(200);
     expect(entered.json()).toMatchObject({ occupationId: user.occupationIds[1], authenticationType: 'LOGIN_WITH_MFA' });
     // An MFA session may go back to the password organisation.
@@ -89,8 +96,16 @@ describe('occupation selection', () => {
     expect(signedIn.json()).toMatchObject({ code: 'ENTER_MFA_CODE', details: { occupationId: user.occupationIds[1] } });
     const cookie = signedIn.cookies.find((candidate) => candidate.name === 'eelarve_session');
     expect(cookie?.httpOnly).toBe(true);
-    expect((await later.request({ method: 'GET', url: '/initial/auth/me' })).json()).toMatchObject({ occupationId: null, mfaAdded: true, authenticationType: 'LOGIN' });
-    const upgraded = await later.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: codeFor(secret, 1), occupationId: user.occupationIds[1] } });
+    expect((await later.request({ method: 'GET', url: '/initial/auth/me' })).json()).toMatchObject({
+      occupationId: null,
+      mfaAdded: true,
+      authenticationType: 'LOGIN',
+    });
+    const upgraded = await later.request({
+      method: 'POST',
+      url: '/initial/auth/upgrade-session-to-mfa',
+      payload: { code: codeFor(secret, 1), occupationId: user.occupationIds[1] },
+    });
     expect(upgraded.statusCode, upgraded.body).toBe(200);
     expect(upgraded.json()).toMatchObject({ occupationId: user.occupationIds[1], authenticationType: 'LOGIN_WITH_MFA' });
   });
@@ -204,7 +219,10 @@ describe('throttling', () => {
     for (let i = 0; i < 5; i++) await ghost.login('ghost@example.com', 'Wrong-Password-1');
     expect((await ghost.login('ghost@example.com', 'Wrong-Password-1')).statusCode).toBe(429);
     // Once the window has passed, sign-in from the first address works again.
-    await server.app.db.updateTable('operational.auth_failures').set({ window_started_at: new Date(Date.now() - 16 * 60_000) }).execute();
+    await server.app.db
+      .updateTable('operational.auth_failures')
+      .set({ window_started_at: new Date(Date.now() - 16 * 60_000) })
+      .execute();
     expect((await attacker.login(user.email, user.password)).statusCode).toBe(200);
   });
 
@@ -214,7 +232,9 @@ describe('throttling', () => {
     // Twenty addresses, five guesses each: each address reaches its own limit and the account its ceiling.
     for (let address = 1; address <= 20; address++) {
       const guesser = new Browser(server.app, `10.5.0.${address}`);
-      const statuses = await Promise.all(Array.from({ length: 5 }, () => guesser.login(user.email, 'Wrong-Password-1').then((response) => response.statusCode)));
+      const statuses = await Promise.all(
+        Array.from({ length: 5 }, () => guesser.login(user.email, 'Wrong-Password-1').then((response) => response.statusCode)),
+      );
       expect(statuses).toEqual([401, 401, 401, 401, 401]);
     }
     const fromNewPlace = await new Browser(server.app, '10.5.1.1').login(user.email, user.password);

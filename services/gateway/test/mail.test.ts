@@ -21,9 +21,16 @@ afterAll(async () => server?.close());
 
 describe('mail outbox without SMTP', () => {
   it('writes the registration confirmation as an .eml file with an absolute, single-purpose link', async () => {
-    const me = (await server.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: server.admin.email, password: server.admin.password } })).json();
+    const me = (
+      await server.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: server.admin.email, password: server.admin.password } })
+    ).json();
     const user = (await findUserById(readModels(server.app.db), me.id))!;
-    await sendRegistrationConfirmation(server.app, { userId: user.id, email: 'Jaan.Tamm@example.com', name: 'Jaan Tõnisson <b>', organizationId: user.organization_id });
+    await sendRegistrationConfirmation(server.app, {
+      userId: user.id,
+      email: 'Jaan.Tamm@example.com',
+      name: 'Jaan Tõnisson <b>',
+      organizationId: user.organization_id,
+    });
     const mail = await waitForMail(server.app.config.dataDir, 'jaan.tamm@example.com');
     expect(mail.subject).toBe('Eelarve: kinnita oma konto');
     expect(mail.text).toContain('Tere, Jaan Tõnisson <b>!');

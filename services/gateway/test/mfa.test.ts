@@ -50,7 +50,11 @@ describe('MFA setup', () => {
     expect(Object.fromEntries(parsed.searchParams)).toEqual({ issuer: 'Eelarve', secret: code, algorithm: 'SHA1', digits: '6', period: '30' });
     expect(qrCode).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/);
 
-    const wrong = await browser.request({ method: 'POST', url: '/api/auth/confirm-mfa-code', payload: { code: codeFor(code) === '000000' ? '111111' : '000000' } });
+    const wrong = await browser.request({
+      method: 'POST',
+      url: '/api/auth/confirm-mfa-code',
+      payload: { code: codeFor(code) === '000000' ? '111111' : '000000' },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().code).toBe('INVALID_MFA_CODE');
     const malformed = await browser.request({ method: 'POST', url: '/api/auth/confirm-mfa-code', payload: { code: '12345a' } });
@@ -109,14 +113,22 @@ describe('signing in to an organisation that requires MFA', () => {
     expect(first.json()).toMatchObject({ code: 'MFA_NOT_SET_UP', details: { occupationId: user.occupationIds[0] } });
     // The password was right: the session continues with setup.
     expect(browser.cookie).toBeDefined();
-    expect((await browser.request({ method: 'GET', url: '/initial/auth/me' })).json()).toMatchObject({ occupationId: null, authenticationType: 'LOGIN', mfaAdded: false });
+    expect((await browser.request({ method: 'GET', url: '/initial/auth/me' })).json()).toMatchObject({
+      occupationId: null,
+      authenticationType: 'LOGIN',
+      mfaAdded: false,
+    });
     // Not in yet: API calls that need an occupation are refused.
     expect((await browser.request({ method: 'GET', url: '/api/user-settings?type=REPORT' })).statusCode).toBe(403);
 
     await awayFromStepEdge();
     const { code: secret } = (await browser.request({ method: 'GET', url: '/initial/auth/mfa-secret' })).json();
     const setupCode = codeFor(secret);
-    const confirmed = await browser.request({ method: 'POST', url: '/initial/auth/confirm-mfa-code', payload: { code: setupCode, occupationId: user.occupationIds[0] } });
+    const confirmed = await browser.request({
+      method: 'POST',
+      url: '/initial/auth/confirm-mfa-code',
+      payload: { code: setupCode, occupationId: user.occupationIds[0] },
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json()).toMatchObject({ occupationId: user.occupationIds[0], authenticationType: 'LOGIN_WITH_MFA', mfaAdded: true });
     expect((await browser.request({ method: 'POST', url: '/api/auth/logout', payload: {} })).statusCode).toBe(204);
@@ -126,16 +138,28 @@ describe('signing in to an organisation that requires MFA', () => {
     expect(again.statusCode).toBe(403);
     expect(again.json()).toMatchObject({ code: 'ENTER_MFA_CODE', details: { occupationId: user.occupationIds[0] } });
 
-    const wrong = await second.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: setupCode === '000000' ? '111111' : '000000', occupationId: user.occupationIds[0] } });
+    const wrong = await second.request({
+      method: 'POST',
+      url: '/initial/auth/upgrade-session-to-mfa',
+      payload: { code: setupCode === '000000' ? '111111' : '000000', occupationId: user.occupationIds[0] },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().code).toBe('INVALID_MFA_CODE');
     // The setup code was used: replaying it within its window is refused.
-    const replay = await second.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: setupCode, occupationId: user.occupationIds[0] } });
+    const replay = await second.request({
+      method: 'POST',
+      url: '/initial/auth/upgrade-session-to-mfa',
+      payload: { code: setupCode, occupationId: user.occupationIds[0] },
+    });
     expect(replay.statusCode).toBe(422);
     expect(replay.json().code).toBe('INVALID_MFA_CODE');
 
     const nextCode = codeFor(secret, 1);
-    const upgraded = await second.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: nextCode, occupationId: user.occupationIds[0] } });
+    const upgraded = await second.request({
+      method: 'POST',
+      url: '/initial/auth/upgrade-session-to-mfa',
+      payload: { code: nextCode, occupationId: user.occupationIds[0] },
+    });
     expect(upgraded.statusCode, upgraded.body).toBe(200);
     expect(upgraded.json()).toMatchObject({ occupationId: user.occupationIds[0], authenticationType: 'LOGIN_WITH_MFA' });
     expect((await second.request({ method: 'GET', url: '/api/user-settings?type=REPORT' })).statusCode).toBe(200);
@@ -208,7 +232,9 @@ describe('MFA code throttling', () => {
     const passwordOnly = await signedIn(user, '10.0.1.2');
     const wrongCode = codeFor(secret, 1) === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      expect((await passwordOnly.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: wrongCode } })).json().code).toBe('INVALID_MFA_CODE');
+      expect((await passwordOnly.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: wrongCode } })).json().code).toBe(
+        'INVALID_MFA_CODE',
+      );
     }
     const blocked = await passwordOnly.request({ method: 'POST', url: '/initial/auth/upgrade-session-to-mfa', payload: { code: codeFor(secret, 1) } });
     expect(blocked.statusCode).toBe(429);

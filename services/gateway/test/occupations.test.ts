@@ -29,7 +29,16 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-type OccupationRow = { id: string; organizationId: string; userId: string; userName: string; name: string; description: string; type: string; roles: Array<{ id: string; name: string }> };
+type OccupationRow = {
+  id: string;
+  organizationId: string;
+  userId: string;
+  userName: string;
+  name: string;
+  description: string;
+  type: string;
+  roles: Array<{ id: string; name: string }>;
+};
 
 async function occupations(client: Client = userAdmin, organization = organizationId): Promise<OccupationRow[]> {
   const response = await client.request({ method: 'GET', url: `/api/organization/${organization}/occupations` });
@@ -37,7 +46,8 @@ async function occupations(client: Client = userAdmin, organization = organizati
   return response.json();
 }
 
-const createOccupation = (payload: object, client: Client = userAdmin) => client.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload });
+const createOccupation = (payload: object, client: Client = userAdmin) =>
+  client.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload });
 const updateOccupation = (occupationId: string, payload: object, client: Client = userAdmin) =>
   client.request({ method: 'PUT', url: `/api/occupation/${occupationId}`, payload: { organizationId, occupationId, ...payload } });
 const deleteOccupation = (occupationId: string, client: Client = userAdmin) => client.request({ method: 'DELETE', url: `/api/occupation/${occupationId}` });
@@ -80,7 +90,9 @@ describe('occupations: create, update, delete', () => {
     const userId = await fixture.user(organizationId);
     const nextUserId = await fixture.user(organizationId, undefined, 'Next Holder');
     const { id } = (await createOccupation({ userId, name: 'Planner', roles: [roleId] })).json();
-    expect((await updateOccupation(id, { userId: nextUserId, name: 'Chief planner', description: 'Plans', roles: [{ id: secondRoleId }] })).statusCode).toBe(200);
+    expect((await updateOccupation(id, { userId: nextUserId, name: 'Chief planner', description: 'Plans', roles: [{ id: secondRoleId }] })).statusCode).toBe(
+      200,
+    );
     expect((await occupations()).find((occupation) => occupation.id === id)).toMatchObject({
       userId: nextUserId,
       userName: 'Next Holder',
@@ -132,7 +144,9 @@ describe('occupations: rules', () => {
 
   it('refuses the admin role on an ordinary occupation', async () => {
     await admin.request({ method: 'POST', url: `/api/admin/${organizationId}` });
-    const adminRole = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).json().find((role: { type: string }) => role.type === 'ADMIN');
+    const adminRole = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` }))
+      .json()
+      .find((role: { type: string }) => role.type === 'ADMIN');
     await admin.request({ method: 'DELETE', url: `/api/admin/${organizationId}` });
     const userId = await fixture.user(organizationId);
     expectError(await createOccupation({ userId, name: 'Would-be admin', roles: [adminRole.id] }), 422, 'UNSUITABLE_ROLE');
@@ -195,7 +209,12 @@ describe('occupations: input rules', () => {
     const before = await occupations();
     for (const response of [await createOccupation(payload(userId)), await updateOccupation(userAdminOccupationId, payload(userId))]) {
       expectError(response, 400, 'SCHEMA_VALIDATION_ERROR');
-      expect(response.json().details.map((issue: { path: string }) => issue.path).join(' ')).toContain(path);
+      expect(
+        response
+          .json()
+          .details.map((issue: { path: string }) => issue.path)
+          .join(' '),
+      ).toContain(path);
     }
     expect(await occupations()).toEqual(before);
   });
@@ -272,7 +291,11 @@ describe('organisation administrators (api/admin/{organizationId})', () => {
     const organization = await fixture.organization();
     const responses = await Promise.all(Array.from({ length: 4 }, () => admin.request({ method: 'POST', url: `/api/admin/${organization}` })));
     expect(responses.filter((response) => response.statusCode === 200)).toHaveLength(1);
-    expect(responses.filter((response) => response.statusCode !== 200).map((response) => response.json().code)).toEqual(['ADMIN_ALREADY_SET', 'ADMIN_ALREADY_SET', 'ADMIN_ALREADY_SET']);
+    expect(responses.filter((response) => response.statusCode !== 200).map((response) => response.json().code)).toEqual([
+      'ADMIN_ALREADY_SET',
+      'ADMIN_ALREADY_SET',
+      'ADMIN_ALREADY_SET',
+    ]);
     expect((await occupations(admin, organization)).filter((occupation) => occupation.type === 'ADMIN')).toHaveLength(1);
   });
 

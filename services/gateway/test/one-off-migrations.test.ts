@@ -29,7 +29,10 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-async function recorded(): Promise<{ found: number; groups: Array<{ kind: string; value: string; kept: string; keeperClaimed: boolean; renamed: Array<{ id: string; to: string }> }> } | undefined> {
+async function recorded(): Promise<
+  | { found: number; groups: Array<{ kind: string; value: string; kept: string; keeperClaimed: boolean; renamed: Array<{ id: string; to: string }> }> }
+  | undefined
+> {
   const row = await server.app.db.selectFrom('operational.one_off_migrations').select('report').where('name', '=', MIGRATION).executeTakeFirst();
   return row ? (typeof row.report === 'string' ? JSON.parse(row.report) : row.report) : undefined;
 }
@@ -38,7 +41,12 @@ async function recorded(): Promise<{ found: number; groups: Array<{ kind: string
 async function duplicates() {
   const role = async (name: string) => {
     const roleId = randomUUID();
-    await executeCommand(server.app.store, roleDecider, { type: 'CreateRole', roleId, organizationId, name, description: '', privilegeIds: ['DATA_VIEW'], roleType: 'DEFAULT' }, actor);
+    await executeCommand(
+      server.app.store,
+      roleDecider,
+      { type: 'CreateRole', roleId, organizationId, name, description: '', privilegeIds: ['DATA_VIEW'], roleType: 'DEFAULT' },
+      actor,
+    );
     return roleId;
   };
   const user = async (email: string) => {
@@ -53,7 +61,15 @@ async function duplicates() {
     classifiers: [await documents.classifier(documentId, organizationId, 'tulu', {}), await documents.classifier(documentId, organizationId, 'TULU', {})],
   };
   // The first suffix is taken already, so the repair goes on to the next.
-  expect((await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'Raamatupidaja (2)', description: '', privilegeIds: [] } })).statusCode).toBe(201);
+  expect(
+    (
+      await admin.request({
+        method: 'POST',
+        url: `/api/organization/${organizationId}/role`,
+        payload: { name: 'Raamatupidaja (2)', description: '', privilegeIds: [] },
+      })
+    ).statusCode,
+  ).toBe(201);
   return made;
 }
 
@@ -82,7 +98,9 @@ describe('one-off repair of duplicate unique names', () => {
     const users: Array<{ id: string; email: string }> = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/users` })).json();
     const emails = Object.fromEntries(users.map((user) => [user.id, user.email]));
     expect(pick(emails, made.users)).toEqual(['kaksik@example.com', 'kaksik+duplicate2@example.com']);
-    const classifiers: Array<{ id: string; fieldName: string }> = (await admin.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` })).json();
+    const classifiers: Array<{ id: string; fieldName: string }> = (
+      await admin.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` })
+    ).json();
     const fieldNames = Object.fromEntries(classifiers.map((classifier) => [classifier.id, classifier.fieldName]));
     expect(pick(fieldNames, made.classifiers)).toEqual(['tulu', 'TULU_2']);
     expect(report?.groups.map((group) => ({ kind: group.kind, kept: group.kept, claimed: group.keeperClaimed, renamed: group.renamed.length }))).toEqual([
@@ -93,12 +111,23 @@ describe('one-off repair of duplicate unique names', () => {
 
     // The audit trail names the migration.
     const [, renamedEvent] = await server.app.store.readStream(roleStream(made.roles[1] as string));
-    expect({ type: renamedEvent?.type, correlationId: renamedEvent?.metadata.correlationId }).toEqual({ type: 'RoleUpdated', correlationId: `one-off:${MIGRATION}` });
+    expect({ type: renamedEvent?.type, correlationId: renamedEvent?.metadata.correlationId }).toEqual({
+      type: 'RoleUpdated',
+      correlationId: `one-off:${MIGRATION}`,
+    });
 
     // The kept names are claimed now: nobody else gets them.
-    const again = await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'raamatupidaja', description: '', privilegeIds: [] } });
+    const again = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/role`,
+      payload: { name: 'raamatupidaja', description: '', privilegeIds: [] },
+    });
     expect({ status: again.statusCode, code: again.json().code }).toEqual({ status: 409, code: 'ROLE_NAME_NOT_UNIQUE' });
-    const emailAgain = await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/user`, payload: { name: 'Kolmas', email: 'KAKSIK@example.com' } });
+    const emailAgain = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/user`,
+      payload: { name: 'Kolmas', email: 'KAKSIK@example.com' },
+    });
     expect({ status: emailAgain.statusCode, code: emailAgain.json().code }).toEqual({ status: 409, code: 'EMAIL_IN_USE' });
   });
 

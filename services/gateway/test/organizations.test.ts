@@ -33,16 +33,33 @@ async function ordinaryUser(): Promise<Client> {
   const userId = randomUUID();
   const email = `clerk-${userId.slice(0, 8)}@example.com`;
   const { store } = server.app;
-  await executeCommand(store, roleDecider, { type: 'CreateRole', roleId, organizationId: platform!.id, name: 'Clerk', description: '', privilegeIds: ['DATA_VIEW'], roleType: 'DEFAULT' }, actor);
+  await executeCommand(
+    store,
+    roleDecider,
+    { type: 'CreateRole', roleId, organizationId: platform!.id, name: 'Clerk', description: '', privilegeIds: ['DATA_VIEW'], roleType: 'DEFAULT' },
+    actor,
+  );
   await executeCommand(store, userDecider, { type: 'RegisterUser', userId, organizationId: platform!.id, name: 'Clerk', email, now: new Date() }, actor);
   await executeCommand(store, userDecider, { type: 'ConfirmEmail', userId, now: new Date() }, actor);
   const outcome = await executeCommand(
     store,
     occupationDecider,
-    { type: 'CreateOccupation', occupationId: randomUUID(), organizationId: platform!.id, userId, name: 'Clerk', description: '', occupationType: 'DEFAULT', roleIds: [roleId] },
+    {
+      type: 'CreateOccupation',
+      occupationId: randomUUID(),
+      organizationId: platform!.id,
+      userId,
+      name: 'Clerk',
+      description: '',
+      occupationType: 'DEFAULT',
+      roleIds: [roleId],
+    },
     actor,
   );
-  await server.app.db.insertInto('operational.credentials').values({ user_id: userId, password_hash: await hashPassword('Clerk-Password-1') }).execute();
+  await server.app.db
+    .insertInto('operational.credentials')
+    .values({ user_id: userId, password_hash: await hashPassword('Clerk-Password-1') })
+    .execute();
   await server.app.projections.waitForPosition(['accounts', 'organizations'], outcome.position!, 5_000);
   return login(server.app, email, 'Clerk-Password-1');
 }
@@ -82,7 +99,15 @@ describe('organisations', () => {
 
   it('updates every field', async () => {
     const { id } = (await create({ ...validOrganization, name: 'Before' })).json();
-    const changes = { ...validOrganization, name: 'After', localeCode: 'en', apiUsageAllowed: false, sessionLength: 12, sessionLengthMultiplier: 3_600_000, enableResourceStatuses: true };
+    const changes = {
+      ...validOrganization,
+      name: 'After',
+      localeCode: 'en',
+      apiUsageAllowed: false,
+      sessionLength: 12,
+      sessionLengthMultiplier: 3_600_000,
+      enableResourceStatuses: true,
+    };
     const response = await admin.request({ method: 'PUT', url: `/api/organization/${id}`, payload: changes });
     expect(response.statusCode).toBe(200);
     expect((await list()).find((organization) => organization.id === id)).toMatchObject({
@@ -157,8 +182,16 @@ describe('organisation input rules', () => {
     ['a fractional session length', { ...validOrganization, sessionLength: 1.5 }, 'body.sessionLength'],
     ['an unknown multiplier', { ...validOrganization, sessionLengthMultiplier: 60_000 }, 'body.sessionLengthMultiplier'],
     ['an unknown locale', { ...validOrganization, localeCode: 'ru' }, 'body.localeCode'],
-    ['a missing locale setting', { ...validOrganization, localeSettings: { ...validOrganization.localeSettings, dateFormat: undefined } }, 'body.localeSettings.dateFormat'],
-    ['a locale setting outside its options', { ...validOrganization, localeSettings: { ...validOrganization.localeSettings, decimalPlaces: '6' } }, 'body.localeSettings.decimalPlaces'],
+    [
+      'a missing locale setting',
+      { ...validOrganization, localeSettings: { ...validOrganization.localeSettings, dateFormat: undefined } },
+      'body.localeSettings.dateFormat',
+    ],
+    [
+      'a locale setting outside its options',
+      { ...validOrganization, localeSettings: { ...validOrganization.localeSettings, decimalPlaces: '6' } },
+      'body.localeSettings.decimalPlaces',
+    ],
     ['a missing API usage answer', { ...validOrganization, apiUsageAllowed: undefined }, 'body.apiUsageAllowed'],
     ['a missing resource status answer', { ...validOrganization, enableResourceStatuses: null }, 'body.enableResourceStatuses'],
   ];

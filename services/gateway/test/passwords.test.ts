@@ -47,9 +47,9 @@ describe('registration confirmation', () => {
     expect(verify.json()).toEqual({ allowedAuthenticationTypes: ['LOGIN', 'PASS'] });
 
     // Not yet: no password.
-    expect((await server.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: user.email, password: 'Chosen-Password-1' } })).json().code).toBe(
-      'INVALID_USERNAME_OR_PASSWORD',
-    );
+    expect(
+      (await server.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: user.email, password: 'Chosen-Password-1' } })).json().code,
+    ).toBe('INVALID_USERNAME_OR_PASSWORD');
 
     const confirmed = await confirmPassword({ type: 'REGISTRATION', token: user.token, password: 'Chosen-Password-1' });
     expect(confirmed.statusCode).toBe(204);
@@ -85,8 +85,14 @@ describe('registration confirmation', () => {
     expect((await new Browser(server.app).login(user.email, 'Chosen-Password-1')).statusCode).toBe(200);
 
     const late = await registeredUser();
-    await server.app.db.updateTable('operational.account_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('token_hash', '=', hashAccountToken(late.token)).execute();
-    expect((await server.app.inject({ method: 'POST', url: '/public/token/verify', payload: { token: late.token } })).json().code).toBe('INVALID_OR_EXPIRED_TOKEN');
+    await server.app.db
+      .updateTable('operational.account_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('token_hash', '=', hashAccountToken(late.token))
+      .execute();
+    expect((await server.app.inject({ method: 'POST', url: '/public/token/verify', payload: { token: late.token } })).json().code).toBe(
+      'INVALID_OR_EXPIRED_TOKEN',
+    );
     expect((await confirmPassword({ type: 'REGISTRATION', token: late.token, password: 'Chosen-Password-1' })).json().code).toBe('INVALID_OR_EXPIRED_TOKEN');
   });
 
@@ -144,7 +150,9 @@ describe('password reset and resend confirmation', () => {
   it('sets a new password through the reset link and signs out every session of the old one', async () => {
     const user = await createUser(server.app, [organizationId], { password: 'Old-Password-1' });
     const oldSession = await login(server.app, user.email, 'Old-Password-1');
-    expect((await server.app.inject({ method: 'POST', url: '/public/auth/request-password-reset', payload: { email: user.email.toUpperCase() } })).statusCode).toBe(204);
+    expect(
+      (await server.app.inject({ method: 'POST', url: '/public/auth/request-password-reset', payload: { email: user.email.toUpperCase() } })).statusCode,
+    ).toBe(204);
     const mail = await waitForMail(dataDir(), user.email);
     expect(mail.subject).toBe('Eelarve: parooli lähtestamine');
     const link = extractLink(mail, '/reset-password');
@@ -192,16 +200,28 @@ describe('change password', () => {
     const user = await createUser(server.app, [organizationId], { password: 'Old-Password-1' });
     const here = await login(server.app, user.email, 'Old-Password-1');
     const elsewhere = await login(server.app, user.email, 'Old-Password-1');
-    const wrong = await here.request({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: 'Wrong-Password-1', newPassword: 'New-Password-2' } });
+    const wrong = await here.request({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'Wrong-Password-1', newPassword: 'New-Password-2' },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json()).toMatchObject({ code: 'INVALID_CURRENT_PASSWORD', details: [{ path: 'currentPassword' }] });
-    const changed = await here.request({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: 'Old-Password-1', newPassword: 'New-Password-2' } });
+    const changed = await here.request({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'Old-Password-1', newPassword: 'New-Password-2' },
+    });
     expect(changed.statusCode).toBe(204);
     expect((await here.request({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(200);
     expect((await elsewhere.request({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
     expect((await new Browser(server.app).login(user.email, 'Old-Password-1')).statusCode).toBe(401);
     expect((await new Browser(server.app).login(user.email, 'New-Password-2')).statusCode).toBe(200);
-    const anonymous = await server.app.inject({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: 'New-Password-2', newPassword: 'Other-Password-3' } });
+    const anonymous = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'New-Password-2', newPassword: 'Other-Password-3' },
+    });
     expect(anonymous.statusCode).toBe(401);
     // The owner is told (in the organisation's language, Estonian here), without the password.
     const notice = await waitForMail(server.app.config.dataDir, user.email);
@@ -227,7 +247,11 @@ describe('change password', () => {
     }
     const missing = await client.request({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: '', newPassword: 'New-Password-2' } });
     expect(missing.json()).toMatchObject({ code: 'SCHEMA_VALIDATION_ERROR', details: [{ path: 'body.currentPassword', message: 'validation.required' }] });
-    const personal = await client.request({ method: 'POST', url: '/api/auth/change-password', payload: { currentPassword: 'Old-Password-1', newPassword: 'Mari.Maasikas1' } });
+    const personal = await client.request({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'Old-Password-1', newPassword: 'Mari.Maasikas1' },
+    });
     expect(personal.statusCode).toBe(422);
     expect(personal.json()).toMatchObject({ code: 'PASSWORD_NOT_STRONG', details: [{ path: 'newPassword' }] });
     const registered = await registeredUser();

@@ -40,7 +40,15 @@ async function projected(position: GlobalPosition | null) {
 /** What an older database may hold: a customer role with IS_ADMIN, appended as the route allowed it then. */
 async function plantIsAdminRole(organization: string): Promise<string> {
   const roleId = randomUUID();
-  const command = { type: 'CreateRole' as const, roleId, organizationId: organization, name: `Operator ${roleId.slice(0, 6)}`, description: '', privilegeIds: ['IS_ADMIN', 'DATA_VIEW'] as Privilege[], roleType: 'DEFAULT' as const };
+  const command = {
+    type: 'CreateRole' as const,
+    roleId,
+    organizationId: organization,
+    name: `Operator ${roleId.slice(0, 6)}`,
+    description: '',
+    privilegeIds: ['IS_ADMIN', 'DATA_VIEW'] as Privilege[],
+    roleType: 'DEFAULT' as const,
+  };
   await projected((await executeCommand(server.app.store, roleDecider, command, actor)).position);
   return roleId;
 }
@@ -49,7 +57,17 @@ async function plantIsAdminRole(organization: string): Promise<string> {
 async function plantOccupation(organization: string, userId: string, roleIds: string[]): Promise<string> {
   const occupationId = randomUUID();
   const checks = { userIsMember: true, roles: roleIds.map((roleId) => ({ roleId, role: { organizationId: organization, type: 'DEFAULT' as const } })) };
-  const command = { type: 'CreateOccupation' as const, occupationId, organizationId: organization, userId, name: 'Operator', description: '', occupationType: 'DEFAULT' as const, roleIds, checks };
+  const command = {
+    type: 'CreateOccupation' as const,
+    occupationId,
+    organizationId: organization,
+    userId,
+    name: 'Operator',
+    description: '',
+    occupationType: 'DEFAULT' as const,
+    roleIds,
+    checks,
+  };
   await projected((await executeCommand(server.app.store, occupationDecider, command, actor)).position);
   return occupationId;
 }
@@ -70,7 +88,11 @@ afterAll(async () => server?.close());
 
 describe('IS_ADMIN outside the platform organisation', () => {
   it('is refused in a customer organisation’s roles, even to a platform administrator', async () => {
-    const create = await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'Platform operator', privilegeIds: ['IS_ADMIN'] } });
+    const create = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/role`,
+      payload: { name: 'Platform operator', privilegeIds: ['IS_ADMIN'] },
+    });
     expectError(create, 422, 'UNSUITABLE_ROLE');
     const roleId = await fixture.role(organizationId, ['DATA_VIEW']);
     const update = await admin.request({
@@ -79,12 +101,18 @@ describe('IS_ADMIN outside the platform organisation', () => {
       payload: { name: 'Still a reader', privilegeIds: ['DATA_VIEW', 'IS_ADMIN'] },
     });
     expectError(update, 422, 'UNSUITABLE_ROLE');
-    const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).json() as Array<{ privileges: Array<{ id: string }> }>;
+    const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).json() as Array<{
+      privileges: Array<{ id: string }>;
+    }>;
     expect(roles.flatMap((role) => role.privileges.map((privilege) => privilege.id))).not.toContain('IS_ADMIN');
   });
 
   it('is still granted by a platform administrator in the platform organisation', async () => {
-    const create = await admin.request({ method: 'POST', url: `/api/organization/${platformId}/role`, payload: { name: `Operators ${randomUUID().slice(0, 6)}`, privilegeIds: ['IS_ADMIN'] } });
+    const create = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${platformId}/role`,
+      payload: { name: `Operators ${randomUUID().slice(0, 6)}`, privilegeIds: ['IS_ADMIN'] },
+    });
     expect(create.statusCode).toBe(201);
   });
 
@@ -92,10 +120,22 @@ describe('IS_ADMIN outside the platform organisation', () => {
     const roleId = await plantIsAdminRole(organizationId);
     const own = { ...occupationPayload(userAdmin.userId, [userAdmin.roleId, roleId], 'Mine') };
     expectError(await userAdmin.client.request({ method: 'PUT', url: `/api/occupation/${userAdmin.occupationId}`, payload: own }), 422, 'UNSUITABLE_ROLE');
-    expectError(await userAdmin.client.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload: occupationPayload(userAdmin.userId, [roleId]) }), 422, 'UNSUITABLE_ROLE');
+    expectError(
+      await userAdmin.client.request({
+        method: 'POST',
+        url: `/api/organization/${organizationId}/occupation`,
+        payload: occupationPayload(userAdmin.userId, [roleId]),
+      }),
+      422,
+      'UNSUITABLE_ROLE',
+    );
     // Not even the platform administrator hands it out there.
     const userId = await fixture.user(organizationId);
-    expectError(await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload: occupationPayload(userId, [roleId]) }), 422, 'UNSUITABLE_ROLE');
+    expectError(
+      await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload: occupationPayload(userId, [roleId]) }),
+      422,
+      'UNSUITABLE_ROLE',
+    );
     expect((await me(userAdmin.client)).privileges).not.toContain('IS_ADMIN');
     expectError(await userAdmin.client.request({ method: 'GET', url: '/api/organizations' }), 403, 'INSUFFICIENT_PERMISSIONS');
   });
@@ -121,21 +161,44 @@ describe('IS_ADMIN outside the platform organisation', () => {
     const roleId = await plantIsAdminRole(organizationId);
     const rolesAdmin = await fixture.member(organizationId, ['ROLES_ADMIN', 'DATA_VIEW']);
     const client = await login(server.app, rolesAdmin.email, PASSWORD);
-    const update = await client.request({ method: 'PUT', url: `/api/organization/${organizationId}/role/${roleId}`, payload: { name: 'Cleaned', privilegeIds: ['DATA_VIEW'] } });
+    const update = await client.request({
+      method: 'PUT',
+      url: `/api/organization/${organizationId}/role/${roleId}`,
+      payload: { name: 'Cleaned', privilegeIds: ['DATA_VIEW'] },
+    });
     expect(update.statusCode).toBe(200);
-    const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).json() as Array<{ id: string; privileges: Array<{ id: string }> }>;
+    const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).json() as Array<{
+      id: string;
+      privileges: Array<{ id: string }>;
+    }>;
     expect(roles.find((role) => role.id === roleId)?.privileges.map((privilege) => privilege.id)).toEqual(['DATA_VIEW']);
   });
 
   it('stays on a platform role that a role administrator without IS_ADMIN edits', async () => {
-    const created = await admin.request({ method: 'POST', url: `/api/organization/${platformId}/role`, payload: { name: `Platform ops ${randomUUID().slice(0, 6)}`, privilegeIds: ['IS_ADMIN'] } });
+    const created = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${platformId}/role`,
+      payload: { name: `Platform ops ${randomUUID().slice(0, 6)}`, privilegeIds: ['IS_ADMIN'] },
+    });
     const { id } = created.json();
     const platformRolesAdmin = await fixture.member(platformId, ['ROLES_ADMIN', 'DATA_VIEW']);
     const client = await login(server.app, platformRolesAdmin.email, PASSWORD);
-    const update = await client.request({ method: 'PUT', url: `/api/organization/${platformId}/role/${id}`, payload: { name: 'Platform ops', privilegeIds: ['DATA_VIEW'] } });
+    const update = await client.request({
+      method: 'PUT',
+      url: `/api/organization/${platformId}/role/${id}`,
+      payload: { name: 'Platform ops', privilegeIds: ['DATA_VIEW'] },
+    });
     expect(update.statusCode).toBe(200);
-    const roles = (await admin.request({ method: 'GET', url: `/api/organization/${platformId}/roles` })).json() as Array<{ id: string; privileges: Array<{ id: string }> }>;
-    expect(roles.find((role) => role.id === id)?.privileges.map((privilege) => privilege.id).sort()).toEqual(['DATA_VIEW', 'IS_ADMIN']);
+    const roles = (await admin.request({ method: 'GET', url: `/api/organization/${platformId}/roles` })).json() as Array<{
+      id: string;
+      privileges: Array<{ id: string }>;
+    }>;
+    expect(
+      roles
+        .find((role) => role.id === id)
+        ?.privileges.map((privilege) => privilege.id)
+        .sort(),
+    ).toEqual(['DATA_VIEW', 'IS_ADMIN']);
   });
 });
 
@@ -146,13 +209,26 @@ describe('the one-off migration for older databases', () => {
     // It ran when this gateway started, on a database without such roles; run it again as on an older one.
     await server.app.db.deleteFrom('operational.one_off_migrations').where('name', '=', PLATFORM_PRIVILEGE_MIGRATION.name).execute();
     await runOneOffMigrations(server.app, [PLATFORM_PRIVILEGE_MIGRATION]);
-    const report = await server.app.db.selectFrom('operational.one_off_migrations').select('report').where('name', '=', PLATFORM_PRIVILEGE_MIGRATION.name).executeTakeFirstOrThrow();
-    const parsed = (typeof report.report === 'string' ? JSON.parse(report.report) : report.report) as { found: number; roles: Array<{ roleId: string; stripped: boolean }> };
+    const report = await server.app.db
+      .selectFrom('operational.one_off_migrations')
+      .select('report')
+      .where('name', '=', PLATFORM_PRIVILEGE_MIGRATION.name)
+      .executeTakeFirstOrThrow();
+    const parsed = (typeof report.report === 'string' ? JSON.parse(report.report) : report.report) as {
+      found: number;
+      roles: Array<{ roleId: string; stripped: boolean }>;
+    };
     expect(parsed.roles).toContainEqual(expect.objectContaining({ roleId: planted, stripped: true }));
     expect(parsed.roles.some((role) => role.roleId === platformRole)).toBe(false);
     const privilegesOf = async (organization: string, roleId: string) => {
-      const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organization}/roles` })).json() as Array<{ id: string; privileges: Array<{ id: string }> }>;
-      return roles.find((role) => role.id === roleId)?.privileges.map((privilege) => privilege.id).sort();
+      const roles = (await admin.request({ method: 'GET', url: `/api/organization/${organization}/roles` })).json() as Array<{
+        id: string;
+        privileges: Array<{ id: string }>;
+      }>;
+      return roles
+        .find((role) => role.id === roleId)
+        ?.privileges.map((privilege) => privilege.id)
+        .sort();
     };
     await expect.poll(() => privilegesOf(organizationId, planted)).toEqual(['DATA_VIEW']);
     expect(await privilegesOf(platformId, platformRole)).toEqual(['IS_ADMIN', 'USER_VIEW']);
@@ -163,9 +239,17 @@ describe('handing out privileges one does not hold', () => {
   it('refuses a user administrator a role with privileges they lack, for themselves or anyone', async () => {
     const rolesRole = await fixture.role(organizationId, ['ROLES_ADMIN']);
     const withOwn = occupationPayload(userAdmin.userId, [userAdmin.roleId, rolesRole], 'Mine');
-    expectError(await userAdmin.client.request({ method: 'PUT', url: `/api/occupation/${userAdmin.occupationId}`, payload: withOwn }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await userAdmin.client.request({ method: 'PUT', url: `/api/occupation/${userAdmin.occupationId}`, payload: withOwn }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
     const colleague = await fixture.user(organizationId);
-    const create = await userAdmin.client.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload: occupationPayload(colleague, [rolesRole]) });
+    const create = await userAdmin.client.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/occupation`,
+      payload: occupationPayload(colleague, [rolesRole]),
+    });
     expectError(create, 403, 'INSUFFICIENT_PERMISSIONS');
     expect(create.json().details).toEqual({ privileges: ['ROLES_ADMIN'] });
     expect((await me(userAdmin.client)).privileges).toEqual(['USER_ADMIN']);
@@ -175,20 +259,36 @@ describe('handing out privileges one does not hold', () => {
     const colleague = await fixture.user(organizationId);
     const budgetRole = await fixture.role(organizationId, ['SCHEMA_ADMIN', 'USER_ADMIN']);
     const theirs = await fixture.occupation(organizationId, colleague, [budgetRole]);
-    const moved = await userAdmin.client.request({ method: 'PUT', url: `/api/occupation/${theirs}`, payload: occupationPayload(userAdmin.userId, [budgetRole], 'Taken') });
+    const moved = await userAdmin.client.request({
+      method: 'PUT',
+      url: `/api/occupation/${theirs}`,
+      payload: occupationPayload(userAdmin.userId, [budgetRole], 'Taken'),
+    });
     expectError(moved, 403, 'INSUFFICIENT_PERMISSIONS');
     // Renaming it for its own user hands nothing out.
-    const renamed = await userAdmin.client.request({ method: 'PUT', url: `/api/occupation/${theirs}`, payload: occupationPayload(colleague, [budgetRole], 'Renamed') });
+    const renamed = await userAdmin.client.request({
+      method: 'PUT',
+      url: `/api/occupation/${theirs}`,
+      payload: occupationPayload(colleague, [budgetRole], 'Renamed'),
+    });
     expect(renamed.statusCode).toBe(200);
   });
 
   it('lets a user administrator hand out what they hold, and the platform administrator anything', async () => {
     const peerRole = await fixture.role(organizationId, ['USER_ADMIN']);
     const colleague = await fixture.user(organizationId);
-    const create = await userAdmin.client.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload: occupationPayload(colleague, [peerRole]) });
+    const create = await userAdmin.client.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/occupation`,
+      payload: occupationPayload(colleague, [peerRole]),
+    });
     expect(create.statusCode).toBe(201);
     const rolesRole = await fixture.role(organizationId, ['ROLES_ADMIN', 'SCHEMA_ADMIN']);
-    const byAdmin = await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/occupation`, payload: occupationPayload(colleague, [rolesRole], 'Second') });
+    const byAdmin = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/occupation`,
+      payload: occupationPayload(colleague, [rolesRole], 'Second'),
+    });
     expect(byAdmin.statusCode).toBe(201);
   });
 
@@ -196,11 +296,19 @@ describe('handing out privileges one does not hold', () => {
     const rolesAdmin = await fixture.member(organizationId, ['ROLES_ADMIN']);
     const client = await login(server.app, rolesAdmin.email, PASSWORD);
     // Their own role, which their occupation carries: USER_ADMIN would be theirs at once.
-    const widen = await client.request({ method: 'PUT', url: `/api/organization/${organizationId}/role/${rolesAdmin.roleId}`, payload: { name: 'Roles', privilegeIds: ['ROLES_ADMIN', 'USER_ADMIN'] } });
+    const widen = await client.request({
+      method: 'PUT',
+      url: `/api/organization/${organizationId}/role/${rolesAdmin.roleId}`,
+      payload: { name: 'Roles', privilegeIds: ['ROLES_ADMIN', 'USER_ADMIN'] },
+    });
     expectError(widen, 403, 'INSUFFICIENT_PERMISSIONS');
     expect((await me(client)).privileges).toEqual(['ROLES_ADMIN']);
     // A role nobody holds yet may be shaped freely: assigning it is checked.
-    const draft = await client.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: `Draft ${randomUUID().slice(0, 6)}`, privilegeIds: ['USER_ADMIN'] } });
+    const draft = await client.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/role`,
+      payload: { name: `Draft ${randomUUID().slice(0, 6)}`, privilegeIds: ['USER_ADMIN'] },
+    });
     expect(draft.statusCode).toBe(201);
   });
 });

@@ -30,8 +30,25 @@ function unprojectableScheme() {
     event: {
       id: randomUUID(),
       type: 'SchemeCreated',
-      data: { documentId: otherDocument, organizationId, schemeId: randomUUID(), name: 'Katki', fieldName: 'katki', description: '', displayOrder: 9007199254740991, classifierList: [] },
-      metadata: { correlationId: randomUUID(), causationId: null, userId: null, occupationId: null, organizationId, occurredAt: new Date().toISOString(), schemaVersion: 1 },
+      data: {
+        documentId: otherDocument,
+        organizationId,
+        schemeId: randomUUID(),
+        name: 'Katki',
+        fieldName: 'katki',
+        description: '',
+        displayOrder: 9007199254740991,
+        classifierList: [],
+      },
+      metadata: {
+        correlationId: randomUUID(),
+        causationId: null,
+        userId: null,
+        occupationId: null,
+        organizationId,
+        occurredAt: new Date().toISOString(),
+        schemaVersion: 1,
+      },
     },
   };
 }

@@ -84,7 +84,10 @@ async function projectorsCaughtUp(): Promise<void> {
   expect(active.map((row) => row.name).sort()).toEqual([...server.app.projections.projectorNames()].sort());
   for (const row of active) {
     // parkedCount: events the engine set aside after repeated failures (dead letters).
-    expect({ name: row.name, error: row.lastError, parked: row.parkedCount, behind: comparePositions(row.position, head) < 0 }, `head ${formatPosition(head)}`).toEqual({
+    expect(
+      { name: row.name, error: row.lastError, parked: row.parkedCount, behind: comparePositions(row.position, head) < 0 },
+      `head ${formatPosition(head)}`,
+    ).toEqual({
       name: row.name,
       error: null,
       parked: 0,

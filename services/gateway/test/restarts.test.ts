@@ -42,14 +42,23 @@ function request(method: string, url: string, options: { cookie?: string; body?:
   const payload = options.body ? JSON.stringify(options.body) : undefined;
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: url, agent, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(options.cookie ? { cookie: options.cookie } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(options.cookie ? { cookie: options.cookie } : {}) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
           text += chunk;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text }),
+        );
       },
     );
     req.on('error', reject);
@@ -59,10 +68,22 @@ function request(method: string, url: string, options: { cookie?: string; body?:
 
 /** main.ts in its own process group (as a terminal runs it), so a "Ctrl+C" can go to the whole group. */
 function startGateway(): Gateway {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EID_PROVIDER_PORT: String(port + 1), LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    EID_PROVIDER_PORT: String(port + 1),
+    LOG_LEVEL: 'warn',
+  };
   delete env.DEMO_DATA;
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -74,7 +95,12 @@ function startGateway(): Gateway {
 function startWorkerProcess(): Gateway {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -231,7 +257,13 @@ it('on Ctrl+C the worker finishes its running copy task, the gateway answers eve
   for (const fieldName of ['kulu', 'tulu', 'asutus', 'allikas', 'tegevus', 'projekt']) {
     const classifier = await request('POST', `/api/document/${source.body.id}/classifier`, {
       cookie,
-      body: { name: `Klassifikaator ${fieldName}`, itemName: fieldName, fieldName, required: false, codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false } },
+      body: {
+        name: `Klassifikaator ${fieldName}`,
+        itemName: fieldName,
+        fieldName,
+        required: false,
+        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false },
+      },
     });
     expect(classifier.status, JSON.stringify(classifier.body)).toBe(201);
   }
@@ -239,10 +271,15 @@ it('on Ctrl+C the worker finishes its running copy task, the gateway answers eve
   await Promise.all(Array.from({ length: 16 }, () => request('GET', '/health')));
   const server = postmasterPid();
 
-  const copy = await request('POST', `/api/organization/${organizationId}/document`, { cookie, body: documentBody('Copy', { copy: { sourceDocumentId: source.body.id, classifiers: true } }) });
+  const copy = await request('POST', `/api/organization/${organizationId}/document`, {
+    cookie,
+    body: documentBody('Copy', { copy: { sourceDocumentId: source.body.id, classifiers: true } }),
+  });
   expect(copy.status, JSON.stringify(copy.body)).toBe(201);
   // npm start stops the worker first: once it has taken the copy, it runs it to its end before it exits.
-  await expect.poll(async () => (await request('GET', `/api/task/${copy.body.taskId}`, { cookie })).body.status, { timeout: 30_000, interval: 20 }).not.toBe('UNPROCESSED');
+  await expect
+    .poll(async () => (await request('GET', `/api/task/${copy.body.taskId}`, { cookie })).body.status, { timeout: 30_000, interval: 20 })
+    .not.toBe('UNPROCESSED');
   process.kill(-worker.child.pid!, 'SIGINT');
   expect(await worker.exited, worker.output().slice(-3000)).toBe(0);
   const inFlight = Array.from({ length: 12 }, (_, index) =>

@@ -30,10 +30,12 @@ async function roles(client: Client = rolesAdmin, organization = organizationId)
   return response.json();
 }
 
-const createRole = (payload: object, client: Client = rolesAdmin) => client.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload });
+const createRole = (payload: object, client: Client = rolesAdmin) =>
+  client.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload });
 const updateRole = (roleId: string, payload: object, client: Client = rolesAdmin) =>
   client.request({ method: 'PUT', url: `/api/organization/${organizationId}/role/${roleId}`, payload: { id: roleId, organizationId, ...payload } });
-const deleteRole = (roleId: string, client: Client = rolesAdmin) => client.request({ method: 'DELETE', url: `/api/organization/${organizationId}/role/${roleId}` });
+const deleteRole = (roleId: string, client: Client = rolesAdmin) =>
+  client.request({ method: 'DELETE', url: `/api/organization/${organizationId}/role/${roleId}` });
 
 function expectError(response: { statusCode: number; json(): { code: string } }, status: number, code: string) {
   expect({ status: response.statusCode, code: response.json().code }).toEqual({ status, code });
@@ -90,7 +92,11 @@ describe('roles: create, update, delete', () => {
   it('updates name, description and privileges', async () => {
     const { id } = (await createRole({ name: 'Planner', privilegeIds: ['DATA_VIEW'] })).json();
     expect((await updateRole(id, { name: 'Chief planner', description: 'Plans', privilegeIds: ['USER_VIEW'] })).statusCode).toBe(200);
-    expect((await roles()).find((role) => role.id === id)).toMatchObject({ name: 'Chief planner', description: 'Plans', privileges: [{ id: 'USER_VIEW', name: 'USER_VIEW' }] });
+    expect((await roles()).find((role) => role.id === id)).toMatchObject({
+      name: 'Chief planner',
+      description: 'Plans',
+      privileges: [{ id: 'USER_VIEW', name: 'USER_VIEW' }],
+    });
   });
 
   it('answers a null position when an update changes nothing', async () => {
@@ -187,7 +193,11 @@ describe('roles: IS_ADMIN', () => {
   });
 
   it('is refused in this (customer) organisation even to a platform administrator: it belongs to the platform organisation', async () => {
-    const created = await admin.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'Platform operator', privilegeIds: ['IS_ADMIN'] } });
+    const created = await admin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/role`,
+      payload: { name: 'Platform operator', privilegeIds: ['IS_ADMIN'] },
+    });
     expectError(created, 422, 'UNSUITABLE_ROLE');
   });
 });
@@ -217,7 +227,11 @@ describe('roles: input rules', () => {
   });
 
   it('rejects malformed ids', async () => {
-    expectError(await rolesAdmin.request({ method: 'PUT', url: `/api/organization/${organizationId}/role/nope`, payload: { name: 'X' } }), 400, 'SCHEMA_VALIDATION_ERROR');
+    expectError(
+      await rolesAdmin.request({ method: 'PUT', url: `/api/organization/${organizationId}/role/nope`, payload: { name: 'X' } }),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
     expectError(await rolesAdmin.request({ method: 'DELETE', url: `/api/organization/nope/role/${randomUUID()}` }), 400, 'SCHEMA_VALIDATION_ERROR');
   });
 });
@@ -248,7 +262,11 @@ describe('roles: access', () => {
     const userAdmin = await fixture.member(organizationId, ['USER_ADMIN']);
     const client = await login(server.app, userAdmin.email, PASSWORD);
     expect((await client.request({ method: 'GET', url: `/api/organization/${organizationId}/roles` })).statusCode).toBe(200);
-    expectError(await client.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'Sneaky' } }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await client.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name: 'Sneaky' } }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
   });
 
   it('refuses a user without role or user privileges', async () => {

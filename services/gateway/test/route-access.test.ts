@@ -99,7 +99,9 @@ beforeAll(async () => {
   // A user with no occupation signs in without one.
   const loner = await fixture.user(organizationId, `${fixture.unique('loner')}@example.com`);
   await fixture.activate(loner);
-  const lonerEmail = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/users` })).json().find((user: { id: string }) => user.id === loner).email;
+  const lonerEmail = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/users` }))
+    .json()
+    .find((user: { id: string }) => user.id === loner).email;
   withoutOccupation = await login(server.app, lonerEmail, PASSWORD);
   const viewer = await fixture.member(organizationId, ['DATA_VIEW']);
   dataViewer = await login(server.app, viewer.email, PASSWORD);

@@ -49,11 +49,17 @@ describe('text fields refuse control characters', () => {
   });
 
   it('refuses NUL in organisation names, role names and descriptions, and budget tags', async () => {
-    expectControlCharacters(await admin.request({ method: 'POST', url: '/api/organization', payload: { ...validOrganization, name: 'Linn\u0000' } }), 'body.name');
+    expectControlCharacters(
+      await admin.request({ method: 'POST', url: '/api/organization', payload: { ...validOrganization, name: 'Linn\u0000' } }),
+      'body.name',
+    );
     const role = (payload: object) => admin.request({ method: 'POST', url: `/api/organization/${world.organization}/role`, payload });
     expectControlCharacters(await role({ name: 'Roll\u0000', privilegeIds: [] }), 'body.name');
     expectControlCharacters(await role({ name: 'Roll', description: 'a\u0000b', privilegeIds: [] }), 'body.description');
-    expectControlCharacters(await admin.request({ method: 'PUT', url: `/api/budget/${world.budget}/tags`, payload: { tags: ['ok', 'x\u0000'] } }), 'body.tags.1');
+    expectControlCharacters(
+      await admin.request({ method: 'PUT', url: `/api/budget/${world.budget}/tags`, payload: { tags: ['ok', 'x\u0000'] } }),
+      'body.tags.1',
+    );
   });
 
   it('keeps tab and line breaks in text areas but refuses them and C1 controls in single-line text', async () => {
@@ -66,7 +72,12 @@ describe('text fields refuse control characters', () => {
   });
 
   it('refuses NUL in a header, a path parameter and the query string with 400', async () => {
-    const header = await server.app.inject({ method: 'POST', url: '/initial/auth/login', headers: { 'user-agent': 'a\u0000b' }, payload: { username: 'a@x.test', password: 'x' } });
+    const header = await server.app.inject({
+      method: 'POST',
+      url: '/initial/auth/login',
+      headers: { 'user-agent': 'a\u0000b' },
+      payload: { username: 'a@x.test', password: 'x' },
+    });
     expect(header.statusCode, header.body).toBe(400);
     const param = await admin.request({ method: 'GET', url: '/api/document/%00' });
     expect(param.statusCode, param.body).toBe(400);
@@ -99,7 +110,12 @@ const GARBAGE_PARAMS = ['%00', '%ED%A0%80', 'x'.repeat(2048), '..%2F..%2Fetc', '
 
 function queriesFor(route: RouteUnderTest): string[] {
   const keys = route.queryKeys.length > 0 ? route.queryKeys : ['q'];
-  return [keys.map((key) => `${key}=%00`).join('&'), keys.map((key) => `${key}=%ED%A0%80`).join('&'), keys.map((key) => `${key}=${'y'.repeat(100_000)}`).join('&'), `${keys[0]}[a][b]=1&${keys[0]}=2`];
+  return [
+    keys.map((key) => `${key}=%00`).join('&'),
+    keys.map((key) => `${key}=%ED%A0%80`).join('&'),
+    keys.map((key) => `${key}=${'y'.repeat(100_000)}`).join('&'),
+    `${keys[0]}[a][b]=1&${keys[0]}=2`,
+  ];
 }
 
 /**

@@ -146,7 +146,11 @@ export async function buildWorld(admin: Client): Promise<World> {
   const classifier = await created(admin, 'POST', `/api/document/${document}/classifier`, classifierBody('tegevusala'));
   await created(admin, 'POST', `/api/document/${document}/classifier`, classifierBody('allikas'));
   const item = await created(admin, 'POST', `/api/classifier/${classifier}/item`, { code: '01', name: 'Haridus' });
-  await created(admin, 'PUT', `/api/document/${document}`, { name: 'Eelarve 2027', period: { year: 2027, month: 1, duration: 1 }, masterClassifierId: classifier });
+  await created(admin, 'PUT', `/api/document/${document}`, {
+    name: 'Eelarve 2027',
+    period: { year: 2027, month: 1, duration: 1 },
+    masterClassifierId: classifier,
+  });
   const scheme = await created(admin, 'POST', `/api/document/${document}/schema`, {
     name: 'Kulud',
     fieldName: 'kulud',

@@ -26,14 +26,24 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-type SchemeRow = { id: string; name: string; fieldName: string; description: string; displayOrder: number; classifierList: { classifierId: string; type: string }[]; subBudgetsCount: number };
+type SchemeRow = {
+  id: string;
+  name: string;
+  fieldName: string;
+  description: string;
+  displayOrder: number;
+  classifierList: { classifierId: string; type: string }[];
+  subBudgetsCount: number;
+};
 
 function expectError(response: { statusCode: number; json(): { code: string } }, status: number, code: string) {
   expect({ status: response.statusCode, code: response.json().code }).toEqual({ status, code });
 }
 
-const createScheme = (payload: object, client: Client = schemaAdmin, document = documentId) => client.request({ method: 'POST', url: `/api/document/${document}/schema`, payload });
-const updateScheme = (schemeId: string, payload: object, client: Client = schemaAdmin) => client.request({ method: 'PUT', url: `/api/schema/${schemeId}`, payload });
+const createScheme = (payload: object, client: Client = schemaAdmin, document = documentId) =>
+  client.request({ method: 'POST', url: `/api/document/${document}/schema`, payload });
+const updateScheme = (schemeId: string, payload: object, client: Client = schemaAdmin) =>
+  client.request({ method: 'PUT', url: `/api/schema/${schemeId}`, payload });
 const deleteScheme = (schemeId: string, client: Client = schemaAdmin) => client.request({ method: 'DELETE', url: `/api/schema/${schemeId}` });
 
 async function schemes(client: Client = schemaAdmin, document = documentId): Promise<SchemeRow[]> {
@@ -52,7 +62,17 @@ describe('schemes: create, list, update', () => {
     const document = await fixture.document(organizationId);
     const id = await created(await createScheme({ name: 'Kulud ja tulud 2026!', classifierList: [] }, schemaAdmin, document));
     expect(await schemes(schemaAdmin, document)).toEqual([
-      { id, documentId: document, organizationId, name: 'Kulud ja tulud 2026!', fieldName: 'kulud_ja_tulud_2026', description: '', displayOrder: 1, classifierList: [], subBudgetsCount: 0 },
+      {
+        id,
+        documentId: document,
+        organizationId,
+        name: 'Kulud ja tulud 2026!',
+        fieldName: 'kulud_ja_tulud_2026',
+        description: '',
+        displayOrder: 1,
+        classifierList: [],
+        subBudgetsCount: 0,
+      },
     ]);
   });
 
@@ -91,13 +111,24 @@ describe('schemes: create, list, update', () => {
 
   it('updates a scheme, which the next read shows', async () => {
     const id = await created(await createScheme({ name: 'Muudetav', classifierList: [{ classifierId: kind, type: 'MAIN' }] }));
-    const response = await updateScheme(id, { name: 'Muudetud', fieldName: 'muudetud', description: 'Uus kirjeldus', classifierList: [{ classifierId: kind, type: 'MAIN' }, { classifierId: source, type: 'SECONDARY' }] });
+    const response = await updateScheme(id, {
+      name: 'Muudetud',
+      fieldName: 'muudetud',
+      description: 'Uus kirjeldus',
+      classifierList: [
+        { classifierId: kind, type: 'MAIN' },
+        { classifierId: source, type: 'SECONDARY' },
+      ],
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect((await schemes()).find((scheme) => scheme.id === id)).toMatchObject({
       name: 'Muudetud',
       fieldName: 'muudetud',
       description: 'Uus kirjeldus',
-      classifierList: [{ classifierId: kind, type: 'MAIN' }, { classifierId: source, type: 'SECONDARY' }],
+      classifierList: [
+        { classifierId: kind, type: 'MAIN' },
+        { classifierId: source, type: 'SECONDARY' },
+      ],
     });
   });
 
@@ -106,14 +137,25 @@ describe('schemes: create, list, update', () => {
     const first = await created(await createScheme({ name: 'Esimene' }, schemaAdmin, document));
     const second = await created(await createScheme({ name: 'Teine' }, schemaAdmin, document));
     expect((await schemes(schemaAdmin, document)).map((scheme) => scheme.id)).toEqual([first, second]);
-    const response = await schemaAdmin.request({ method: 'PUT', url: `/api/document/${document}/schema-display-order`, payload: [{ id: first, displayOrder: 2 }, { id: second, displayOrder: 1 }] });
+    const response = await schemaAdmin.request({
+      method: 'PUT',
+      url: `/api/document/${document}/schema-display-order`,
+      payload: [
+        { id: first, displayOrder: 2 },
+        { id: second, displayOrder: 1 },
+      ],
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect((await schemes(schemaAdmin, document)).map((scheme) => scheme.id)).toEqual([second, first]);
-    const unknown = await schemaAdmin.request({ method: 'PUT', url: `/api/document/${document}/schema-display-order`, payload: [{ id: crypto.randomUUID(), displayOrder: 1 }] });
+    const unknown = await schemaAdmin.request({
+      method: 'PUT',
+      url: `/api/document/${document}/schema-display-order`,
+      payload: [{ id: crypto.randomUUID(), displayOrder: 1 }],
+    });
     expectError(unknown, 404, 'SCHEME_NOT_FOUND');
   });
 
-  it('lists the organisation\'s schemes', async () => {
+  it("lists the organisation's schemes", async () => {
     const response = await schemaViewer.request({ method: 'GET', url: `/api/organization/${organizationId}/schemas` });
     expect(response.statusCode).toBe(200);
     expect(response.json().length).toBeGreaterThan(0);
@@ -135,16 +177,29 @@ describe('schemes: delete', () => {
   it('neither deletes a scheme with sub-budgets nor changes its classifiers', async () => {
     const id = await created(await createScheme({ name: 'Alameelarvetega', classifierList: [{ classifierId: kind, type: 'MAIN' }] }));
     await created(await createScheme({ name: 'Veel üks' }));
-    const subBudget = await schemaAdmin.request({ method: 'POST', url: `/api/schema/${id}/sub-budget`, payload: { name: 'Haridus', classifiers: { [kind]: '01' } } });
+    const subBudget = await schemaAdmin.request({
+      method: 'POST',
+      url: `/api/schema/${id}/sub-budget`,
+      payload: { name: 'Haridus', classifiers: { [kind]: '01' } },
+    });
     expect(subBudget.statusCode, subBudget.body).toBe(201);
     expectError(await deleteScheme(id), 422, 'SCHEME_HAS_SUB_BUDGETS');
     expectError(
-      await updateScheme(id, { name: 'Alameelarvetega', fieldName: 'alameelarvetega', classifierList: [{ classifierId: kind, type: 'MAIN' }, { classifierId: source, type: 'SECONDARY' }] }),
+      await updateScheme(id, {
+        name: 'Alameelarvetega',
+        fieldName: 'alameelarvetega',
+        classifierList: [
+          { classifierId: kind, type: 'MAIN' },
+          { classifierId: source, type: 'SECONDARY' },
+        ],
+      }),
       422,
       'SCHEME_HAS_SUB_BUDGETS',
     );
     // The name may still change.
-    expect((await updateScheme(id, { name: 'Ümber nimetatud', fieldName: 'alameelarvetega', classifierList: [{ classifierId: kind, type: 'MAIN' }] })).statusCode).toBe(200);
+    expect(
+      (await updateScheme(id, { name: 'Ümber nimetatud', fieldName: 'alameelarvetega', classifierList: [{ classifierId: kind, type: 'MAIN' }] })).statusCode,
+    ).toBe(200);
     expect((await schemes()).find((scheme) => scheme.id === id)?.subBudgetsCount).toBe(1);
   });
 });
@@ -158,7 +213,7 @@ describe('schemes: access', () => {
     expectError(await deleteScheme(id, schemaViewer), 403, 'INSUFFICIENT_PERMISSIONS');
   });
 
-  it('hides another organisation\'s document and schemes (404)', async () => {
+  it("hides another organisation's document and schemes (404)", async () => {
     const id = (await schemes())[0]!.id;
     expectError(await outsider.request({ method: 'GET', url: `/api/document/${documentId}/schemas` }), 404, 'OBJECT_NOT_FOUND');
     expectError(await createScheme({ name: 'Sissetung' }, outsider), 404, 'OBJECT_NOT_FOUND');

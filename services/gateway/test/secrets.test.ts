@@ -30,12 +30,30 @@ async function restart(): Promise<Client> {
 
 async function monitoringBudget(admin: Client, organizationId: string): Promise<string> {
   const documentId = randomUUID();
-  const settings = { name: `Doc ${documentId.slice(0, 6)}`, description: '', period: { year: 2026, month: 1, duration: 1 }, recordAmountKey: 'summa', allowCommentingWithReadPermissions: false };
+  const settings = {
+    name: `Doc ${documentId.slice(0, 6)}`,
+    description: '',
+    period: { year: 2026, month: 1, duration: 1 },
+    recordAmountKey: 'summa',
+    allowCommentingWithReadPermissions: false,
+  };
   await executeCommand(app.store, documentDecider, { type: 'CreateDocument', documentId, organizationId, now: new Date(), ...settings }, actor);
-  const update = { type: 'UpdateDocument', documentId, masterClassifierId: randomUUID(), recordsCount: 0, platformAdmin: true, resourceStatusId: null, ...settings } as const;
+  const update = {
+    type: 'UpdateDocument',
+    documentId,
+    masterClassifierId: randomUUID(),
+    recordsCount: 0,
+    platformAdmin: true,
+    resourceStatusId: null,
+    ...settings,
+  } as const;
   const outcome = await executeCommand(app.store, documentDecider, update, actor);
   await app.projections.waitForPosition(['documents'], outcome.position!, 5_000);
-  const response = await admin.request({ method: 'POST', url: `/api/document/${documentId}/budget`, payload: { type: 'MONITORING', name: 'Feed', description: '' } });
+  const response = await admin.request({
+    method: 'POST',
+    url: `/api/document/${documentId}/budget`,
+    payload: { type: 'MONITORING', name: 'Feed', description: '' },
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().id;
 }
@@ -79,7 +97,11 @@ describe('secrets', () => {
     expect(pending.pending_secret).toMatch(/^v1:/);
     expect(pending.pending_secret).not.toContain(secret);
     expect((await browser.request({ method: 'POST', url: '/initial/auth/confirm-mfa-code', payload: { code: codeFor(secret) } })).statusCode).toBe(200);
-    const row = await app.db.selectFrom('operational.mfa_secrets').select(['secret', 'pending_secret']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    const row = await app.db
+      .selectFrom('operational.mfa_secrets')
+      .select(['secret', 'pending_secret'])
+      .where('user_id', '=', user.userId)
+      .executeTakeFirstOrThrow();
     expect(row.secret).toMatch(/^v1:/);
     expect(row.secret).not.toContain(secret);
     const again = new Browser(app);
@@ -98,13 +120,19 @@ describe('secrets', () => {
     await app.db.insertInto('operational.mfa_secrets').values({ user_id: user.userId, secret, confirmed_at: new Date() }).execute();
     const legacyKey = randomBytes(32);
     await app.db.insertInto('operational.electronic_id_keys').values({ name: 'budget-api-key-aes-gcm', key: legacyKey }).execute();
-    await app.db.updateTable('operational.budget_api_keys').set({ key_ciphertext: legacySeal(legacyKey, apiKey) }).where('budget_id', '=', budgetId).execute();
+    await app.db
+      .updateTable('operational.budget_api_keys')
+      .set({ key_ciphertext: legacySeal(legacyKey, apiKey) })
+      .where('budget_id', '=', budgetId)
+      .execute();
 
     for (let start = 1; start <= 2; start++) {
       admin = await restart();
       const stored = await app.db.selectFrom('operational.mfa_secrets').select('secret').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
       expect(stored.secret).toMatch(/^v1:/);
-      expect(await app.db.selectFrom('operational.electronic_id_keys').select('name').where('name', '=', 'budget-api-key-aes-gcm').executeTakeFirst()).toBeUndefined();
+      expect(
+        await app.db.selectFrom('operational.electronic_id_keys').select('name').where('name', '=', 'budget-api-key-aes-gcm').executeTakeFirst(),
+      ).toBeUndefined();
       const read = await admin.request({ method: 'GET', url: `/api/budget/${budgetId}/api-key` });
       expect(read.statusCode, read.body).toBe(200);
       expect(read.json().apiKey).toBe(apiKey);

@@ -68,7 +68,9 @@ describe('security headers (issue 8, finding 5)', () => {
     for (const url of ['/login', '/index.html', '/']) {
       const page = await server.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBe(200);
-      const styleNonce = directives(page).get('style-src')?.find((source) => source.startsWith("'nonce-"));
+      const styleNonce = directives(page)
+        .get('style-src')
+        ?.find((source) => source.startsWith("'nonce-"));
       expect(styleNonce).toMatch(/^'nonce-[0-9a-f]{32}'$/);
       const nonce = styleNonce!.slice("'nonce-".length, -1);
       expect(page.body).not.toContain(CSP_NONCE_PLACEHOLDER);
@@ -89,7 +91,9 @@ describe('security headers (issue 8, finding 5)', () => {
       await server.app.inject({ method: 'GET', url: '/api/no-such-route' }),
       await server.app.inject({ method: 'GET', url: '/%61pi/organizations' }),
     ];
-    expect(calls.map((response) => `${response.statusCode} ${response.headers['cache-control']}`)).toEqual(calls.map((response) => `${response.statusCode} no-store`));
+    expect(calls.map((response) => `${response.statusCode} ${response.headers['cache-control']}`)).toEqual(
+      calls.map((response) => `${response.statusCode} no-store`),
+    );
     // Every one carries the frame and sniffing protections too.
     expect(calls.every((response) => response.headers['x-frame-options'] === 'DENY' && response.headers['x-content-type-options'] === 'nosniff')).toBe(true);
   });

@@ -17,7 +17,11 @@ afterAll(async () => server?.close());
 
 /** As if the session's last request was `ms` ago. */
 async function idleFor(app: TestServer['app'], userId: string, ms: number): Promise<void> {
-  await app.db.updateTable('operational.sessions').set({ last_seen_at: new Date(Date.now() - ms) }).where('user_id', '=', userId).execute();
+  await app.db
+    .updateTable('operational.sessions')
+    .set({ last_seen_at: new Date(Date.now() - ms) })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 const HOUR = 60 * 60_000;
@@ -71,7 +75,11 @@ describe('the session cookie', () => {
   it('is __Host- prefixed, Secure, Path=/ and without Domain where served over HTTPS', async () => {
     const https = await startTestServer({ listen: false, config: { publicUrl: 'https://eelarve.example.ee' } });
     try {
-      const response = await https.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: https.admin.email, password: https.admin.password } });
+      const response = await https.app.inject({
+        method: 'POST',
+        url: '/initial/auth/login',
+        payload: { username: https.admin.email, password: https.admin.password },
+      });
       expect(response.statusCode).toBe(200);
       const cookie = response.cookies.find((candidate) => candidate.name === '__Host-eelarve_session');
       expect(cookie).toMatchObject({ path: '/', secure: true, httpOnly: true });
@@ -81,7 +89,12 @@ describe('the session cookie', () => {
       expect((await me('__Host-eelarve_session')).statusCode).toBe(200);
       // A cookie without the prefix (which a sibling domain or plain-http page could plant) is not read.
       expect((await me('eelarve_session')).statusCode).toBe(401);
-      const logout = await https.app.inject({ method: 'POST', url: '/api/auth/logout', payload: {}, headers: { cookie: `__Host-eelarve_session=${cookie!.value}` } });
+      const logout = await https.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: {},
+        headers: { cookie: `__Host-eelarve_session=${cookie!.value}` },
+      });
       expect(logout.cookies.find((candidate) => candidate.name === '__Host-eelarve_session')).toMatchObject({ value: '', secure: true, path: '/' });
     } finally {
       await https.close();
@@ -92,12 +105,18 @@ describe('the session cookie', () => {
 describe('production', () => {
   it('never creates the published demo administrator: without BOOTSTRAP_ADMIN_* it starts without one', async () => {
     expect(configFromEnvironment(parseEnvironment({ NODE_ENV: 'production' }), 'postgres://x').bootstrapAdmin).toBeUndefined();
-    expect(() => configFromEnvironment(parseEnvironment({ NODE_ENV: 'production', BOOTSTRAP_ADMIN_EMAIL: 'a@b.ee', BOOTSTRAP_ADMIN_PASSWORD: DEMO_ADMIN.password }), 'x')).toThrow(/demo password/);
+    expect(() =>
+      configFromEnvironment(parseEnvironment({ NODE_ENV: 'production', BOOTSTRAP_ADMIN_EMAIL: 'a@b.ee', BOOTSTRAP_ADMIN_PASSWORD: DEMO_ADMIN.password }), 'x'),
+    ).toThrow(/demo password/);
     expect(configFromEnvironment(parseEnvironment({ NODE_ENV: 'development' }), 'postgres://x').bootstrapAdmin).toEqual(DEMO_ADMIN);
     const production = await startTestServer({ listen: false, config: { environment: 'production', bootstrapAdmin: undefined, secrets: productionSecrets() } });
     try {
       expect((await production.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
-      const demo = await production.app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: DEMO_ADMIN.email, password: DEMO_ADMIN.password } });
+      const demo = await production.app.inject({
+        method: 'POST',
+        url: '/initial/auth/login',
+        payload: { username: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
+      });
       expect({ status: demo.statusCode, code: demo.json().code }).toEqual({ status: 401, code: 'INVALID_USERNAME_OR_PASSWORD' });
       expect(await readModels(production.app.db).selectFrom('users').select('email').execute()).toEqual([]);
     } finally {
@@ -107,7 +126,10 @@ describe('production', () => {
 
   it('creates the administrator given by BOOTSTRAP_ADMIN_*, who must set up MFA before entering', async () => {
     const bootstrapAdmin = { email: 'platvorm@eelarve.example.ee', password: 'Production-Admin-Password-1' };
-    const production = await startTestServer({ listen: false, config: { environment: 'production', publicUrl: 'https://eelarve.example.ee', bootstrapAdmin, secrets: productionSecrets() } });
+    const production = await startTestServer({
+      listen: false,
+      config: { environment: 'production', publicUrl: 'https://eelarve.example.ee', bootstrapAdmin, secrets: productionSecrets() },
+    });
     try {
       const browser = new Browser(production.app);
       const signedIn = await browser.login(bootstrapAdmin.email, bootstrapAdmin.password);
@@ -127,7 +149,10 @@ describe('production', () => {
 
       // An ordinary user of a LOGIN organisation still enters with a password alone.
       const admin = browser;
-      const organization = await createOrganization({ cookie: admin.cookie!, request: (options) => admin.request(options) }, { allowedAuthenticationTypes: ['LOGIN'] });
+      const organization = await createOrganization(
+        { cookie: admin.cookie!, request: (options) => admin.request(options) },
+        { allowedAuthenticationTypes: ['LOGIN'] },
+      );
       const user = await createUser(production.app, [organization]);
       const clerk = await new Browser(production.app).login(user.email, user.password);
       expect(clerk.statusCode, clerk.body).toBe(200);

@@ -39,13 +39,20 @@ async function setup(options: { master?: boolean } = {}) {
     await schemaAdmin.request({
       method: 'POST',
       url: `/api/document/${documentId}/schema`,
-      payload: { name: 'Kulud', classifierList: [{ classifierId: kind, type: 'MAIN' }, { classifierId: source, type: 'SECONDARY' }] },
+      payload: {
+        name: 'Kulud',
+        classifierList: [
+          { classifierId: kind, type: 'MAIN' },
+          { classifierId: source, type: 'SECONDARY' },
+        ],
+      },
     }),
   );
   return { documentId, kind, source, other, schemeId };
 }
 
-const createSubBudget = (schemeId: string, payload: object, client: Client = schemaAdmin) => client.request({ method: 'POST', url: `/api/schema/${schemeId}/sub-budget`, payload });
+const createSubBudget = (schemeId: string, payload: object, client: Client = schemaAdmin) =>
+  client.request({ method: 'POST', url: `/api/schema/${schemeId}/sub-budget`, payload });
 const importRows = (schemeId: string, importType: string, list: object[], client: Client = schemaAdmin) =>
   client.request({ method: 'POST', url: `/api/schema/${schemeId}/sub-budgets/import`, payload: { importType, list } });
 
@@ -62,7 +69,19 @@ describe('sub-budgets: create, update, delete', () => {
     const second = await created(await createSubBudget(schemeId, { name: 'Sotsiaal', classifiers: { [kind]: '02' } }));
     const first = await created(await createSubBudget(schemeId, { name: ' Haridus ', classifiers: { [kind]: '01', [source]: 'A' } }));
     expect(await subBudgets(schemeId)).toEqual([
-      { id: first, name: 'Haridus', schemaId: schemeId, documentId, budgetId: null, classifiers: { [kind]: '01', [source]: 'A' }, pinned: false, hasRecords: false, recordsCount: 0, attachmentsCount: 0, hasComments: false },
+      {
+        id: first,
+        name: 'Haridus',
+        schemaId: schemeId,
+        documentId,
+        budgetId: null,
+        classifiers: { [kind]: '01', [source]: 'A' },
+        pinned: false,
+        hasRecords: false,
+        recordsCount: 0,
+        attachmentsCount: 0,
+        hasComments: false,
+      },
       expect.objectContaining({ id: second, name: 'Sotsiaal', classifiers: { [kind]: '02' } }),
     ]);
     const counts = await schemaAdmin.request({ method: 'GET', url: `/api/schema/${schemeId}/sub-budget-counts` });
@@ -83,9 +102,12 @@ describe('sub-budgets: create, update, delete', () => {
 
   it('holds uniqueness under concurrent requests', async () => {
     const { schemeId, kind } = await setup();
-    const responses = await Promise.all(Array.from({ length: 5 }, (_, index) => createSubBudget(schemeId, { name: `Samaaegne ${index}`, classifiers: { [kind]: '03' } })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => createSubBudget(schemeId, { name: `Samaaegne ${index}`, classifiers: { [kind]: '03' } })),
+    );
     expect(responses.filter((response) => response.statusCode === 201)).toHaveLength(1);
-    for (const response of responses.filter((candidate) => candidate.statusCode !== 201)) expect(['SUB_BUDGET_NOT_UNIQUE', 'CONCURRENT_MODIFICATION']).toContain(response.json().code);
+    for (const response of responses.filter((candidate) => candidate.statusCode !== 201))
+      expect(['SUB_BUDGET_NOT_UNIQUE', 'CONCURRENT_MODIFICATION']).toContain(response.json().code);
     expect(await subBudgets(schemeId)).toHaveLength(1);
   });
 
@@ -98,7 +120,11 @@ describe('sub-budgets: create, update, delete', () => {
     expectError(unknown, 422, 'SUB_BUDGET_CLASSIFIER_VALUE_INVALID');
     expect(unknown.json().details).toEqual([{ path: `body.classifiers.${kind}`, message: 'referenceItemNotFound' }]);
     expect((await createSubBudget(schemeId, { name: 'Valimatu', classifiers: { [kind]: '0' } })).json().message).toBe('referenceItemUnselectable');
-    expectError(await createSubBudget(schemeId, { name: 'Väljas', classifiers: { [kind]: '01', [other]: '4500' } }), 422, 'SUB_BUDGET_CLASSIFIER_VALUE_INVALID');
+    expectError(
+      await createSubBudget(schemeId, { name: 'Väljas', classifiers: { [kind]: '01', [other]: '4500' } }),
+      422,
+      'SUB_BUDGET_CLASSIFIER_VALUE_INVALID',
+    );
   });
 
   it('answers 400 with field paths for a bad body', async () => {
@@ -106,12 +132,20 @@ describe('sub-budgets: create, update, delete', () => {
     const response = await createSubBudget(schemeId, { name: ' ', classifiers: { 'not-a-uuid': 5 } });
     expectError(response, 400, 'SCHEMA_VALIDATION_ERROR');
     expect(response.json().details.map((issue: { path: string }) => issue.path)).toEqual(expect.arrayContaining(['body.name']));
-    expectError(await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [] } }), 400, 'SCHEMA_VALIDATION_ERROR');
+    expectError(
+      await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [] } }),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+    );
   });
 
   it('needs a master classifier and a scheme with classifiers', async () => {
     const withoutMaster = await setup({ master: false });
-    expectError(await createSubBudget(withoutMaster.schemeId, { name: 'X', classifiers: { [withoutMaster.kind]: '01' } }), 422, 'DOCUMENT_MISSING_MASTER_CLASSIFIER');
+    expectError(
+      await createSubBudget(withoutMaster.schemeId, { name: 'X', classifiers: { [withoutMaster.kind]: '01' } }),
+      422,
+      'DOCUMENT_MISSING_MASTER_CLASSIFIER',
+    );
     const { documentId } = await setup();
     const empty = await created(await schemaAdmin.request({ method: 'POST', url: `/api/document/${documentId}/schema`, payload: { name: 'Tühi' } }));
     expectError(await createSubBudget(empty, { name: 'X', classifiers: {} }), 422, 'SCHEME_HAS_NO_CLASSIFIERS');
@@ -125,14 +159,20 @@ describe('sub-budgets: create, update, delete', () => {
       await schemaAdmin.request({
         method: 'POST',
         url: `/api/document/${documentId}/schema`,
-        payload: { name: 'Kadunuga', classifierList: [{ classifierId: kind, type: 'MAIN' }, { classifierId: gone, type: 'SECONDARY' }] },
+        payload: {
+          name: 'Kadunuga',
+          classifierList: [
+            { classifierId: kind, type: 'MAIN' },
+            { classifierId: gone, type: 'SECONDARY' },
+          ],
+        },
       }),
     );
     await fixture.deleteClassifier(gone);
     expectError(await createSubBudget(schemeId, { name: 'X', classifiers: { [kind]: '01' } }), 422, 'CLASSIFIER_MISSING');
   });
 
-  it('updates a sub-budget, refusing another\'s combination', async () => {
+  it("updates a sub-budget, refusing another's combination", async () => {
     const { schemeId, kind } = await setup();
     const first = await created(await createSubBudget(schemeId, { name: 'Üks', classifiers: { [kind]: '01' } }));
     await created(await createSubBudget(schemeId, { name: 'Kaks', classifiers: { [kind]: '02' } }));
@@ -140,7 +180,15 @@ describe('sub-budgets: create, update, delete', () => {
     expectError(await update({ name: 'Üks', classifiers: { [kind]: '02' } }), 409, 'SUB_BUDGET_NOT_UNIQUE');
     expect((await update({ name: 'Esimene', classifiers: { [kind]: '03' } })).statusCode).toBe(200);
     expect((await subBudgets(schemeId)).find((row) => row.id === first)).toMatchObject({ name: 'Esimene', classifiers: { [kind]: '03' } });
-    expectError(await schemaAdmin.request({ method: 'PUT', url: `/api/schema/${schemeId}/sub-budget/${crypto.randomUUID()}`, payload: { name: 'X', classifiers: { [kind]: '01' } } }), 404, 'SUB_BUDGET_NOT_FOUND');
+    expectError(
+      await schemaAdmin.request({
+        method: 'PUT',
+        url: `/api/schema/${schemeId}/sub-budget/${crypto.randomUUID()}`,
+        payload: { name: 'X', classifiers: { [kind]: '01' } },
+      }),
+      404,
+      'SUB_BUDGET_NOT_FOUND',
+    );
   });
 
   it('deletes one or several sub-budgets; their combination is free again', async () => {
@@ -148,28 +196,38 @@ describe('sub-budgets: create, update, delete', () => {
     const ids = [];
     for (const code of ['01', '02', '03']) ids.push(await created(await createSubBudget(schemeId, { name: code, classifiers: { [kind]: code } })));
     expect((await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budget/${ids[0]}` })).statusCode).toBe(200);
-    expect((await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [ids[1], ids[2]] } })).statusCode).toBe(200);
+    expect((await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [ids[1], ids[2]] } })).statusCode).toBe(
+      200,
+    );
     expect(await subBudgets(schemeId)).toEqual([]);
     await created(await createSubBudget(schemeId, { name: 'Uuesti', classifiers: { [kind]: '01' } }));
-    expectError(await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [ids[0]] } }), 404, 'SUB_BUDGET_NOT_FOUND');
+    expectError(
+      await schemaAdmin.request({ method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [ids[0]] } }),
+      404,
+      'SUB_BUDGET_NOT_FOUND',
+    );
   });
 });
 
 describe('read models', () => {
-  it('drops a deleted budget\'s pins', async () => {
+  it("drops a deleted budget's pins", async () => {
     const { schemeId, kind, documentId } = await setup();
     const budgetId = await fixture.budget(documentId, organizationId);
     const id = await created(await createSubBudget(schemeId, { name: 'Kinnitatud', classifiers: { [kind]: '01' } }));
-    expect((await admin.request({ method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned: [id] } })).statusCode).toBe(200);
+    expect((await admin.request({ method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned: [id] } })).statusCode).toBe(
+      200,
+    );
     await fixture.deleteBudget(budgetId);
     expect((await schemaAdmin.request({ method: 'GET', url: `/api/schema/${schemeId}/sub-budget-counts` })).json()).toEqual({ total: 1, pinnedByBudget: {} });
   });
 
-  it('drops a deleted document\'s schemes, sub-budgets and pins', async () => {
+  it("drops a deleted document's schemes, sub-budgets and pins", async () => {
     const { schemeId, kind, documentId } = await setup();
     const budgetId = await fixture.budget(documentId, organizationId);
     const id = await created(await createSubBudget(schemeId, { name: 'Lahkuv', classifiers: { [kind]: '01' } }));
-    expect((await admin.request({ method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned: [id] } })).statusCode).toBe(200);
+    expect((await admin.request({ method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned: [id] } })).statusCode).toBe(
+      200,
+    );
     await fixture.deleteDocument(documentId);
     const db = server.app.db.withSchema('read');
     for (const table of ['schemes', 'scheme_classifiers', 'sub_budgets', 'sub_budget_values', 'sub_budget_pins'] as const) {
@@ -183,14 +241,24 @@ describe('classifier preselections', () => {
   it('sets and reads preselections of existing items', async () => {
     const { schemeId, kind, other } = await setup();
     const id = await created(await createSubBudget(schemeId, { name: 'Haridus', classifiers: { [kind]: '01' } }));
-    const put = (preselections: object) => schemaAdmin.request({ method: 'PUT', url: `/api/sub-budget/${id}/classifier-preselections`, payload: { preselections } });
+    const put = (preselections: object) =>
+      schemaAdmin.request({ method: 'PUT', url: `/api/sub-budget/${id}/classifier-preselections`, payload: { preselections } });
     expect((await put({ [other]: ['4500', '4500', '5500'] })).statusCode).toBe(200);
-    expect((await schemaViewer.request({ method: 'GET', url: `/api/sub-budget/${id}/classifier-preselections` })).json()).toEqual({ subBudgetId: id, preselections: { [other]: ['4500', '5500'] } });
-    expect((await schemaViewer.request({ method: 'GET', url: `/api/schema/${schemeId}/classifier-preselections` })).json()).toEqual([{ subBudgetId: id, preselections: { [other]: ['4500', '5500'] } }]);
+    expect((await schemaViewer.request({ method: 'GET', url: `/api/sub-budget/${id}/classifier-preselections` })).json()).toEqual({
+      subBudgetId: id,
+      preselections: { [other]: ['4500', '5500'] },
+    });
+    expect((await schemaViewer.request({ method: 'GET', url: `/api/schema/${schemeId}/classifier-preselections` })).json()).toEqual([
+      { subBudgetId: id, preselections: { [other]: ['4500', '5500'] } },
+    ]);
     const bad = await put({ [other]: ['9999'] });
     expectError(bad, 422, 'SUB_BUDGET_CLASSIFIER_VALUE_INVALID');
     expect(bad.json().details).toEqual([{ path: `body.preselections.${other}.0`, message: 'referenceItemNotFound' }]);
-    expectError(await schemaViewer.request({ method: 'PUT', url: `/api/sub-budget/${id}/classifier-preselections`, payload: { preselections: {} } }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await schemaViewer.request({ method: 'PUT', url: `/api/sub-budget/${id}/classifier-preselections`, payload: { preselections: {} } }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
   });
 });
 
@@ -245,7 +313,9 @@ describe('sub-budget import', () => {
     expect(missing.json().details).toEqual([{ row: 1, errors: [{ path: 'classifiers', message: 'subBudgetNotFound' }] }]);
     const ok = await importRows(schemeId, 'PRESELECTIONS_ONLY', [{ classifiers: { [kind]: '01' }, preselections: { [other]: ['5500'] } }]);
     expect(ok.json()).toMatchObject({ imported: 1 });
-    expect((await schemaAdmin.request({ method: 'GET', url: `/api/sub-budget/${id}/classifier-preselections` })).json().preselections).toEqual({ [other]: ['5500'] });
+    expect((await schemaAdmin.request({ method: 'GET', url: `/api/sub-budget/${id}/classifier-preselections` })).json().preselections).toEqual({
+      [other]: ['5500'],
+    });
   });
 
   it('imports a large file in one go', async () => {
@@ -254,7 +324,13 @@ describe('sub-budget import', () => {
     const kind = await fixture.classifier(documentId, organizationId, 'konto', {});
     await fixture.items(kind, codes);
     await fixture.setMaster(documentId, kind);
-    const schemeId = await created(await schemaAdmin.request({ method: 'POST', url: `/api/document/${documentId}/schema`, payload: { name: 'Suur', classifierList: [{ classifierId: kind, type: 'MAIN' }] } }));
+    const schemeId = await created(
+      await schemaAdmin.request({
+        method: 'POST',
+        url: `/api/document/${documentId}/schema`,
+        payload: { name: 'Suur', classifierList: [{ classifierId: kind, type: 'MAIN' }] },
+      }),
+    );
     const started = Date.now();
     const response = await importRows(
       schemeId,
@@ -279,21 +355,29 @@ describe('sub-budget import', () => {
 });
 
 describe('budgets: sub-budgets and pinning', () => {
-  it('pins sub-budgets of a common budget; the budget\'s view shows them', async () => {
+  it("pins sub-budgets of a common budget; the budget's view shows them", async () => {
     const { schemeId, kind, documentId } = await setup();
     const budgetId = await fixture.budget(documentId, organizationId);
     const first = await created(await createSubBudget(schemeId, { name: 'Üks', classifiers: { [kind]: '01' } }));
     await created(await createSubBudget(schemeId, { name: 'Kaks', classifiers: { [kind]: '02' } }));
-    const pin = (pinned: string[], client: Client = admin) => client.request({ method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned } });
+    const pin = (pinned: string[], client: Client = admin) =>
+      client.request({ method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned } });
     expect((await pin([first])).statusCode).toBe(200);
     const view = (await admin.request({ method: 'GET', url: `/api/budget/${budgetId}/schema/${schemeId}/sub-budgets` })).json();
     expect(view.map((row: SubBudgetRow) => [row.name, row.pinned, row.budgetId])).toEqual([
       ['Kaks', false, budgetId],
       ['Üks', true, budgetId],
     ]);
-    expect((await schemaAdmin.request({ method: 'GET', url: `/api/schema/${schemeId}/sub-budget-counts` })).json()).toEqual({ total: 2, pinnedByBudget: { [budgetId]: 1 } });
+    expect((await schemaAdmin.request({ method: 'GET', url: `/api/schema/${schemeId}/sub-budget-counts` })).json()).toEqual({
+      total: 2,
+      pinnedByBudget: { [budgetId]: 1 },
+    });
     // The budget itself names its pinned sub-budgets and its schemes.
-    expect((await admin.request({ method: 'GET', url: `/api/budget/${budgetId}` })).json()).toMatchObject({ pinnedSubBudgetIds: [first], schemaIds: [schemeId], childrenIds: [] });
+    expect((await admin.request({ method: 'GET', url: `/api/budget/${budgetId}` })).json()).toMatchObject({
+      pinnedSubBudgetIds: [first],
+      schemaIds: [schemeId],
+      childrenIds: [],
+    });
     expectError(await pin([crypto.randomUUID()]), 404, 'SUB_BUDGET_NOT_FOUND');
     // Writing to the budget is needed: a schema administrator without budget write may not pin.
     expectError(await pin([first], schemaAdmin), 403, 'INSUFFICIENT_PERMISSIONS');
@@ -319,7 +403,7 @@ describe('sub-budgets: access and isolation', () => {
     expect(await subBudgets(schemeId, schemaViewer)).toEqual([]);
   });
 
-  it('hides another organisation\'s schemes and sub-budgets (404)', async () => {
+  it("hides another organisation's schemes and sub-budgets (404)", async () => {
     const { schemeId, kind, documentId } = await setup();
     const id = await created(await createSubBudget(schemeId, { name: 'Oma', classifiers: { [kind]: '01' } }));
     const budgetId = await fixture.budget(documentId, organizationId);
@@ -331,7 +415,12 @@ describe('sub-budgets: access and isolation', () => {
       { method: 'PUT', url: `/api/schema/${schemeId}/sub-budget/${id}`, payload: { name: 'X', classifiers: { [kind]: '02' } }, code: 'SCHEME_NOT_FOUND' },
       { method: 'DELETE', url: `/api/schema/${schemeId}/sub-budget/${id}`, code: 'SCHEME_NOT_FOUND' },
       { method: 'DELETE', url: `/api/schema/${schemeId}/sub-budgets`, payload: { ids: [id] }, code: 'SCHEME_NOT_FOUND' },
-      { method: 'POST', url: `/api/schema/${schemeId}/sub-budgets/import`, payload: { importType: 'PRESELECTIONS_ONLY', list: [{}] }, code: 'SCHEME_NOT_FOUND' },
+      {
+        method: 'POST',
+        url: `/api/schema/${schemeId}/sub-budgets/import`,
+        payload: { importType: 'PRESELECTIONS_ONLY', list: [{}] },
+        code: 'SCHEME_NOT_FOUND',
+      },
       { method: 'GET', url: `/api/sub-budget/${id}/classifier-preselections`, code: 'SUB_BUDGET_NOT_FOUND' },
       { method: 'PUT', url: `/api/sub-budget/${id}/classifier-preselections`, payload: { preselections: {} }, code: 'SUB_BUDGET_NOT_FOUND' },
       { method: 'GET', url: `/api/sub-budget/${id}/has-records`, code: 'SUB_BUDGET_NOT_FOUND' },

@@ -55,7 +55,11 @@ const staggered = (requests: Array<() => Promise<Response>>) => Promise.all(requ
 
 async function burst(records: NamedRecords, round: number, name: (base: string) => string): Promise<Response[]> {
   const n = roundNames('n', round);
-  const [one, two, three] = [createdId(await records.create(name(n.a))), createdId(await records.create(name(n.b))), createdId(await records.create(name(n.c)))];
+  const [one, two, three] = [
+    createdId(await records.create(name(n.a))),
+    createdId(await records.create(name(n.b))),
+    createdId(await records.create(name(n.c))),
+  ];
   return staggered([
     () => records.rename(one, name(n.x)),
     () => records.rename(one, name(n.a)), // rename back
@@ -121,7 +125,11 @@ describe('unique names under racing renames and creates', () => {
       taken: 'ROLE_NAME_NOT_UNIQUE',
       notFound: 'ROLE_NOT_FOUND',
     };
-    await raceRounds(roles, (base) => `Role ${base}`, (name) => name.trim().toLowerCase());
+    await raceRounds(
+      roles,
+      (base) => `Role ${base}`,
+      (name) => name.trim().toLowerCase(),
+    );
   });
 
   it('user e-mails stay unique', { timeout: 240_000 }, async () => {
@@ -132,13 +140,20 @@ describe('unique names under racing renames and creates', () => {
       remove: (id) => admin.request({ method: 'DELETE', url: `${url}/user/${id}` }),
       async live() {
         // Every organisation: an e-mail is unique among all users.
-        const rows = await server.app.db.selectFrom('read.users' as never).select(['id', 'email'] as never).execute();
+        const rows = await server.app.db
+          .selectFrom('read.users' as never)
+          .select(['id', 'email'] as never)
+          .execute();
         return (rows as Array<{ id: string; email: string }>).map((row) => ({ id: row.id, key: row.email.toLowerCase() }));
       },
       taken: 'EMAIL_IN_USE',
       notFound: 'USER_NOT_FOUND',
     };
-    await raceRounds(users, (base) => `${base}@race.example.com`, (email) => email.toLowerCase());
+    await raceRounds(
+      users,
+      (base) => `${base}@race.example.com`,
+      (email) => email.toLowerCase(),
+    );
   });
 
   it('classifier field names stay unique within the document', { timeout: 240_000 }, async () => {
@@ -154,12 +169,18 @@ describe('unique names under racing renames and creates', () => {
       rename: (id, fieldName) => admin.request({ method: 'PUT', url: `/api/classifier/${id}`, payload: body(fieldName) }),
       remove: (id) => admin.request({ method: 'DELETE', url: `/api/classifier/${id}` }),
       async live() {
-        const rows: Array<{ id: string; fieldName: string }> = (await admin.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` })).json() as never;
+        const rows: Array<{ id: string; fieldName: string }> = (
+          await admin.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` })
+        ).json() as never;
         return rows.map((row) => ({ id: row.id, key: row.fieldName.toLowerCase() }));
       },
       taken: 'FIELD_NAME_NOT_UNIQUE',
       notFound: 'CLASSIFIER_NOT_FOUND',
     };
-    await raceRounds(classifiers, (base) => `field_${base}`, (fieldName) => fieldName.toLowerCase());
+    await raceRounds(
+      classifiers,
+      (base) => `field_${base}`,
+      (fieldName) => fieldName.toLowerCase(),
+    );
   });
 });

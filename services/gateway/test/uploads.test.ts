@@ -32,7 +32,13 @@ beforeAll(async () => {
   const response = await editor.request({
     method: 'POST',
     url: `/api/document/${documentId}/classifier`,
-    payload: { name: 'Tegevusala', itemName: 'Tegevus', fieldName: 'activity', description: '', codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false } },
+    payload: {
+      name: 'Tegevusala',
+      itemName: 'Tegevus',
+      fieldName: 'activity',
+      description: '',
+      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+    },
   });
   expect(response.statusCode, response.body).toBe(201);
   classifierId = response.json().id;
@@ -115,7 +121,10 @@ function zipOf(entries: ZipEntry[]): Buffer {
   end.writeUInt32LE(0x06054b50, 0);
   end.writeUInt16LE(entries.length, 8);
   end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.reduce((sum, part) => sum + part.length, 0), 12);
+  end.writeUInt32LE(
+    directory.reduce((sum, part) => sum + part.length, 0),
+    12,
+  );
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...parts, ...directory, end]);
 }
@@ -154,7 +163,9 @@ function workbook(sheet: ZipEntry, extra: ZipEntry[] = []): Buffer {
  * so the archive is a few hundred KB. Deflated as a stream, so the test never holds it inflated.
  */
 async function bombSheet(megabytes: number): Promise<ZipEntry> {
-  const head = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${row(1, ['code', 'name'])}<row r="2"><c r="A2" t="inlineStr"><is><t>`);
+  const head = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${row(1, ['code', 'name'])}<row r="2"><c r="A2" t="inlineStr"><is><t>`,
+  );
   const tail = Buffer.from('</t></is></c></row></sheetData></worksheet>');
   const filler = Buffer.alloc(MB, 'A');
   const deflate = createDeflateRaw({ level: 9 });

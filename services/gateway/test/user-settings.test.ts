@@ -27,27 +27,33 @@ describe('user settings', () => {
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual({ type: 'OCCUPATION_DOCUMENT', settings: {} });
 
-    const put = await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } } });
+    const put = await client.request({
+      method: 'PUT',
+      url: '/api/user-settings',
+      payload: { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toEqual({ type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } });
-    expect((await client.request({ method: 'GET', url: '/api/user-settings?type=OCCUPATION_DOCUMENT' })).json().settings).toEqual({ rememberedDocumentId: documentId });
+    expect((await client.request({ method: 'GET', url: '/api/user-settings?type=OCCUPATION_DOCUMENT' })).json().settings).toEqual({
+      rememberedDocumentId: documentId,
+    });
 
     // Overwritten, not merged.
     await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'OCCUPATION_DOCUMENT', settings: { other: [1, 2, { deep: true }] } } });
-    expect((await client.request({ method: 'GET', url: '/api/user-settings?type=OCCUPATION_DOCUMENT' })).json().settings).toEqual({ other: [1, 2, { deep: true }] });
+    expect((await client.request({ method: 'GET', url: '/api/user-settings?type=OCCUPATION_DOCUMENT' })).json().settings).toEqual({
+      other: [1, 2, { deep: true }],
+    });
   });
 
   it('keys settings by type and by document, budget and sub-budget', async () => {
     const user = await createUser(server.app, [organizationId]);
     const client = await login(server.app, user.email, user.password);
     const [documentId, budgetId, subBudgetId] = [randomUUID(), randomUUID(), randomUUID()];
-    const scopes: Array<Record<string, string>> = [
-      { documentId },
-      { documentId, budgetId },
-      { documentId, budgetId, subBudgetId },
-    ];
+    const scopes: Array<Record<string, string>> = [{ documentId }, { documentId, budgetId }, { documentId, budgetId, subBudgetId }];
     for (const [index, scope] of scopes.entries()) {
-      expect((await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'REPORT_COLUMNS', ...scope, settings: { index } } })).statusCode).toBe(200);
+      expect(
+        (await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'REPORT_COLUMNS', ...scope, settings: { index } } })).statusCode,
+      ).toBe(200);
     }
     for (const [index, scope] of scopes.entries()) {
       const query = new URLSearchParams({ type: 'REPORT_COLUMNS', ...scope }).toString();
@@ -195,7 +201,11 @@ describe('own e-mail', () => {
     expect((await confirm(firstToken)).json().code).toBe('INVALID_OR_EXPIRED_TOKEN');
     const other = await createUser(server.app, [organizationId]);
     expect((await change(await login(server.app, other.email, other.password), first)).statusCode).toBe(200);
-    await server.app.db.updateTable('operational.email_changes').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.userId).execute();
+    await server.app.db
+      .updateTable('operational.email_changes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', user.userId)
+      .execute();
     const expired = await confirm(secondToken);
     expect({ status: expired.statusCode, code: expired.json().code }).toEqual({ status: 422, code: 'INVALID_OR_EXPIRED_TOKEN' });
     expect((await client.request({ method: 'GET', url: '/api/auth/me' })).json().email).toBe(user.email);

@@ -32,10 +32,12 @@ async function users(client: Client = admin, organization = organizationId): Pro
   return response.json();
 }
 
-const createUser = (payload: object, client: Client = userAdmin) => client.request({ method: 'POST', url: `/api/organization/${organizationId}/user`, payload });
+const createUser = (payload: object, client: Client = userAdmin) =>
+  client.request({ method: 'POST', url: `/api/organization/${organizationId}/user`, payload });
 const updateUser = (userId: string, payload: object, client: Client = userAdmin) =>
   client.request({ method: 'PUT', url: `/api/organization/${organizationId}/user/${userId}`, payload });
-const deleteUser = (userId: string, client: Client = userAdmin) => client.request({ method: 'DELETE', url: `/api/organization/${organizationId}/user/${userId}` });
+const deleteUser = (userId: string, client: Client = userAdmin) =>
+  client.request({ method: 'DELETE', url: `/api/organization/${organizationId}/user/${userId}` });
 
 function expectError(response: { statusCode: number; json(): { code: string } }, status: number, code: string) {
   expect({ status: response.statusCode, code: response.json().code }).toEqual({ status, code });
@@ -156,7 +158,11 @@ describe('users: update', () => {
   it('refuses to edit a user holding an admin occupation', async () => {
     const platform = await platformOrganizationId();
     const adminId = (await admin.request({ method: 'GET', url: '/api/auth/me' })).json().id;
-    const response = await admin.request({ method: 'PUT', url: `/api/organization/${platform}/user/${adminId}`, payload: { name: 'Renamed', email: server.admin.email } });
+    const response = await admin.request({
+      method: 'PUT',
+      url: `/api/organization/${platform}/user/${adminId}`,
+      payload: { name: 'Renamed', email: server.admin.email },
+    });
     expectError(response, 422, 'USER_NOT_MODIFIABLE');
   });
 
@@ -237,7 +243,12 @@ describe('users: input rules', () => {
     expectError(await userAdmin.request({ method: 'GET', url: '/api/organization/not-a-uuid/users' }), 400, 'SCHEMA_VALIDATION_ERROR');
     expectError(await updateUser('not-a-uuid', { name: 'X', email: 'x@example.com' }), 400, 'SCHEMA_VALIDATION_ERROR');
     expectError(await deleteUser('not-a-uuid'), 400, 'SCHEMA_VALIDATION_ERROR');
-    const array = await userAdmin.request({ method: 'POST', url: `/api/organization/${organizationId}/user`, payload: '[1]', headers: { 'content-type': 'application/json' } });
+    const array = await userAdmin.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/user`,
+      payload: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(array, 400, 'SCHEMA_VALIDATION_ERROR');
   });
 });
@@ -252,7 +263,11 @@ describe('users: access', () => {
       ['DELETE', `/api/organization/${organizationId}/user/${userAdminId}`],
       ['POST', `/api/admin/user/${userAdminId}/remove-auth-methods`],
     ] as const) {
-      expectError(await server.app.inject({ method, url, payload: method === 'POST' || method === 'PUT' ? { name: 'X', email: 'x@example.com' } : undefined }), 401, 'UNAUTHORIZED');
+      expectError(
+        await server.app.inject({ method, url, payload: method === 'POST' || method === 'PUT' ? { name: 'X', email: 'x@example.com' } : undefined }),
+        401,
+        'UNAUTHORIZED',
+      );
     }
   });
 
@@ -279,7 +294,10 @@ describe('removing authentication methods (platform administrator)', () => {
     const target = await fixture.member(organizationId, ['DATA_VIEW']);
     const client = await login(server.app, target.email, PASSWORD);
     await server.app.db.insertInto('operational.mfa_secrets').values({ user_id: target.userId, secret: 'JBSWY3DPEHPK3PXP' }).execute();
-    await server.app.db.insertInto('operational.electronic_ids').values({ user_id: target.userId, personal_code_hash: Buffer.from(randomUUID()) }).execute();
+    await server.app.db
+      .insertInto('operational.electronic_ids')
+      .values({ user_id: target.userId, personal_code_hash: Buffer.from(randomUUID()) })
+      .execute();
     const earlierMail = (await mailTo(server.app.config.dataDir, target.email)).map((mail) => mail.file);
     const response = await admin.request({ method: 'POST', url: `/api/admin/user/${target.userId}/remove-auth-methods` });
     expect(response.statusCode).toBe(200);

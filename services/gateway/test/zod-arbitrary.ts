@@ -38,7 +38,24 @@ export const boundaryNumbers = fc.constantFrom(
 );
 
 /** Strings that look like numbers or nothing, and strings no store should receive. */
-export const nastyStrings = fc.constantFrom('', ' ', 'NaN', 'Infinity', '-Infinity', '1e309', '0x10', '-0', '2147483648', 'null', 'true', '[]', '{}', '\t', '\u0085', 'é'.repeat(300));
+export const nastyStrings = fc.constantFrom(
+  '',
+  ' ',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '0x10',
+  '-0',
+  '2147483648',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '\t',
+  '\u0085',
+  'é'.repeat(300),
+);
 
 /** Anything at all, nested a little: objects, arrays, numbers, strings, null. */
 export const junk: fc.Arbitrary<unknown> = fc.oneof(
@@ -92,14 +109,22 @@ function stringArbitrary(def: Def, context: ArbitraryContext, field: string): fc
   const format = def.format;
   if (format === 'uuid' || format === 'guid') {
     const ids = context.idsByField[field] ?? context.knownIds;
-    return fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: fc.constantFrom(...context.knownIds) }, { weight: 1, arbitrary: fc.uuid() });
+    return fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...ids) },
+      { weight: 1, arbitrary: fc.constantFrom(...context.knownIds) },
+      { weight: 1, arbitrary: fc.uuid() },
+    );
   }
   if (format === 'email') return fc.oneof(fc.emailAddress(), nastyStrings);
   if (format === 'url') return fc.oneof(fc.webUrl(), nastyStrings);
   if (formats.length > 0) return fc.oneof(...formats, nastyStrings);
   const readable = fc.string({ minLength: 1, maxLength: Math.min(maxLength, 40) }).map((text) => `${text.trim() || 'x'}`);
   if (context.mark !== undefined) return readable.map((text) => `${text}${context.mark}`);
-  return fc.oneof({ weight: 12, arbitrary: readable }, { weight: 1, arbitrary: nastyStrings }, { weight: 1, arbitrary: fc.constant('x'.repeat(maxLength + 1)) });
+  return fc.oneof(
+    { weight: 12, arbitrary: readable },
+    { weight: 1, arbitrary: nastyStrings },
+    { weight: 1, arbitrary: fc.constant('x'.repeat(maxLength + 1)) },
+  );
 }
 
 function shaped(schema: Schema, context: ArbitraryContext, depth: number, field: string): fc.Arbitrary<unknown> {
@@ -109,7 +134,9 @@ function shaped(schema: Schema, context: ArbitraryContext, depth: number, field:
     case 'object': {
       const shape = def.shape as Record<string, Schema>;
       const keys = Object.keys(shape);
-      return fc.record(Object.fromEntries(keys.map((key) => [key, inner(shape[key], key)])), { requiredKeys: keys.filter((key) => !isOptional(shape[key] as Schema)) });
+      return fc.record(Object.fromEntries(keys.map((key) => [key, inner(shape[key], key)])), {
+        requiredKeys: keys.filter((key) => !isOptional(shape[key] as Schema)),
+      });
     }
     case 'array':
       return fc.array(inner(def.element), { maxLength: depth > 2 ? 2 : 4 });
@@ -160,5 +187,8 @@ export function bodyArbitrary(schema: Schema | undefined, context: ArbitraryCont
 
 /** Mostly well-shaped bodies (so commands run and append), the rest mutated throughout. */
 export function mixedBodyArbitrary(schema: Schema | undefined, ids: Omit<ArbitraryContext, 'junkWeight'>): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 3, arbitrary: bodyArbitrary(schema, { ...ids, junkWeight: 0 }) }, { weight: 2, arbitrary: bodyArbitrary(schema, { ...ids, junkWeight: 1 }) });
+  return fc.oneof(
+    { weight: 3, arbitrary: bodyArbitrary(schema, { ...ids, junkWeight: 0 }) },
+    { weight: 2, arbitrary: bodyArbitrary(schema, { ...ids, junkWeight: 1 }) },
+  );
 }

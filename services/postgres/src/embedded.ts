@@ -304,9 +304,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (!(await exists(path.join(dataDir, 'PG_VERSION')))) await initialise(dataDir, port, log);
   const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   const flags = [
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'max_connections=300',
-    '-c', 'idle_in_transaction_session_timeout=60s',
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=300',
+    '-c',
+    'idle_in_transaction_session_timeout=60s',
     ...(options.postgresFlags ?? []),
   ];
   const server = new SupervisedPostgres(await postgresBinary(), dataDir, port, flags, adminUrl, log, options.onEvent ?? (() => {}));

@@ -10,7 +10,8 @@ const TRANSIENT_SQLSTATE = /^(53...|57P05|58...|40001|40P01|55P03)$/;
 /** Socket failures reaching the server (Node errno codes). */
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** node-postgres reports a dropped connection, a pool wait that timed out and a closed pool without a code. */
-const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
 
 /** True when `matches` holds for the error, its `cause` chain or an AggregateError's members (a connect attempt to several addresses). */
 function anyInChain(error: unknown, matches: (error: Error) => boolean, depth = 0): boolean {

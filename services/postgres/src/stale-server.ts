@@ -72,7 +72,10 @@ function processInfoFromProc(pid: number): ProcessInfo | null {
 
 function processInfoFromPs(pid: number): ProcessInfo | null {
   try {
-    const line = execFileSync('ps', ['-o', 'stat=', '-o', 'ppid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const line = execFileSync('ps', ['-o', 'stat=', '-o', 'ppid=', '-o', 'args=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     const [state, ppid, ...args] = line.split(/\s+/);
     if (!state || state.startsWith('Z')) return null;
     return { ppid: Number(ppid), args };

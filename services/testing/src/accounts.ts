@@ -44,7 +44,10 @@ export function accountsFixture(app: FastifyInstance, admin: Caller) {
 
   /** What the registration flow would do: a password and a confirmed e-mail. */
   async function activate(userId: string): Promise<void> {
-    await app.db.insertInto('operational.credentials').values({ user_id: userId, password_hash: await hashPassword(PASSWORD) }).execute();
+    await app.db
+      .insertInto('operational.credentials')
+      .values({ user_id: userId, password_hash: await hashPassword(PASSWORD) })
+      .execute();
     const actor = { correlationId: `test-${userId}`, userId: null, occupationId: null, organizationId: null };
     const outcome = await executeCommand(app.store, userDecider, { type: 'ConfirmEmail', userId, now: new Date() }, actor);
     if (outcome.position) await app.projections.waitForPosition(['accounts'], outcome.position, 5_000);

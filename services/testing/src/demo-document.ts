@@ -46,9 +46,19 @@ export async function seedDemoDocument(app: FastifyInstance, organizationId: str
 
   const period = { year: new Date().getFullYear() + 1, month: 1, duration: 1 };
   const documentName = `Eelarve ${period.year}`;
-  const documentId = await post(`/api/organization/${organizationId}/document`, { name: documentName, description: 'Linna põhieelarve ja selle täitmine', period });
+  const documentId = await post(`/api/organization/${organizationId}/document`, {
+    name: documentName,
+    description: 'Linna põhieelarve ja selle täitmine',
+    period,
+  });
   const classifier = (name: string, fieldName: string, changes: object = {}) =>
-    post(`/api/document/${documentId}/classifier`, { name, itemName: name, fieldName, codeSettings: { typeName: 'Code', minLength: 2, maxLength: 10, hierarchical: false }, ...changes });
+    post(`/api/document/${documentId}/classifier`, {
+      name,
+      itemName: name,
+      fieldName,
+      codeSettings: { typeName: 'Code', minLength: 2, maxLength: 10, hierarchical: false },
+      ...changes,
+    });
   const items = async (classifierId: string, names: Record<string, string>, extra: (code: string) => object = () => ({})) => {
     const ids: Record<string, string> = {};
     for (const [code, name] of Object.entries(names)) ids[code] = await post(`/api/classifier/${classifierId}/item`, { code, name, ...extra(code) });
@@ -72,7 +82,8 @@ export async function seedDemoDocument(app: FastifyInstance, organizationId: str
     ],
   });
   const subBudgets: Record<string, string> = {};
-  for (const [code, name] of Object.entries(TEGEVUSALAD)) subBudgets[code] = await post(`/api/schema/${schemeId}/sub-budget`, { name, classifiers: { [activity]: code } });
+  for (const [code, name] of Object.entries(TEGEVUSALAD))
+    subBudgets[code] = await post(`/api/schema/${schemeId}/sub-budget`, { name, classifiers: { [activity]: code } });
   await put(`/api/sub-budget/${subBudgets['09']}/classifier-preselections`, { preselections: { [expense]: ['50', '55'], [source]: ['RE', 'OT'] } });
 
   const budget = (payload: object) => post(`/api/document/${documentId}/budget`, payload);

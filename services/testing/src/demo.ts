@@ -8,7 +8,13 @@ import { readModels } from '@eelarve/gateway/infrastructure/database';
 
 const DEMO_ORGANIZATIONS: Array<Pick<OrganizationSettings, 'name' | 'localeCode' | 'allowedAuthenticationTypes' | 'apiUsageAllowed' | 'sessionLength'>> = [
   { name: 'Tartu Linnavalitsus', localeCode: 'et', allowedAuthenticationTypes: ['LOGIN', 'PASS'], apiUsageAllowed: true, sessionLength: 30 },
-  { name: 'Haridus- ja Teadusministeerium', localeCode: 'et', allowedAuthenticationTypes: ['LOGIN_WITH_MFA', 'PASS'], apiUsageAllowed: false, sessionLength: 7 },
+  {
+    name: 'Haridus- ja Teadusministeerium',
+    localeCode: 'et',
+    allowedAuthenticationTypes: ['LOGIN_WITH_MFA', 'PASS'],
+    apiUsageAllowed: false,
+    sessionLength: 7,
+  },
   { name: 'Estonian Road Administration', localeCode: 'en', allowedAuthenticationTypes: ['LOGIN'], apiUsageAllowed: true, sessionLength: 14 },
 ];
 
@@ -31,7 +37,12 @@ export async function seedDemoData(app: FastifyInstance): Promise<void> {
       sessionLengthMultiplier: MS_PER_DAY,
     };
     const organizationId = randomUUID();
-    const outcome = await executeCommand(app.store, organizationDecider, { type: 'CreateOrganization', organizationId, settings, isPlatform: false, now: new Date() }, actor);
+    const outcome = await executeCommand(
+      app.store,
+      organizationDecider,
+      { type: 'CreateOrganization', organizationId, settings, isPlatform: false, now: new Date() },
+      actor,
+    );
     if (outcome.position) await app.projections.waitForPosition(['organizations'], outcome.position, 10_000);
     created.push(organizationId);
   }

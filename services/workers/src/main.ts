@@ -23,7 +23,11 @@ function positiveNumber(name: string): number | undefined {
 }
 
 function policyFromEnvironment(): Partial<TaskPolicy> {
-  const entries = { expireInSeconds: positiveNumber('TASK_EXPIRE_SECONDS'), retryLimit: positiveNumber('TASK_RETRY_LIMIT'), retryDelaySeconds: positiveNumber('TASK_RETRY_DELAY_SECONDS') };
+  const entries = {
+    expireInSeconds: positiveNumber('TASK_EXPIRE_SECONDS'),
+    retryLimit: positiveNumber('TASK_RETRY_LIMIT'),
+    retryDelaySeconds: positiveNumber('TASK_RETRY_DELAY_SECONDS'),
+  };
   return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 }
 

@@ -87,7 +87,11 @@ async function attempt(context: TaskContext, definition: TaskDefinition, taskId:
  * ends here: SUCCESS when its data is all there, else ERROR TASK_INTERRUPTED with the step that
  * was running. Waits for an attempt that may still be running.
  */
-export async function endFailedTask(context: TaskContext, definitions: ReadonlyMap<string, TaskDefinition>, job: PgBoss.JobWithMetadata<TaskJobData>): Promise<void> {
+export async function endFailedTask(
+  context: TaskContext,
+  definitions: ReadonlyMap<string, TaskDefinition>,
+  job: PgBoss.JobWithMetadata<TaskJobData>,
+): Promise<void> {
   const { taskId } = job.data;
   await withAdvisoryLock(
     context.db,

@@ -36,7 +36,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const { context } = options;
   const types = options.taskTypes ?? taskTypes;
   const polling = options.pollingIntervalSeconds ?? 0.5;
-  const boss = await openTaskQueue(context.config.databaseUrl, { worker: true, log: context.log, pollingIntervalSeconds: polling, maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30 });
+  const boss = await openTaskQueue(context.config.databaseUrl, {
+    worker: true,
+    log: context.log,
+    pollingIntervalSeconds: polling,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+  });
   const definitions = new Map(types.map((definition) => [definition.type, definition]));
   for (const definition of types) {
     await ensureTaskQueue(boss, definition.type, { ...definition.policy, ...options.policy }, true);

@@ -38,7 +38,12 @@ function startWorkerProcess(): WorkerProcess {
     TASK_RETRY_DELAY_SECONDS: '1',
     QUEUE_MAINTENANCE_SECONDS: '1',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   workers.push(child);
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -60,7 +65,8 @@ async function rows<Row>(query: ReturnType<typeof sql<Row>>): Promise<Row[]> {
   return (await query.execute(world.server.app.db)).rows;
 }
 
-const classifierCount = async (documentId: string) => (await rows<{ count: number }>(sql`select count(*)::int as count from read.classifiers where document_id = ${documentId}`))[0]!.count;
+const classifierCount = async (documentId: string) =>
+  (await rows<{ count: number }>(sql`select count(*)::int as count from read.classifiers where document_id = ${documentId}`))[0]!.count;
 
 /** Field name → item count, and scheme field name → sub-budget count, of a document. */
 async function shape(documentId: string) {
@@ -74,7 +80,9 @@ async function shape(documentId: string) {
 }
 
 async function jobOf(taskId: string) {
-  return (await rows<{ state: string; retry_count: number; started_on: Date | null }>(sql`select state, retry_count, started_on from pgboss.job where id = ${taskId}`))[0];
+  return (
+    await rows<{ state: string; retry_count: number; started_on: Date | null }>(sql`select state, retry_count, started_on from pgboss.job where id = ${taskId}`)
+  )[0];
 }
 
 beforeAll(async () => {
@@ -88,12 +96,23 @@ beforeAll(async () => {
   await fixture.setMaster(sourceId, master);
   for (let index = 0; index < FILLER_CLASSIFIERS; index++) {
     const classifierId = await fixture.classifier(sourceId, organizationId, `lisa${String(index).padStart(2, '0')}`, {}, false);
-    await fixture.items(classifierId, Array.from({ length: 15 }, (_, item) => `K${item}`));
+    await fixture.items(
+      classifierId,
+      Array.from({ length: 15 }, (_, item) => `K${item}`),
+    );
   }
-  const scheme = await admin.request({ method: 'POST', url: `/api/document/${sourceId}/schema`, payload: { name: 'Kulud', classifierList: [{ classifierId: master, type: 'MAIN' }] } });
+  const scheme = await admin.request({
+    method: 'POST',
+    url: `/api/document/${sourceId}/schema`,
+    payload: { name: 'Kulud', classifierList: [{ classifierId: master, type: 'MAIN' }] },
+  });
   expect(scheme.statusCode, scheme.body).toBe(201);
   for (const code of ['01', '02']) {
-    const subBudget = await admin.request({ method: 'POST', url: `/api/schema/${scheme.json().id}/sub-budget`, payload: { name: `Tegevus ${code}`, classifiers: { [master]: code } } });
+    const subBudget = await admin.request({
+      method: 'POST',
+      url: `/api/schema/${scheme.json().id}/sub-budget`,
+      payload: { name: `Tegevus ${code}`, classifiers: { [master]: code } },
+    });
     expect(subBudget.statusCode, subBudget.body).toBe(201);
   }
 }, 300_000);
@@ -111,7 +130,12 @@ it('a worker killed mid-copy: the gateway keeps answering, the next worker takes
   const created = await admin.request({
     method: 'POST',
     url: `/api/organization/${world.organizationId}/document`,
-    payload: { name: 'Koopia', description: '', period: { year: 2027, month: 1, duration: 1 }, copy: { sourceDocumentId: sourceId, classifiers: true, schemes: true } },
+    payload: {
+      name: 'Koopia',
+      description: '',
+      period: { year: 2027, month: 1, duration: 1 },
+      copy: { sourceDocumentId: sourceId, classifiers: true, schemes: true },
+    },
   });
   expect(created.statusCode, created.body).toBe(201);
   const { id: copyId, taskId } = created.json();

@@ -22,7 +22,10 @@ export const BUDGET_LIMITS = {
 
 export const BUDGET_TYPE_VALUES = ['COMMON', 'SUM_BUDGET', 'MONITORING'] as const;
 /** The sum type is also written SUM (spec 2, section 3): accepted on input, answered as SUM_BUDGET. */
-export const budgetTypeSchema = z.preprocess((value) => (value === 'SUM' ? 'SUM_BUDGET' : value), z.enum(BUDGET_TYPE_VALUES, { message: 'validation.allowedValues' }));
+export const budgetTypeSchema = z.preprocess(
+  (value) => (value === 'SUM' ? 'SUM_BUDGET' : value),
+  z.enum(BUDGET_TYPE_VALUES, { message: 'validation.allowedValues' }),
+);
 export type BudgetTypeValue = (typeof BUDGET_TYPE_VALUES)[number];
 
 const id = z.uuid({ message: 'validation.format' });
@@ -35,9 +38,7 @@ const urlField = z.preprocess(
     .nullable(),
 );
 
-export const budgetTagsListSchema = z
-  .array(requiredText(BUDGET_LIMITS.tagMaxLength))
-  .max(BUDGET_LIMITS.tagsMax, { message: 'validation.max' });
+export const budgetTagsListSchema = z.array(requiredText(BUDGET_LIMITS.tagMaxLength)).max(BUDGET_LIMITS.tagsMax, { message: 'validation.max' });
 
 /** Per matching scheme (GET api/budget/{id}/copy-schemes) what to copy from the source budget. */
 export const budgetCopySchemeOptionSchema = z.object({
@@ -97,9 +98,7 @@ export const budgetSyncSchema = z.object({ enabled: z.boolean({ message: 'valida
 /** Order values count down from the list length: the highest comes first. */
 export const budgetOrderSchema = z.object({
   documentId: id.optional(),
-  list: z
-    .array(z.object({ id, order: orderValue }))
-    .min(1, { message: 'validation.required' }),
+  list: z.array(z.object({ id, order: orderValue })).min(1, { message: 'validation.required' }),
 });
 
 export const budgetPermissionsSchema = z.object({ read: z.boolean(), update: z.boolean() });

@@ -109,7 +109,10 @@ export const SIGNS = [1, -1] as const;
 export const groupedByRefSchema = z.object({ classifierId: uuid, itemId: uuid });
 export type GroupedByRef = z.infer<typeof groupedByRefSchema>;
 
-const signSchema = z.union([z.literal(1), z.literal(-1)]).nullable().default(null);
+const signSchema = z
+  .union([z.literal(1), z.literal(-1)])
+  .nullable()
+  .default(null);
 
 /** POST api/classifier/{classifierId}/item and PUT .../item/{id}. */
 export const classifierItemInputSchema = z.object({
@@ -126,7 +129,10 @@ export type ClassifierItemInput = z.infer<typeof classifierItemInputSchema>;
 export const classifierItemsBulkEditSchema = z.object({
   itemIds: z.array(uuid).min(1, { message: 'validation.required' }),
   description: optionalTextArea().optional(),
-  sign: z.union([z.literal(1), z.literal(-1)]).nullable().optional(),
+  sign: z
+    .union([z.literal(1), z.literal(-1)])
+    .nullable()
+    .optional(),
   unselectable: z.boolean().optional(),
   /** Replaces the reference to each listed grouping classifier; itemId null removes it. */
   groupedBy: z.array(z.object({ classifierId: uuid, itemId: uuid.nullable() })).optional(),

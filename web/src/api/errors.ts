@@ -22,8 +22,7 @@ export class ApiError extends Error {
   get fieldIssues(): FieldIssue[] {
     if (!Array.isArray(this.details)) return [];
     return this.details.filter(
-      (issue): issue is FieldIssue =>
-        typeof issue === 'object' && issue !== null && typeof issue.path === 'string' && typeof issue.message === 'string',
+      (issue): issue is FieldIssue => typeof issue === 'object' && issue !== null && typeof issue.path === 'string' && typeof issue.message === 'string',
     );
   }
 }

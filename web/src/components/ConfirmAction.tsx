@@ -17,13 +17,7 @@ export interface ConfirmAction<T> {
  * State of a confirmed row action: `run` does the request; after it succeeded `onDone` refreshes
  * what the screen shows, then the dialog closes.
  */
-export function useConfirmAction<T>({
-  run,
-  onDone,
-}: {
-  run: (item: T) => Promise<unknown>;
-  onDone: (item: T) => Promise<unknown>;
-}): ConfirmAction<T> {
+export function useConfirmAction<T>({ run, onDone }: { run: (item: T) => Promise<unknown>; onDone: (item: T) => Promise<unknown> }): ConfirmAction<T> {
   const [target, setTarget] = useState<T | null>(null);
   const mutation = useMutation({
     mutationFn: run,

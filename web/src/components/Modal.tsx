@@ -58,24 +58,10 @@ export function Modal({ title, onClose, children, footer, width = 480, testId, b
 
   return createPortal(
     <div className="modal-backdrop">
-      <div
-        ref={dialogRef}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid={testId}
-        style={{ width }}
-      >
+      <div ref={dialogRef} className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId} style={{ width }}>
         <div className="modal-header">
           <h2 id={titleId}>{title}</h2>
-          <button
-            type="button"
-            className="icon-button"
-            onClick={onClose}
-            disabled={busy}
-            aria-label={intl.formatMessage({ id: 'common.close' })}
-          >
+          <button type="button" className="icon-button" onClick={onClose} disabled={busy} aria-label={intl.formatMessage({ id: 'common.close' })}>
             <CloseIcon />
           </button>
         </div>

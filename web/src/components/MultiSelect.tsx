@@ -1,14 +1,4 @@
-import {
-  type KeyboardEvent as ReactKeyboardEvent,
-  type Ref,
-  useEffect,
-  useId,
-  useImperativeHandle,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type KeyboardEvent as ReactKeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocale } from '../i18n/I18nProvider';
@@ -140,7 +130,9 @@ export function MultiSelect({
     }
   };
 
-  const triggerClass = ['multi-select-trigger', compact && 'compact', oneLine && 'one-line', inline && 'inline', invalid && 'invalid'].filter(Boolean).join(' ');
+  const triggerClass = ['multi-select-trigger', compact && 'compact', oneLine && 'one-line', inline && 'inline', invalid && 'invalid']
+    .filter(Boolean)
+    .join(' ');
 
   return (
     <>
@@ -228,13 +220,7 @@ export function MultiSelect({
                     </button>
                   ) : null}
                   {clearable ? (
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => onChange([])}
-                      disabled={chosen.length === 0}
-                      data-testid={`${testId}-clear`}
-                    >
+                    <button type="button" className="link-button" onClick={() => onChange([])} disabled={chosen.length === 0} data-testid={`${testId}-clear`}>
                       <FormattedMessage id="components.multiSelect.clear" />
                     </button>
                   ) : null}

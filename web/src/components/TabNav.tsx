@@ -23,14 +23,7 @@ export function TabNav({ labelId, tabs }: { labelId: MessageKey; tabs: readonly 
             <FormattedMessage id={tab.label} />
           </span>
         ) : (
-          <NavLink
-            key={tab.to}
-            to={tab.to}
-            end={tab.end}
-            replace
-            className={({ isActive }) => (isActive ? 'tab active' : 'tab')}
-            data-testid={tab.testId}
-          >
+          <NavLink key={tab.to} to={tab.to} end={tab.end} replace className={({ isActive }) => (isActive ? 'tab active' : 'tab')} data-testid={tab.testId}>
             <FormattedMessage id={tab.label} />
           </NavLink>
         ),

@@ -68,12 +68,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 <FormattedMessage id={errorMessageKey(toast.code)} />
               </span>
             )}
-            <button
-              type="button"
-              className="icon-button"
-              onClick={() => dismiss(toast.id)}
-              aria-label={intl.formatMessage({ id: 'common.dismiss' })}
-            >
+            <button type="button" className="icon-button" onClick={() => dismiss(toast.id)} aria-label={intl.formatMessage({ id: 'common.dismiss' })}>
               <CloseIcon />
             </button>
           </div>

@@ -13,10 +13,20 @@ export function Icon({ size, box = size, className, children }: { size: number; 
 }
 
 /** A stroked (unfilled) path of an icon, `width` thick in `color`; `cap` and `join` round its ends and corners. */
-export function Stroke({ d, width, cap = false, join = false, color = 'currentColor' }: { d: string; width: number; cap?: boolean; join?: boolean; color?: string }) {
-  return (
-    <path d={d} stroke={color} strokeWidth={width} strokeLinecap={cap ? 'round' : undefined} strokeLinejoin={join ? 'round' : undefined} fill="none" />
-  );
+export function Stroke({
+  d,
+  width,
+  cap = false,
+  join = false,
+  color = 'currentColor',
+}: {
+  d: string;
+  width: number;
+  cap?: boolean;
+  join?: boolean;
+  color?: string;
+}) {
+  return <path d={d} stroke={color} strokeWidth={width} strokeLinecap={cap ? 'round' : undefined} strokeLinejoin={join ? 'round' : undefined} fill="none" />;
 }
 
 export function MenuIcon() {
@@ -119,7 +129,6 @@ export function AuthTypeIcon({ type }: { type: AuthenticationType }) {
 
 // ---- row and action icons (grids' action cells); decorative: callers give the accessible name
 
-
 export function EditIcon() {
   return (
     <Icon size={16}>
@@ -140,7 +149,12 @@ export function CopyIcon() {
 export function TrashIcon() {
   return (
     <Icon size={16}>
-      <Stroke d="M2.5 4.5h11M6.5 4.5V3a1 1 0 0 1 1-1h1a1 1 0 0 1 1 1v1.5M4 4.5l.7 8.6a1 1 0 0 0 1 .9h4.6a1 1 0 0 0 1-.9l.7-8.6M6.7 7v4.5M9.3 7v4.5" width={1.3} cap join />
+      <Stroke
+        d="M2.5 4.5h11M6.5 4.5V3a1 1 0 0 1 1-1h1a1 1 0 0 1 1 1v1.5M4 4.5l.7 8.6a1 1 0 0 0 1 .9h4.6a1 1 0 0 0 1-.9l.7-8.6M6.7 7v4.5M9.3 7v4.5"
+        width={1.3}
+        cap
+        join
+      />
     </Icon>
   );
 }

@@ -34,7 +34,11 @@ describe('revealWhenReady', () => {
   it('reveals at once when the target is already there', () => {
     const { timers, pending } = manualTimers();
     const revealed: string[] = [];
-    revealWhenReady(() => 'row', (target) => revealed.push(target), { timers });
+    revealWhenReady(
+      () => 'row',
+      (target) => revealed.push(target),
+      { timers },
+    );
     expect(revealed).toEqual(['row']);
     expect(pending()).toBe(0);
   });

@@ -22,7 +22,11 @@ const windowTimers: RetryTimers = {
 export function revealWhenReady<T>(
   find: () => T | null | undefined,
   reveal: (target: T) => void,
-  { intervalMs = SCROLL_RETRY_MS, timeoutMs = SCROLL_GIVE_UP_MS, timers = windowTimers }: { intervalMs?: number; timeoutMs?: number; timers?: RetryTimers } = {},
+  {
+    intervalMs = SCROLL_RETRY_MS,
+    timeoutMs = SCROLL_GIVE_UP_MS,
+    timers = windowTimers,
+  }: { intervalMs?: number; timeoutMs?: number; timers?: RetryTimers } = {},
 ): () => void {
   let handle: unknown = null;
   let stopped = false;

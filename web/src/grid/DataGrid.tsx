@@ -16,10 +16,7 @@ export function DataGrid<TData>({ testId, height = '70vh', defaultColDef, ...pro
     }),
     [intl],
   );
-  const columnDefaults = useMemo(
-    () => ({ sortable: true, resizable: true, suppressMovable: true, ...defaultColDef }),
-    [defaultColDef],
-  );
+  const columnDefaults = useMemo(() => ({ sortable: true, resizable: true, suppressMovable: true, ...defaultColDef }), [defaultColDef]);
 
   return (
     <div className="data-grid" style={{ height }} data-testid={testId}>

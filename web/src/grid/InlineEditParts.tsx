@@ -111,7 +111,13 @@ export function InlineRowButtons({
       <IconAction label={intl.formatMessage({ id: labels.edit })} title={busyTitle} disabled={busy} onClick={onEdit} testId={`${testIdPrefix}-edit`}>
         <EditIcon />
       </IconAction>
-      <IconAction label={intl.formatMessage({ id: labels.duplicate })} title={busyTitle} disabled={busy} onClick={onDuplicate} testId={`${testIdPrefix}-duplicate`}>
+      <IconAction
+        label={intl.formatMessage({ id: labels.duplicate })}
+        title={busyTitle}
+        disabled={busy}
+        onClick={onDuplicate}
+        testId={`${testIdPrefix}-duplicate`}
+      >
         <CopyIcon />
       </IconAction>
       <IconAction

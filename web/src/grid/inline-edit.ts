@@ -60,7 +60,16 @@ export function inlineEditReducer<D extends object>(
   const copy = rules.copy ?? ((draft: D) => ({ ...draft }));
   switch (action.type) {
     case 'start':
-      return { key: action.key, mode: action.mode, original: copy(action.original), draft: copy(action.original), saving: false, changed: false, invalid: {}, touched: {} };
+      return {
+        key: action.key,
+        mode: action.mode,
+        original: copy(action.original),
+        draft: copy(action.original),
+        saving: false,
+        changed: false,
+        invalid: {},
+        touched: {},
+      };
     case 'update': {
       if (!session) return null;
       const fields = Object.keys(action.changes) as Array<keyof D>;

@@ -12,7 +12,14 @@ vi.mock('./DataGrid', () => ({ DataGrid: () => createElement('div', { 'data-test
 const render = (node: ReactNode) => renderToStaticMarkup(createElement(IntlProvider, { locale: 'et', messages: et }, node));
 
 function grid(query: { isPending: boolean; isError: boolean; error: unknown; data: unknown }) {
-  return render(createElement(QueryGrid<{ id: string }>, { query: { ...query, refetch: vi.fn() } as never, rows: [], loadFailed: 'budgets.loadFailed', testId: 'budgets-grid' }));
+  return render(
+    createElement(QueryGrid<{ id: string }>, {
+      query: { ...query, refetch: vi.fn() } as never,
+      rows: [],
+      loadFailed: 'budgets.loadFailed',
+      testId: 'budgets-grid',
+    }),
+  );
 }
 
 describe('a list grid loaded by a query', () => {

@@ -6,7 +6,10 @@ import { useLocale } from '../i18n/I18nProvider';
  * it (trimmed, case-insensitive in the UI language). `textsOf` must be stable (defined outside
  * the component).
  */
-export function useGridSearch<T>(data: T[] | undefined, textsOf: (row: T) => readonly string[]): { search: string; setSearch: (value: string) => void; rows: T[] } {
+export function useGridSearch<T>(
+  data: T[] | undefined,
+  textsOf: (row: T) => readonly string[],
+): { search: string; setSearch: (value: string) => void; rows: T[] } {
   const { locale } = useLocale();
   const [search, setSearch] = useState('');
   const rows = useMemo(() => {

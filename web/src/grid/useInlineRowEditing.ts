@@ -1,14 +1,6 @@
 import type { RowClassRules } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import {
-  canSave,
-  type EditMode,
-  HIGHLIGHT_MS,
-  type InlineEditRow,
-  type InlineEditSession,
-  type InlineEditStore,
-  invalidFields,
-} from './inline-edit';
+import { canSave, type EditMode, HIGHLIGHT_MS, type InlineEditRow, type InlineEditSession, type InlineEditStore, invalidFields } from './inline-edit';
 
 /** The edit session of `store`, re-rendering on each change (for the page and its cells). */
 export function useInlineEditSession<D extends object>(store: InlineEditStore<D>): InlineEditSession<D> | null {

@@ -31,8 +31,14 @@ describe('i18n catalogs', () => {
   it('et and en have exactly the same keys', () => {
     const etKeys = Object.keys(et).sort();
     const enKeys = Object.keys(en).sort();
-    expect(enKeys.filter((key) => !etKeys.includes(key)), 'keys only in en').toEqual([]);
-    expect(etKeys.filter((key) => !enKeys.includes(key)), 'keys only in et').toEqual([]);
+    expect(
+      enKeys.filter((key) => !etKeys.includes(key)),
+      'keys only in en',
+    ).toEqual([]);
+    expect(
+      etKeys.filter((key) => !enKeys.includes(key)),
+      'keys only in et',
+    ).toEqual([]);
   });
 
   it('has no empty messages and the same placeholders in both languages', () => {

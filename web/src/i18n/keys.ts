@@ -19,8 +19,7 @@ export type MessageValues = Record<string, string | number>;
  * without a number) so that a message key coming from the server without values still renders.
  */
 export function validationValues(values: { min?: unknown; max?: unknown; values?: unknown } = {}): MessageValues {
-  const text = (value: unknown): string =>
-    typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? String(value) : 'none';
+  const text = (value: unknown): string => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? String(value) : 'none');
   return {
     min: text(values.min),
     max: text(values.max),

@@ -42,11 +42,16 @@ describe('user decider: registration and administration', () => {
   });
 
   it('records nothing when an update changes nothing (e-mail compared case-insensitively)', () => {
-    expect(given([registered]).when({ type: 'UpdateUser', userId, name: 'Mari Maasikas', email: 'MARI@example.com', holdsAdminOccupation: false })()).toEqual([]);
+    expect(given([registered]).when({ type: 'UpdateUser', userId, name: 'Mari Maasikas', email: 'MARI@example.com', holdsAdminOccupation: false })()).toEqual(
+      [],
+    );
   });
 
   it('refuses to edit a user holding an admin occupation', () => {
-    expectCode(given([registered]).when({ type: 'UpdateUser', userId, name: 'Other', email: 'mari@example.com', holdsAdminOccupation: true }), 'USER_NOT_MODIFIABLE');
+    expectCode(
+      given([registered]).when({ type: 'UpdateUser', userId, name: 'Other', email: 'mari@example.com', holdsAdminOccupation: true }),
+      'USER_NOT_MODIFIABLE',
+    );
   });
 
   it('refuses to delete a user holding an admin occupation, before the occupation rule', () => {
@@ -97,7 +102,12 @@ describe('user decider: authentication methods and settings', () => {
   });
 
   it('removes all authentication methods, clearing every flag', () => {
-    const history: UserEvent[] = [registered, { type: 'UserPasswordSet', data: { userId } }, { type: 'UserMfaEnabled', data: { userId } }, { type: 'UserElectronicIdBound', data: { userId } }];
+    const history: UserEvent[] = [
+      registered,
+      { type: 'UserPasswordSet', data: { userId } },
+      { type: 'UserMfaEnabled', data: { userId } },
+      { type: 'UserElectronicIdBound', data: { userId } },
+    ];
     const removed = given(history).when({ type: 'RemoveAuthMethods', userId })();
     expect(removed).toEqual([{ type: 'UserAuthMethodsRemoved', data: { userId } }]);
     const state = foldEvents(userDecider, [...history, ...removed]);
@@ -113,7 +123,9 @@ describe('user decider: authentication methods and settings', () => {
   });
 
   it('changes the e-mail lower-cased, recording nothing when unchanged', () => {
-    expect(given([registered]).when({ type: 'ChangeEmail', userId, email: 'New@Example.com' })()).toEqual([{ type: 'UserEmailChanged', data: { userId, email: 'new@example.com' } }]);
+    expect(given([registered]).when({ type: 'ChangeEmail', userId, email: 'New@Example.com' })()).toEqual([
+      { type: 'UserEmailChanged', data: { userId, email: 'new@example.com' } },
+    ]);
     expect(given([registered]).when({ type: 'ChangeEmail', userId, email: 'MARI@example.com' })()).toEqual([]);
   });
 });

@@ -140,7 +140,17 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   evolve(state, event) {
     if (event.type === 'UserRegistered') {
       const { organizationId, name, email } = event.data;
-      return { status: 'active', organizationId, name, email, confirmed: false, hasPassword: false, mfaEnabled: false, electronicIdBound: false, language: null };
+      return {
+        status: 'active',
+        organizationId,
+        name,
+        email,
+        confirmed: false,
+        hasPassword: false,
+        mfaEnabled: false,
+        electronicIdBound: false,
+        language: null,
+      };
     }
     return state.status === 'active' ? evolveActive(state, event) : state;
   },

@@ -77,7 +77,10 @@ describe('budget decider', () => {
     expectCode(given([]).when({ ...sum, sumBudgetComponentIds: [budgetId] }), 'SUM_BUDGET_SELF_REFERENCE');
     expectCode(given([]).when({ ...sum, sumBudgetComponentIds: [a, s] }), 'COMPONENT_ALREADY_IN_USE');
     expectCode(given([]).when({ ...sum, sumBudgetComponentIds: ['dddddddd-dddd-4ddd-8ddd-dddddddddddd'] }), 'SUM_BUDGET_COMPONENT_NOT_FOUND');
-    expectCode(given([]).when({ ...sum, sumBudgetComponentIds: [a], componentFacts: [{ id: a, sumBudgetComponentIds: [], readDisabledByStatus: true }] }), 'COMPONENT_READ_DISABLED_BY_STATUS');
+    expectCode(
+      given([]).when({ ...sum, sumBudgetComponentIds: [a], componentFacts: [{ id: a, sumBudgetComponentIds: [], readDisabledByStatus: true }] }),
+      'COMPONENT_READ_DISABLED_BY_STATUS',
+    );
     const events = given([]).when({ ...sum, sumBudgetComponentIds: [a, b, a] })();
     expect(events[0]?.data).toMatchObject({ type: 'SUM_BUDGET', sumBudgetComponentIds: [a, b] });
   });
@@ -92,7 +95,18 @@ describe('budget decider', () => {
       { id: budgetId, sumBudgetComponentIds: [a] },
     ];
     expectCode(() => checkSumComponents(budgetId, [s], graph), 'SUM_BUDGET_CYCLE');
-    expectCode(given([sumCreated]).when({ type: 'UpdateBudget', budgetId, name: 'Main', description: '', resourceStatusId: null, sumBudgetComponentIds: [s], componentFacts: graph }), 'SUM_BUDGET_CYCLE');
+    expectCode(
+      given([sumCreated]).when({
+        type: 'UpdateBudget',
+        budgetId,
+        name: 'Main',
+        description: '',
+        resourceStatusId: null,
+        sumBudgetComponentIds: [s],
+        componentFacts: graph,
+      }),
+      'SUM_BUDGET_CYCLE',
+    );
     expect(checkSumComponents(budgetId, [a], graph)).toEqual([a]);
   });
 
@@ -108,14 +122,41 @@ describe('budget decider', () => {
   });
 
   it('keeps the type fixed', () => {
-    expectCode(given([created]).when({ type: 'UpdateBudget', budgetId, budgetType: 'MONITORING', name: 'X', description: '', resourceStatusId: null, sumBudgetComponentIds: [] }), 'BUDGET_TYPE_IMMUTABLE');
+    expectCode(
+      given([created]).when({
+        type: 'UpdateBudget',
+        budgetId,
+        budgetType: 'MONITORING',
+        name: 'X',
+        description: '',
+        resourceStatusId: null,
+        sumBudgetComponentIds: [],
+      }),
+      'BUDGET_TYPE_IMMUTABLE',
+    );
   });
 
   it('gives gateway and ERP URLs to monitoring budgets only and keeps them when omitted', () => {
     expectCode(given([]).when({ ...create, gwUrl: 'https://gw.example' }), 'SCHEMA_VALIDATION_ERROR');
-    const set = given([monitoringCreated]).when({ type: 'UpdateBudget', budgetId, name: 'Main', description: '', resourceStatusId: null, sumBudgetComponentIds: [], gwUrl: 'https://gw.example', erpUrl: null })();
+    const set = given([monitoringCreated]).when({
+      type: 'UpdateBudget',
+      budgetId,
+      name: 'Main',
+      description: '',
+      resourceStatusId: null,
+      sumBudgetComponentIds: [],
+      gwUrl: 'https://gw.example',
+      erpUrl: null,
+    })();
     expect(set[0]?.data).toMatchObject({ gwUrl: 'https://gw.example', erpUrl: null });
-    const kept = given([monitoringCreated, ...set]).when({ type: 'UpdateBudget', budgetId, name: 'Renamed', description: '', resourceStatusId: null, sumBudgetComponentIds: [] })();
+    const kept = given([monitoringCreated, ...set]).when({
+      type: 'UpdateBudget',
+      budgetId,
+      name: 'Renamed',
+      description: '',
+      resourceStatusId: null,
+      sumBudgetComponentIds: [],
+    })();
     expect(kept[0]?.data).toMatchObject({ name: 'Renamed', gwUrl: 'https://gw.example' });
   });
 
@@ -128,11 +169,18 @@ describe('budget decider', () => {
   });
 
   it('validates copy choices', () => {
-    const copy = { sourceBudgetId: a, copyPermissions: false, schemes: [{ schemeId: s, copyPinnedPreselections: true, copySubBudgetPermissions: false, copyComments: false }] };
+    const copy = {
+      sourceBudgetId: a,
+      copyPermissions: false,
+      schemes: [{ schemeId: s, copyPinnedPreselections: true, copySubBudgetPermissions: false, copyComments: false }],
+    };
     expect(given([]).when({ ...create, copiedFrom: copy })()[0]?.data).toMatchObject({ copiedFrom: copy });
     expectCode(given([]).when({ ...create, budgetType: 'MONITORING', copiedFrom: copy }), 'BUDGET_COPY_INVALID_SCHEME_PARAMETERS');
     expectCode(given([]).when({ ...create, copiedFrom: { ...copy, schemes: [] } }), 'BUDGET_COPY_INVALID_SCHEME_PARAMETERS');
-    expectCode(given([]).when({ ...create, budgetType: 'SUM_BUDGET', sumBudgetComponentIds: [a], componentFacts: facts, copiedFrom: copy }), 'SCHEMA_VALIDATION_ERROR');
+    expectCode(
+      given([]).when({ ...create, budgetType: 'SUM_BUDGET', sumBudgetComponentIds: [a], componentFacts: facts, copiedFrom: copy }),
+      'SCHEMA_VALIDATION_ERROR',
+    );
   });
 
   it('names the field a rule refuses, not where the request carried it', () => {
@@ -151,7 +199,18 @@ describe('budget decider', () => {
     expect(detailsOf(given([]).when({ ...create, budgetType: 'SUM_BUDGET', sumBudgetComponentIds: [a], componentFacts: facts, copiedFrom: copy }))).toEqual([
       { field: 'copy', message: 'validation.invalid' },
     ]);
-    const twice = () => budgetOrderDecider.decide({ type: 'ReorderBudgets', documentId, list: [{ id: a, order: 2 }, { id: a, order: 1 }] }, { revision: 0 });
+    const twice = () =>
+      budgetOrderDecider.decide(
+        {
+          type: 'ReorderBudgets',
+          documentId,
+          list: [
+            { id: a, order: 2 },
+            { id: a, order: 1 },
+          ],
+        },
+        { revision: 0 },
+      );
     expect(detailsOf(twice)).toEqual([{ field: 'list', message: 'validation.unique' }]);
   });
 
@@ -162,7 +221,33 @@ describe('budget decider', () => {
   });
 
   it('orders budgets, refusing duplicates', () => {
-    expectCode(() => budgetOrderDecider.decide({ type: 'ReorderBudgets', documentId, list: [{ id: a, order: 2 }, { id: a, order: 1 }] }, { revision: 0 }), 'SCHEMA_VALIDATION_ERROR');
-    expect(budgetOrderDecider.decide({ type: 'ReorderBudgets', documentId, list: [{ id: a, order: 2 }, { id: b, order: 1 }] }, { revision: 0 })).toHaveLength(1);
+    expectCode(
+      () =>
+        budgetOrderDecider.decide(
+          {
+            type: 'ReorderBudgets',
+            documentId,
+            list: [
+              { id: a, order: 2 },
+              { id: a, order: 1 },
+            ],
+          },
+          { revision: 0 },
+        ),
+      'SCHEMA_VALIDATION_ERROR',
+    );
+    expect(
+      budgetOrderDecider.decide(
+        {
+          type: 'ReorderBudgets',
+          documentId,
+          list: [
+            { id: a, order: 2 },
+            { id: b, order: 1 },
+          ],
+        },
+        { revision: 0 },
+      ),
+    ).toHaveLength(1);
   });
 });

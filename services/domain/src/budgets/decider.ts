@@ -105,7 +105,8 @@ export function checkSumComponents(budgetId: string, componentIds: readonly stri
   // The budget's own (old) components must not count when looking for cycles.
   for (const id of ids) {
     const fact = facts.get(id);
-    if (!fact || fact.readable === false) throw new DomainError('SUM_BUDGET_COMPONENT_NOT_FOUND', 'a component is not a readable budget of the document', { componentId: id });
+    if (!fact || fact.readable === false)
+      throw new DomainError('SUM_BUDGET_COMPONENT_NOT_FOUND', 'a component is not a readable budget of the document', { componentId: id });
     if (fact.readDisabledByStatus) throw new DomainError('COMPONENT_READ_DISABLED_BY_STATUS', undefined, { componentId: id });
   }
   const descendants = new Map(ids.map((id) => [id, descendantsOf(id, facts)]));
@@ -114,7 +115,8 @@ export function checkSumComponents(budgetId: string, componentIds: readonly stri
   }
   for (const id of ids) {
     const container = ids.find((other) => other !== id && descendants.get(other)?.has(id));
-    if (container) throw new DomainError('COMPONENT_ALREADY_IN_USE', 'a selected sum budget already adds up this component', { componentId: id, usedBy: container });
+    if (container)
+      throw new DomainError('COMPONENT_ALREADY_IN_USE', 'a selected sum budget already adds up this component', { componentId: id, usedBy: container });
   }
   return ids;
 }
@@ -154,7 +156,9 @@ function create(command: Extract<BudgetCommand, { type: 'CreateBudget' }>, state
       seen.add(scheme.schemeId);
       // Pinned preselection copy and comment copy are disabled for monitoring budgets (spec 2, section 5).
       if (type === 'MONITORING' && (scheme.copyPinnedPreselections || scheme.copyComments)) {
-        throw new DomainError('BUDGET_COPY_INVALID_SCHEME_PARAMETERS', 'a monitoring budget copies neither pinned preselections nor comments', { schemeId: scheme.schemeId });
+        throw new DomainError('BUDGET_COPY_INVALID_SCHEME_PARAMETERS', 'a monitoring budget copies neither pinned preselections nor comments', {
+          schemeId: scheme.schemeId,
+        });
       }
     }
     const anything = copiedFrom.copyPermissions || copiedFrom.schemes.some((s) => s.copyPinnedPreselections || s.copySubBudgetPermissions || s.copyComments);
@@ -208,7 +212,20 @@ export const budgetDecider: Decider<BudgetCommand, BudgetEvent, BudgetState> = {
     switch (event.type) {
       case 'BudgetCreated': {
         const { documentId, organizationId, type, name, description, tags, resourceStatusId, sumBudgetComponentIds, gwUrl, erpUrl } = event.data;
-        return { status: 'active', documentId, organizationId, type, name, description, tags, resourceStatusId, sumBudgetComponentIds, gwUrl, erpUrl, syncEnabled: false };
+        return {
+          status: 'active',
+          documentId,
+          organizationId,
+          type,
+          name,
+          description,
+          tags,
+          resourceStatusId,
+          sumBudgetComponentIds,
+          gwUrl,
+          erpUrl,
+          syncEnabled: false,
+        };
       }
       case 'BudgetUpdated': {
         if (state.status !== 'active') return state;
@@ -240,12 +257,20 @@ export const budgetDecider: Decider<BudgetCommand, BudgetEvent, BudgetState> = {
       case 'SetBudgetSync': {
         const budget = monitoring(state);
         if (budget.syncEnabled === command.enabled) return [];
-        return [{ type: 'BudgetSyncSet', data: { budgetId: command.budgetId, documentId: budget.documentId, organizationId: budget.organizationId, enabled: command.enabled } }];
+        return [
+          {
+            type: 'BudgetSyncSet',
+            data: { budgetId: command.budgetId, documentId: budget.documentId, organizationId: budget.organizationId, enabled: command.enabled },
+          },
+        ];
       }
       case 'IssueBudgetApiKey': {
         const budget = monitoring(state);
         return [
-          { type: 'BudgetApiKeyIssued', data: { budgetId: command.budgetId, documentId: budget.documentId, organizationId: budget.organizationId, issuedAt: command.now.toISOString() } },
+          {
+            type: 'BudgetApiKeyIssued',
+            data: { budgetId: command.budgetId, documentId: budget.documentId, organizationId: budget.organizationId, issuedAt: command.now.toISOString() },
+          },
         ];
       }
       case 'DeleteBudget': {

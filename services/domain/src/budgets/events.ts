@@ -36,10 +36,7 @@ export type BudgetCreated = DomainEvent<
     copiedFrom?: BudgetCopyChoice | null;
   }
 >;
-export type BudgetUpdated = DomainEvent<
-  'BudgetUpdated',
-  Omit<BudgetFields, 'tags'> & { budgetId: string; documentId: string; organizationId: string }
->;
+export type BudgetUpdated = DomainEvent<'BudgetUpdated', Omit<BudgetFields, 'tags'> & { budgetId: string; documentId: string; organizationId: string }>;
 export type BudgetTagsSet = DomainEvent<'BudgetTagsSet', { budgetId: string; documentId: string; organizationId: string; tags: string[] }>;
 /** Automatic synchronisation of a monitoring budget on or off (IS_ADMIN, spec 1 section 7). */
 export type BudgetSyncSet = DomainEvent<'BudgetSyncSet', { budgetId: string; documentId: string; organizationId: string; enabled: boolean }>;

@@ -14,7 +14,14 @@ const given = givenFor<ClassifierCommand, ClassifierEvent, ReturnType<typeof cla
 
 const expectCode = expectDomainError;
 
-const context: ClassifierContext = { isMaster: false, groupsMaster: false, groupedByIds: [], secondaryInScheme: false, groupedItemsWithoutValue: 0, recordsWithoutValue: 0 };
+const context: ClassifierContext = {
+  isMaster: false,
+  groupsMaster: false,
+  groupedByIds: [],
+  secondaryInScheme: false,
+  groupedItemsWithoutValue: 0,
+  recordsWithoutValue: 0,
+};
 const fields: ClassifierFields = {
   name: 'Tegevusala',
   itemName: 'Tegevusala',
@@ -46,7 +53,10 @@ const itemData = (id: string, code: string, changes: Partial<ClassifierItemData>
   groupedBy: [],
   ...changes,
 });
-const added = (...items: ClassifierItemData[]): ClassifierEvent => ({ type: 'ClassifierItemsAdded', data: { classifierId, documentId, organizationId, items } });
+const added = (...items: ClassifierItemData[]): ClassifierEvent => ({
+  type: 'ClassifierItemsAdded',
+  data: { classifierId, documentId, organizationId, items },
+});
 const withItems = [...created, added(itemData('a', 'AB'), itemData('b', 'ABCDE'))];
 
 describe('classifier decider', () => {
@@ -68,8 +78,14 @@ describe('classifier decider', () => {
   });
 
   it('checks length bounds against each other, the default and existing codes', () => {
-    expectCode(given([]).when({ ...create, codeSettings: { ...fields.codeSettings, minLength: 5, maxLength: 4 } } as ClassifierCommand), 'CLASSIFIER_MIN_GREATER_THAN_MAX');
-    expectCode(given([]).when({ ...create, codeSettings: { ...fields.codeSettings, minLength: 21, maxLength: 30 } } as ClassifierCommand), 'SCHEMA_VALIDATION_ERROR');
+    expectCode(
+      given([]).when({ ...create, codeSettings: { ...fields.codeSettings, minLength: 5, maxLength: 4 } } as ClassifierCommand),
+      'CLASSIFIER_MIN_GREATER_THAN_MAX',
+    );
+    expectCode(
+      given([]).when({ ...create, codeSettings: { ...fields.codeSettings, minLength: 21, maxLength: 30 } } as ClassifierCommand),
+      'SCHEMA_VALIDATION_ERROR',
+    );
     expectCode(given(withItems).when(update({ codeSettings: { ...fields.codeSettings, minLength: 3 } })), 'LENGTH_CONFLICTS_WITH_CODES');
     expectCode(given(withItems).when(update({ codeSettings: { ...fields.codeSettings, maxLength: 4 } })), 'LENGTH_CONFLICTS_WITH_CODES');
     expect(given(withItems).when(update({ codeSettings: { ...fields.codeSettings, minLength: 2, maxLength: 5 } }))()).toHaveLength(1);
@@ -83,7 +99,9 @@ describe('classifier decider', () => {
   it('keeps the sign, required and primary grouping rules', () => {
     expectCode(given([]).when({ ...create, itemCanChangeSign: true } as ClassifierCommand), 'ONLY_GROUPING_CAN_CHANGE_SIGN');
     expectCode(given([]).when({ ...create, groupingId, itemCanChangeSign: true } as ClassifierCommand), 'ONLY_GROUPING_CAN_CHANGE_SIGN');
-    expect(given([]).when({ ...create, groupingId, itemCanChangeSign: true, context: { ...context, groupsMaster: true } } as ClassifierCommand)()).toHaveLength(1);
+    expect(given([]).when({ ...create, groupingId, itemCanChangeSign: true, context: { ...context, groupsMaster: true } } as ClassifierCommand)()).toHaveLength(
+      1,
+    );
     expectCode(given(created).when(update({ required: false }, { isMaster: true })), 'MASTER_CLASSIFIER_MUST_BE_REQUIRED');
     expectCode(given(created).when(update({ required: true }, { secondaryInScheme: true })), 'CANNOT_BE_REQUIRED');
     expectCode(given(created).when(update({ required: true }, { recordsWithoutValue: 3 })), 'NOT_USED_IN_ALL_RECORDS');
@@ -92,7 +110,10 @@ describe('classifier decider', () => {
   });
 
   it('refuses to turn sign changing off while items are negative', () => {
-    const signed = classifierDecider.decide({ ...create, groupingId, itemCanChangeSign: true, context: { ...context, groupsMaster: true } } as ClassifierCommand, { status: 'none' });
+    const signed = classifierDecider.decide(
+      { ...create, groupingId, itemCanChangeSign: true, context: { ...context, groupsMaster: true } } as ClassifierCommand,
+      { status: 'none' },
+    );
     const events = [...signed, added(itemData('a', 'A', { sign: -1 }))];
     expectCode(given(events).when(update({ itemCanChangeSign: false }, { groupsMaster: true })), 'HAS_SIGN_CHANGING_ITEMS');
   });
@@ -124,7 +145,8 @@ describe('classifier items', () => {
   };
 
   it('checks code, uniqueness, sign and groupings of a new item', () => {
-    const add = (item: ClassifierItemData, groupings: GroupingContext[] = []) => given(withItems).when({ type: 'AddClassifierItem', classifierId, item, groupings });
+    const add = (item: ClassifierItemData, groupings: GroupingContext[] = []) =>
+      given(withItems).when({ type: 'AddClassifierItem', classifierId, item, groupings });
     expectCode(add(itemData('c', 'a b')), 'INVALID_CODE');
     expectCode(add(itemData('c', 'ABCDEFGHIJK')), 'INVALID_CODE');
     expectCode(add(itemData('c', 'ab')), 'ITEM_CODE_IN_USE');
@@ -135,7 +157,8 @@ describe('classifier items', () => {
   });
 
   it('keeps the code of an item in use', () => {
-    const edit = (code: string, inUse: boolean) => given(withItems).when({ type: 'UpdateClassifierItem', classifierId, item: itemData('a', code), groupings: [], inUse });
+    const edit = (code: string, inUse: boolean) =>
+      given(withItems).when({ type: 'UpdateClassifierItem', classifierId, item: itemData('a', code), groupings: [], inUse });
     expectCode(edit('XY', true), 'ITEM_IN_USE');
     expect(edit('XY', false)()).toHaveLength(1);
     expectCode(edit('ABCDE', false), 'ITEM_CODE_IN_USE');
@@ -156,7 +179,14 @@ describe('classifier items', () => {
       { code: 'D', name: 'D', unselectable: 'no', grupp: 'G1' },
     ];
     const run = (input: Record<string, unknown>[], loose = false) =>
-      given(withItems).when({ type: 'ImportClassifierItems', classifierId, rows: input, loose, newIds: input.map((_, index) => `n${index}`), groupings: [grouping] });
+      given(withItems).when({
+        type: 'ImportClassifierItems',
+        classifierId,
+        rows: input,
+        loose,
+        newIds: input.map((_, index) => `n${index}`),
+        groupings: [grouping],
+      });
     const events = run(rows)();
     expect(events).toHaveLength(1);
     expect(events[0]!.type === 'ClassifierItemsAdded' && events[0]!.data.items.map((item) => [item.id, item.code, item.groupedBy])).toEqual([

@@ -60,7 +60,14 @@ export interface ClassifierContext {
 }
 
 export type ClassifierCommand =
-  | ({ type: 'CreateClassifier'; classifierId: string; documentId: string; organizationId: string; groupingId: string | null; context: ClassifierContext } & ClassifierFields)
+  | ({
+      type: 'CreateClassifier';
+      classifierId: string;
+      documentId: string;
+      organizationId: string;
+      groupingId: string | null;
+      context: ClassifierContext;
+    } & ClassifierFields)
   | ({ type: 'UpdateClassifier'; classifierId: string; context: ClassifierContext } & ClassifierFields)
   | { type: 'DeleteClassifier'; classifierId: string; usedInScheme: boolean; isMaster: boolean; groupedByIds: string[] }
   | { type: 'AddClassifierItem'; classifierId: string; item: ClassifierItemData; groupings: GroupingContext[] }
@@ -283,7 +290,9 @@ export const classifierDecider: Decider<ClassifierCommand, ClassifierEvent, Clas
         if (state.status !== 'none') throw new DomainError('CONCURRENT_MODIFICATION', 'classifier already exists');
         checkDefinition(command, command.groupingId, command.context, null);
         const { classifierId, documentId, organizationId, groupingId } = command;
-        return [{ type: 'ClassifierCreated', data: { classifierId, documentId, organizationId, groupingId, ...definitionOf(command, command.displayOrder ?? 0) } }];
+        return [
+          { type: 'ClassifierCreated', data: { classifierId, documentId, organizationId, groupingId, ...definitionOf(command, command.displayOrder ?? 0) } },
+        ];
       }
       case 'UpdateClassifier': {
         const classifier = active(state);
@@ -349,6 +358,8 @@ export const classifierOrderDecider: Decider<ClassifierOrderCommand, Classifiers
   decide(command) {
     if (new Set(command.list.map((entry) => entry.id)).size !== command.list.length) throw fieldError('SCHEMA_VALIDATION_ERROR', 'list', 'validation.unique');
     if (command.list.length === 0) return [];
-    return [{ type: 'ClassifiersReordered', data: { documentId: command.documentId, list: command.list.map(({ id, displayOrder }) => ({ id, displayOrder })) } }];
+    return [
+      { type: 'ClassifiersReordered', data: { documentId: command.documentId, list: command.list.map(({ id, displayOrder }) => ({ id, displayOrder })) } },
+    ];
   },
 };

@@ -45,7 +45,13 @@ export type ClassifierItemsAdded = DomainEvent<'ClassifierItemsAdded', Classifie
 export type ClassifierItemsUpdated = DomainEvent<'ClassifierItemsUpdated', ClassifierRef & { items: ClassifierItemData[] }>;
 export type ClassifierItemsDeleted = DomainEvent<'ClassifierItemsDeleted', ClassifierRef & { itemIds: string[] }>;
 
-export type ClassifierEvent = ClassifierCreated | ClassifierUpdated | ClassifierDeleted | ClassifierItemsAdded | ClassifierItemsUpdated | ClassifierItemsDeleted;
+export type ClassifierEvent =
+  | ClassifierCreated
+  | ClassifierUpdated
+  | ClassifierDeleted
+  | ClassifierItemsAdded
+  | ClassifierItemsUpdated
+  | ClassifierItemsDeleted;
 
 export const CLASSIFIER_EVENT_TYPES = [
   'ClassifierCreated',

@@ -20,7 +20,10 @@ const settings = {
   allowCommentingWithReadPermissions: false,
 };
 const create: DocumentCommand = { type: 'CreateDocument', documentId, organizationId, ...settings, now };
-const created: DocumentEvent = { type: 'DocumentCreated', data: { documentId, organizationId, ...settings, resourceStatusId: null, createdAt: now.toISOString() } };
+const created: DocumentEvent = {
+  type: 'DocumentCreated',
+  data: { documentId, organizationId, ...settings, resourceStatusId: null, createdAt: now.toISOString() },
+};
 const update = (changes: Partial<Extract<DocumentCommand, { type: 'UpdateDocument' }>> = {}): DocumentCommand => ({
   type: 'UpdateDocument',
   documentId,
@@ -46,7 +49,15 @@ describe('document decider', () => {
     expect(events).toEqual([
       {
         type: 'DocumentUpdated',
-        data: { documentId, organizationId, ...settings, name: 'Eelarve 2028', period: { year: 2028, month: 3, duration: 2 }, masterClassifierId: classifierId, resourceStatusId: null },
+        data: {
+          documentId,
+          organizationId,
+          ...settings,
+          name: 'Eelarve 2028',
+          period: { year: 2028, month: 3, duration: 2 },
+          masterClassifierId: classifierId,
+          resourceStatusId: null,
+        },
       },
     ]);
   });
@@ -81,7 +92,9 @@ describe('document order decider', () => {
       { id: documentId, order: 2 },
       { id: classifierId, order: 1 },
     ];
-    expect(documentOrderDecider.decide({ type: 'ReorderDocuments', organizationId, list }, { revision: 0 })).toEqual([{ type: 'DocumentsReordered', data: { organizationId, list } }]);
+    expect(documentOrderDecider.decide({ type: 'ReorderDocuments', organizationId, list }, { revision: 0 })).toEqual([
+      { type: 'DocumentsReordered', data: { organizationId, list } },
+    ]);
   });
 
   it('refuses a document listed twice', () => {

@@ -16,7 +16,10 @@ export type DocumentState = { status: 'none' } | ActiveDocument | { status: 'del
  * non-grouping classifier of the document that no scheme uses) are checked there too.
  */
 export type DocumentCommand =
-  | ({ type: 'CreateDocument'; documentId: string; organizationId: string; now: Date; copiedFromDocumentId?: string | null } & Omit<DocumentSettings, 'resourceStatusId'> & {
+  | ({ type: 'CreateDocument'; documentId: string; organizationId: string; now: Date; copiedFromDocumentId?: string | null } & Omit<
+      DocumentSettings,
+      'resourceStatusId'
+    > & {
         resourceStatusId?: string | null;
       })
   | ({
@@ -80,7 +83,17 @@ export const documentDecider: Decider<DocumentCommand, DocumentEvent, DocumentSt
     switch (event.type) {
       case 'DocumentCreated': {
         const { organizationId, name, description, period, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId } = event.data;
-        return { status: 'active', organizationId, name, description, period, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId, masterClassifierId: null };
+        return {
+          status: 'active',
+          organizationId,
+          name,
+          description,
+          period,
+          recordAmountKey,
+          allowCommentingWithReadPermissions,
+          resourceStatusId,
+          masterClassifierId: null,
+        };
       }
       case 'DocumentUpdated': {
         if (state.status !== 'active') return state;

@@ -27,7 +27,10 @@ export type DocumentCreated = DomainEvent<
     copiedFromDocumentId?: string | null;
   }
 >;
-export type DocumentUpdated = DomainEvent<'DocumentUpdated', DocumentSettings & { documentId: string; organizationId: string; masterClassifierId: string | null }>;
+export type DocumentUpdated = DomainEvent<
+  'DocumentUpdated',
+  DocumentSettings & { documentId: string; organizationId: string; masterClassifierId: string | null }
+>;
 export type DocumentDeleted = DomainEvent<'DocumentDeleted', { documentId: string; organizationId: string }>;
 /** Order values count down from the list's length (spec 2, section 3): the highest comes first. */
 export type DocumentsReordered = DomainEvent<'DocumentsReordered', { organizationId: string; list: { id: string; order: number }[] }>;

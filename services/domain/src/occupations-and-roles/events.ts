@@ -4,7 +4,10 @@ import type { DomainEvent } from '../decider';
 export type RoleType = 'ADMIN' | 'DEFAULT';
 export type OccupationType = 'ADMIN' | 'DEFAULT';
 
-export type RoleCreated = DomainEvent<'RoleCreated', { roleId: string; organizationId: string; name: string; description: string; privilegeIds: Privilege[]; type: RoleType }>;
+export type RoleCreated = DomainEvent<
+  'RoleCreated',
+  { roleId: string; organizationId: string; name: string; description: string; privilegeIds: Privilege[]; type: RoleType }
+>;
 export type RoleUpdated = DomainEvent<'RoleUpdated', { roleId: string; organizationId: string; name: string; description: string; privilegeIds: Privilege[] }>;
 export type RoleDeleted = DomainEvent<'RoleDeleted', { roleId: string; organizationId: string }>;
 

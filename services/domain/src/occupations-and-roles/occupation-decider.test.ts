@@ -84,7 +84,10 @@ describe('occupation decider: create', () => {
 describe('occupation decider: update and delete', () => {
   it('updates name, description, roles and user', () => {
     expect(given([created]).when(update({ userId: otherUserId }))()).toEqual([
-      { type: 'OccupationUpdated', data: { occupationId, organizationId, userId: otherUserId, name: 'Chief accountant', description: 'Signs off', roleIds: [roleId] } },
+      {
+        type: 'OccupationUpdated',
+        data: { occupationId, organizationId, userId: otherUserId, name: 'Chief accountant', description: 'Signs off', roleIds: [roleId] },
+      },
     ]);
   });
 

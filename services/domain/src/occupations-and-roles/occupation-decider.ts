@@ -51,7 +51,16 @@ export type OccupationCommand =
       roleIds: string[];
       checks?: AssignmentChecks;
     }
-  | { type: 'UpdateOccupation'; occupationId: string; userId: string; name: string; description: string; roleIds: string[]; checks: AssignmentChecks; inUse: OccupationUse }
+  | {
+      type: 'UpdateOccupation';
+      occupationId: string;
+      userId: string;
+      name: string;
+      description: string;
+      roleIds: string[];
+      checks: AssignmentChecks;
+      inUse: OccupationUse;
+    }
   | { type: 'DeleteOccupation'; occupationId: string; inUse: OccupationUse }
   /** A platform administrator's ADMIN occupation in an organisation, carrying its admin role. */
   | { type: 'AssignAdmin'; occupationId: string; organizationId: string; userId: string; name: string; roleId: string }

@@ -15,7 +15,15 @@ const created: RoleEvent = {
   data: { roleId, organizationId, name: 'Accountant', description: '', privilegeIds: ['DATA_VIEW'], type: 'DEFAULT' },
 };
 const admin: RoleEvent = { type: 'RoleCreated', data: { ...created.data, name: 'ADMIN', type: 'ADMIN', privilegeIds: ['USER_ADMIN', 'ROLES_ADMIN'] } };
-const create: RoleCommand = { type: 'CreateRole', roleId, organizationId, name: 'Accountant', description: '', privilegeIds: ['DATA_VIEW', 'DATA_VIEW'], roleType: 'DEFAULT' };
+const create: RoleCommand = {
+  type: 'CreateRole',
+  roleId,
+  organizationId,
+  name: 'Accountant',
+  description: '',
+  privilegeIds: ['DATA_VIEW', 'DATA_VIEW'],
+  roleType: 'DEFAULT',
+};
 
 describe('role decider', () => {
   it('creates a role with each privilege once', () => {
@@ -33,8 +41,16 @@ describe('role decider', () => {
   });
 
   it('updates name, description and privileges', () => {
-    const events = given([created]).when({ type: 'UpdateRole', roleId, name: 'Chief accountant', description: 'Signs off', privilegeIds: ['DATA_VIEW', 'USER_VIEW'] })();
-    expect(events).toEqual([{ type: 'RoleUpdated', data: { roleId, organizationId, name: 'Chief accountant', description: 'Signs off', privilegeIds: ['DATA_VIEW', 'USER_VIEW'] } }]);
+    const events = given([created]).when({
+      type: 'UpdateRole',
+      roleId,
+      name: 'Chief accountant',
+      description: 'Signs off',
+      privilegeIds: ['DATA_VIEW', 'USER_VIEW'],
+    })();
+    expect(events).toEqual([
+      { type: 'RoleUpdated', data: { roleId, organizationId, name: 'Chief accountant', description: 'Signs off', privilegeIds: ['DATA_VIEW', 'USER_VIEW'] } },
+    ]);
   });
 
   it('records nothing when an update changes nothing', () => {

@@ -75,7 +75,9 @@ export const roleDecider: Decider<RoleCommand, RoleEvent, RoleState> = {
         return { status: 'active', organizationId, name, description, privilegeIds, type };
       }
       case 'RoleUpdated':
-        return state.status === 'active' ? { ...state, name: event.data.name, description: event.data.description, privilegeIds: event.data.privilegeIds } : state;
+        return state.status === 'active'
+          ? { ...state, name: event.data.name, description: event.data.description, privilegeIds: event.data.privilegeIds }
+          : state;
       case 'RoleDeleted':
         return { status: 'deleted' };
     }

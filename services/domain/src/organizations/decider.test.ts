@@ -37,12 +37,22 @@ function expectCode(run: () => unknown, code: string) {
 
 describe('organization decider', () => {
   it('creates an organisation, adding BASIC when API usage is allowed', () => {
-    const events = given([]).when({ type: 'CreateOrganization', organizationId: id, settings: { ...settings, apiUsageAllowed: true }, isPlatform: false, now: new Date('2026-01-01T00:00:00Z') })();
+    const events = given([]).when({
+      type: 'CreateOrganization',
+      organizationId: id,
+      settings: { ...settings, apiUsageAllowed: true },
+      isPlatform: false,
+      now: new Date('2026-01-01T00:00:00Z'),
+    })();
     expect(events).toEqual([{ type: 'OrganizationCreated', data: { ...created.data, apiUsageAllowed: true, allowedAuthenticationTypes: ['LOGIN', 'BASIC'] } }]);
   });
 
   it('drops BASIC when API usage is not allowed', () => {
-    const events = given([created]).when({ type: 'UpdateOrganization', organizationId: id, settings: { ...settings, allowedAuthenticationTypes: ['LOGIN', 'BASIC', 'PASS'] } })();
+    const events = given([created]).when({
+      type: 'UpdateOrganization',
+      organizationId: id,
+      settings: { ...settings, allowedAuthenticationTypes: ['LOGIN', 'BASIC', 'PASS'] },
+    })();
     expect(events[0]?.data).toMatchObject({ allowedAuthenticationTypes: ['LOGIN', 'PASS'] });
   });
 

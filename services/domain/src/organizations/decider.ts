@@ -2,10 +2,7 @@ import { DomainError } from '@eelarve/shared';
 import type { Decider } from '../decider';
 import type { OrganizationEvent, OrganizationSettings } from './events';
 
-export type OrganizationState =
-  | { status: 'none' }
-  | { status: 'active'; settings: OrganizationSettings; isPlatform: boolean }
-  | { status: 'deleted' };
+export type OrganizationState = { status: 'none' } | { status: 'active'; settings: OrganizationSettings; isPlatform: boolean } | { status: 'deleted' };
 
 export type OrganizationCommand =
   | { type: 'CreateOrganization'; organizationId: string; settings: OrganizationSettings; isPlatform: boolean; now: Date }

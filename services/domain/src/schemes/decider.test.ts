@@ -41,7 +41,10 @@ const schemeCreated: SchemeEvent = {
   type: 'SchemeCreated',
   data: { documentId, organizationId, schemeId, name: 'Kulud', fieldName: 'kulud', description: '', displayOrder: 1, classifierList },
 };
-const otherScheme: SchemeEvent = { type: 'SchemeCreated', data: { ...schemeCreated.data, schemeId: otherSchemeId, name: 'Tulud', fieldName: 'tulud', displayOrder: 2 } };
+const otherScheme: SchemeEvent = {
+  type: 'SchemeCreated',
+  data: { ...schemeCreated.data, schemeId: otherSchemeId, name: 'Tulud', fieldName: 'tulud', displayOrder: 2 },
+};
 const subBudgetAdded: SchemeEvent = {
   type: 'SubBudgetsAdded',
   data: { documentId, organizationId, schemeId, subBudgets: [{ subBudgetId, name: 'Haridus', classifiers: { [main]: '01' }, preselections: {} }] },
@@ -110,13 +113,23 @@ describe('schemes', () => {
 
   it('does not delete a scheme with sub-budgets or change its classifiers', () => {
     expectCode(given([schemeCreated, otherScheme, subBudgetAdded]).when({ type: 'DeleteScheme', documentId, schemeId }), 'SCHEME_HAS_SUB_BUDGETS');
-    expectCode(given([schemeCreated, subBudgetAdded]).when({ ...createScheme, type: 'UpdateScheme', classifierList: [classifierList[0]!] }), 'SCHEME_HAS_SUB_BUDGETS');
+    expectCode(
+      given([schemeCreated, subBudgetAdded]).when({ ...createScheme, type: 'UpdateScheme', classifierList: [classifierList[0]!] }),
+      'SCHEME_HAS_SUB_BUDGETS',
+    );
     // Its name may still change.
     expect(given([schemeCreated, subBudgetAdded]).when({ ...createScheme, type: 'UpdateScheme', name: 'Kulud 2' })()).toHaveLength(1);
   });
 
   it('reorders, refusing unknown schemes', () => {
-    const events = given([schemeCreated, otherScheme]).when({ type: 'ReorderSchemes', documentId, list: [{ id: otherSchemeId, displayOrder: 1 }, { id: schemeId, displayOrder: 2 }] })();
+    const events = given([schemeCreated, otherScheme]).when({
+      type: 'ReorderSchemes',
+      documentId,
+      list: [
+        { id: otherSchemeId, displayOrder: 1 },
+        { id: schemeId, displayOrder: 2 },
+      ],
+    })();
     expect(events[0]?.type).toBe('SchemesReordered');
     expectCode(given([schemeCreated]).when({ type: 'ReorderSchemes', documentId, list: [{ id: otherSchemeId, displayOrder: 1 }] }), 'SCHEME_NOT_FOUND');
   });
@@ -138,9 +151,14 @@ describe('sub-budgets', () => {
   });
 
   it('refuses unknown and unselectable items and classifiers outside the scheme', () => {
-    expect(thrown(given([schemeCreated]).when(createSubBudget({ [main]: '99' }))).details).toEqual([{ field: `classifiers.${main}`, message: 'referenceItemNotFound' }]);
+    expect(thrown(given([schemeCreated]).when(createSubBudget({ [main]: '99' }))).details).toEqual([
+      { field: `classifiers.${main}`, message: 'referenceItemNotFound' },
+    ]);
     expect(thrown(given([schemeCreated]).when(createSubBudget({ [main]: '0' }))).message).toBe('referenceItemUnselectable');
-    expectCode(given([schemeCreated]).when(createSubBudget({ [main]: '01', 'c0000000-0000-4000-8000-000000000099': 'X' })), 'SUB_BUDGET_CLASSIFIER_VALUE_INVALID');
+    expectCode(
+      given([schemeCreated]).when(createSubBudget({ [main]: '01', 'c0000000-0000-4000-8000-000000000099': 'X' })),
+      'SUB_BUDGET_CLASSIFIER_VALUE_INVALID',
+    );
   });
 
   it('keeps classifier value combinations unique within the scheme', () => {
@@ -152,7 +170,10 @@ describe('sub-budgets', () => {
   });
 
   it('needs a master classifier, scheme classifiers, and classifiers that still exist', () => {
-    expectCode(given([schemeCreated]).when({ ...createSubBudget({ [main]: '01' }), catalogue: { ...catalogue, masterClassifierId: null } } as SchemeCommand), 'DOCUMENT_MISSING_MASTER_CLASSIFIER');
+    expectCode(
+      given([schemeCreated]).when({ ...createSubBudget({ [main]: '01' }), catalogue: { ...catalogue, masterClassifierId: null } } as SchemeCommand),
+      'DOCUMENT_MISSING_MASTER_CLASSIFIER',
+    );
     const empty: SchemeEvent = { ...schemeCreated, data: { ...schemeCreated.data, classifierList: [] } };
     expectCode(given([empty]).when(createSubBudget({})), 'SCHEME_HAS_NO_CLASSIFIERS');
     const noSecondary = { ...catalogue, classifiers: { [main]: catalogue.classifiers[main]! } };
@@ -160,12 +181,21 @@ describe('sub-budgets', () => {
     expectCode(given([]).when(createSubBudget({ [main]: '01' })), 'SCHEME_NOT_FOUND');
   });
 
-  it('updates name and values, refusing another sub-budget\'s combination', () => {
+  it("updates name and values, refusing another sub-budget's combination", () => {
     const second: SchemeEvent = {
       type: 'SubBudgetsAdded',
       data: { documentId, organizationId, schemeId, subBudgets: [{ subBudgetId: 'b2', name: 'Kultuur', classifiers: { [main]: '02' }, preselections: {} }] },
     };
-    const update = (classifiers: Record<string, string>, hasRecords = false): SchemeCommand => ({ type: 'UpdateSubBudget', documentId, schemeId, subBudgetId, name: 'Haridus 2', classifiers, catalogue, hasRecords });
+    const update = (classifiers: Record<string, string>, hasRecords = false): SchemeCommand => ({
+      type: 'UpdateSubBudget',
+      documentId,
+      schemeId,
+      subBudgetId,
+      name: 'Haridus 2',
+      classifiers,
+      catalogue,
+      hasRecords,
+    });
     expectCode(given([schemeCreated, subBudgetAdded, second]).when(update({ [main]: '02' })), 'SUB_BUDGET_NOT_UNIQUE');
     expect(given([schemeCreated, subBudgetAdded, second]).when(update({ [main]: '01' }))()).toHaveLength(1);
     expectCode(given([schemeCreated, subBudgetAdded]).when(update({ [main]: '02' }, true)), 'SUB_BUDGET_HAS_RECORDS');
@@ -173,23 +203,54 @@ describe('sub-budgets', () => {
   });
 
   it('deletes sub-budgets, frees their combination and unpins them', () => {
-    const deleted = given([schemeCreated, subBudgetAdded]).when({ type: 'DeleteSubBudgets', documentId, schemeId, subBudgetIds: [subBudgetId], withRecords: [] })();
+    const deleted = given([schemeCreated, subBudgetAdded]).when({
+      type: 'DeleteSubBudgets',
+      documentId,
+      schemeId,
+      subBudgetIds: [subBudgetId],
+      withRecords: [],
+    })();
     const pinned: SchemeEvent = { type: 'SubBudgetsPinned', data: { documentId, organizationId, schemeId, budgetId: 'budget', pinned: [subBudgetId] } };
     const state = foldEvents(schemeDecider, [schemeCreated, subBudgetAdded, pinned, ...deleted]);
     expect(state.pins.get(`budget:${schemeId}`)).toEqual([]);
     expect(schemeDecider.decide(createSubBudget({ [main]: '01' }), state)).toHaveLength(1);
-    expectCode(given([schemeCreated, subBudgetAdded]).when({ type: 'DeleteSubBudgets', documentId, schemeId, subBudgetIds: [subBudgetId], withRecords: [subBudgetId] }), 'SUB_BUDGET_HAS_RECORDS');
-    expectCode(given([schemeCreated]).when({ type: 'DeleteSubBudgets', documentId, schemeId, subBudgetIds: [subBudgetId], withRecords: [] }), 'SUB_BUDGET_NOT_FOUND');
+    expectCode(
+      given([schemeCreated, subBudgetAdded]).when({ type: 'DeleteSubBudgets', documentId, schemeId, subBudgetIds: [subBudgetId], withRecords: [subBudgetId] }),
+      'SUB_BUDGET_HAS_RECORDS',
+    );
+    expectCode(
+      given([schemeCreated]).when({ type: 'DeleteSubBudgets', documentId, schemeId, subBudgetIds: [subBudgetId], withRecords: [] }),
+      'SUB_BUDGET_NOT_FOUND',
+    );
   });
 
   it('sets preselections of existing items only', () => {
-    const set = (preselections: Record<string, string[]>): SchemeCommand => ({ type: 'SetClassifierPreselections', documentId, schemeId, subBudgetId, preselections, catalogue });
-    expect(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'A', 'B'] }))()[0]).toMatchObject({ data: { list: [{ subBudgetId, preselections: { [secondary]: ['A', 'B'] } }] } });
-    expect(thrown(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'Z'] }))).details).toEqual([{ field: `preselections.${secondary}.1`, message: 'referenceItemNotFound' }]);
+    const set = (preselections: Record<string, string[]>): SchemeCommand => ({
+      type: 'SetClassifierPreselections',
+      documentId,
+      schemeId,
+      subBudgetId,
+      preselections,
+      catalogue,
+    });
+    expect(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'A', 'B'] }))()[0]).toMatchObject({
+      data: { list: [{ subBudgetId, preselections: { [secondary]: ['A', 'B'] } }] },
+    });
+    expect(thrown(given([schemeCreated, subBudgetAdded]).when(set({ [secondary]: ['A', 'Z'] }))).details).toEqual([
+      { field: `preselections.${secondary}.1`, message: 'referenceItemNotFound' },
+    ]);
   });
 
   it('pins sub-budgets of the scheme; unpinning one with records needs confirmation', () => {
-    const pin = (pinned: string[], withRecords: string[] = [], confirmed = false): SchemeCommand => ({ type: 'PinSubBudgets', documentId, schemeId, budgetId: 'budget', pinned, withRecords, confirmed });
+    const pin = (pinned: string[], withRecords: string[] = [], confirmed = false): SchemeCommand => ({
+      type: 'PinSubBudgets',
+      documentId,
+      schemeId,
+      budgetId: 'budget',
+      pinned,
+      withRecords,
+      confirmed,
+    });
     const [pinned] = given([schemeCreated, subBudgetAdded]).when(pin([subBudgetId]))();
     expect(pinned).toMatchObject({ type: 'SubBudgetsPinned', data: { budgetId: 'budget', pinned: [subBudgetId] } });
     expectCode(given([schemeCreated, subBudgetAdded]).when(pin(['nope'])), 'SUB_BUDGET_NOT_FOUND');
@@ -200,7 +261,10 @@ describe('sub-budgets', () => {
 });
 
 describe('sub-budget import', () => {
-  const importRows = (importType: 'SUB_BUDGETS_WITH_PRESELECTIONS' | 'PRESELECTIONS_ONLY', rows: { id?: string; name?: string; classifiers?: Record<string, string | null>; preselections?: Record<string, string[]> }[]): SchemeCommand => ({
+  const importRows = (
+    importType: 'SUB_BUDGETS_WITH_PRESELECTIONS' | 'PRESELECTIONS_ONLY',
+    rows: { id?: string; name?: string; classifiers?: Record<string, string | null>; preselections?: Record<string, string[]> }[],
+  ): SchemeCommand => ({
     type: 'ImportSubBudgets',
     documentId,
     schemeId,
@@ -217,7 +281,15 @@ describe('sub-budget import', () => {
         { name: 'Teine', classifiers: { tegevusala: '02', allikas: '' } },
       ]),
     )();
-    expect(event).toMatchObject({ type: 'SubBudgetsAdded', data: { subBudgets: [{ subBudgetId: 'new-0', name: 'x'.repeat(256), preselections: { [secondary]: ['A'] } }, { subBudgetId: 'new-1', classifiers: { [main]: '02' } }] } });
+    expect(event).toMatchObject({
+      type: 'SubBudgetsAdded',
+      data: {
+        subBudgets: [
+          { subBudgetId: 'new-0', name: 'x'.repeat(256), preselections: { [secondary]: ['A'] } },
+          { subBudgetId: 'new-1', classifiers: { [main]: '02' } },
+        ],
+      },
+    });
   });
 
   it('reports the errors of every row and imports nothing', () => {

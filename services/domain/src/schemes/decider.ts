@@ -1,4 +1,13 @@
-import { type ClassifierPreselections, DomainError, fieldError, fieldErrors, type SubBudgetImportRowError, LIMITS, type SchemeClassifier, type SubBudgetImportRow } from '@eelarve/shared';
+import {
+  type ClassifierPreselections,
+  DomainError,
+  fieldError,
+  fieldErrors,
+  type SubBudgetImportRowError,
+  LIMITS,
+  type SchemeClassifier,
+  type SubBudgetImportRow,
+} from '@eelarve/shared';
 import type { Decider } from '../decider';
 import type { NewSubBudget, SchemeDefinition, SchemeEvent } from './events';
 
@@ -33,16 +42,45 @@ export interface ClassifierCatalogue {
 }
 
 export type SchemeCommand =
-  | ({ type: 'CreateScheme'; documentId: string; organizationId: string; schemeId: string; documentClassifierIds: string[] } & Omit<SchemeDefinition, 'displayOrder'> & {
+  | ({ type: 'CreateScheme'; documentId: string; organizationId: string; schemeId: string; documentClassifierIds: string[] } & Omit<
+      SchemeDefinition,
+      'displayOrder'
+    > & {
         displayOrder?: number;
       })
-  | ({ type: 'UpdateScheme'; documentId: string; schemeId: string; documentClassifierIds: string[] } & Omit<SchemeDefinition, 'displayOrder'> & { displayOrder?: number })
+  | ({ type: 'UpdateScheme'; documentId: string; schemeId: string; documentClassifierIds: string[] } & Omit<SchemeDefinition, 'displayOrder'> & {
+        displayOrder?: number;
+      })
   | { type: 'DeleteScheme'; documentId: string; schemeId: string }
   | { type: 'ReorderSchemes'; documentId: string; list: { id: string; displayOrder: number }[] }
-  | { type: 'CreateSubBudget'; documentId: string; schemeId: string; subBudgetId: string; name: string; classifiers: Record<string, string>; catalogue: ClassifierCatalogue }
-  | { type: 'UpdateSubBudget'; documentId: string; schemeId: string; subBudgetId: string; name: string; classifiers: Record<string, string>; catalogue: ClassifierCatalogue; hasRecords: boolean }
+  | {
+      type: 'CreateSubBudget';
+      documentId: string;
+      schemeId: string;
+      subBudgetId: string;
+      name: string;
+      classifiers: Record<string, string>;
+      catalogue: ClassifierCatalogue;
+    }
+  | {
+      type: 'UpdateSubBudget';
+      documentId: string;
+      schemeId: string;
+      subBudgetId: string;
+      name: string;
+      classifiers: Record<string, string>;
+      catalogue: ClassifierCatalogue;
+      hasRecords: boolean;
+    }
   | { type: 'DeleteSubBudgets'; documentId: string; schemeId: string; subBudgetIds: string[]; withRecords: string[] }
-  | { type: 'SetClassifierPreselections'; documentId: string; schemeId: string; subBudgetId: string; preselections: ClassifierPreselections; catalogue: ClassifierCatalogue }
+  | {
+      type: 'SetClassifierPreselections';
+      documentId: string;
+      schemeId: string;
+      subBudgetId: string;
+      preselections: ClassifierPreselections;
+      catalogue: ClassifierCatalogue;
+    }
   | { type: 'PinSubBudgets'; documentId: string; schemeId: string; budgetId: string; pinned: string[]; withRecords: string[]; confirmed: boolean }
   | {
       type: 'ImportSubBudgets';
@@ -88,7 +126,8 @@ function assertUniqueNames(state: DocumentSchemesState, schemeId: string, name: 
 function assertClassifiersOfDocument(classifierList: readonly SchemeClassifier[], documentClassifierIds: readonly string[]): void {
   const known = new Set(documentClassifierIds);
   const missing = classifierList.findIndex((entry) => !known.has(entry.classifierId));
-  if (missing >= 0) throw fieldError('CLASSIFIER_MISSING', `classifierList.${missing}.classifierId`, 'classifierMissing', 'classifier is not one of the document');
+  if (missing >= 0)
+    throw fieldError('CLASSIFIER_MISSING', `classifierList.${missing}.classifierId`, 'classifierMissing', 'classifier is not one of the document');
 }
 
 const sameClassifierList = (a: readonly SchemeClassifier[], b: readonly SchemeClassifier[]) =>
@@ -185,7 +224,8 @@ function createScheme(command: Cmd<'CreateScheme'>, state: DocumentSchemesState)
   assertUniqueNames(state, command.schemeId, command.name, command.fieldName);
   assertClassifiersOfDocument(command.classifierList, command.documentClassifierIds);
   // After the last one, but never past the read model's integer column: at the maximum, ties sort by name.
-  const displayOrder = command.displayOrder ?? Math.min(LIMITS.integerMax, Math.max(0, ...[...state.schemes.values()].map((scheme) => scheme.displayOrder)) + 1);
+  const displayOrder =
+    command.displayOrder ?? Math.min(LIMITS.integerMax, Math.max(0, ...[...state.schemes.values()].map((scheme) => scheme.displayOrder)) + 1);
   const { documentId, organizationId, schemeId, name, fieldName, description, classifierList } = command;
   return [{ type: 'SchemeCreated', data: { documentId, organizationId, schemeId, name, fieldName, description, displayOrder, classifierList } }];
 }
@@ -211,7 +251,14 @@ function updateScheme(command: Cmd<'UpdateScheme'>, state: DocumentSchemesState)
   const displayOrder = command.displayOrder ?? scheme.displayOrder;
   const { schemeId, name, fieldName, description } = command;
   const classifierList = classifiersChanged ? command.classifierList : scheme.classifierList;
-  if (!classifiersChanged && scheme.name === name && scheme.fieldName === fieldName && scheme.description === description && scheme.displayOrder === displayOrder) return [];
+  if (
+    !classifiersChanged &&
+    scheme.name === name &&
+    scheme.fieldName === fieldName &&
+    scheme.description === description &&
+    scheme.displayOrder === displayOrder
+  )
+    return [];
   return [{ type: 'SchemeUpdated', data: { ...ref(state, command.documentId), schemeId, name, fieldName, description, displayOrder, classifierList } }];
 }
 
@@ -236,7 +283,8 @@ function createSubBudget(command: Cmd<'CreateSubBudget'>, state: DocumentSchemes
   const issues: Issue[] = [];
   const classifiers = resolveValues(scheme, command.catalogue, command.classifiers, issues);
   throwFirst([...issues, ...valueIssues(scheme, command.catalogue, classifiers)]);
-  if (scheme.combinations.has(combinationKey(scheme.classifierList, classifiers))) throw new DomainError('SUB_BUDGET_NOT_UNIQUE', 'classifierValuesMustBeUnique');
+  if (scheme.combinations.has(combinationKey(scheme.classifierList, classifiers)))
+    throw new DomainError('SUB_BUDGET_NOT_UNIQUE', 'classifierValuesMustBeUnique');
   const subBudget: NewSubBudget = { subBudgetId: command.subBudgetId, name: command.name.trim(), classifiers, preselections: {} };
   return [{ type: 'SubBudgetsAdded', data: { ...ref(state, command.documentId), schemeId: command.schemeId, subBudgets: [subBudget] } }];
 }
@@ -267,7 +315,13 @@ function updateSubBudget(command: Cmd<'UpdateSubBudget'>, state: DocumentSchemes
   return [
     {
       type: 'SubBudgetUpdated',
-      data: { ...ref(state, command.documentId), schemeId: command.schemeId, subBudgetId: command.subBudgetId, name, classifiers: valuesChanged ? classifiers : current.classifiers },
+      data: {
+        ...ref(state, command.documentId),
+        schemeId: command.schemeId,
+        subBudgetId: command.subBudgetId,
+        name,
+        classifiers: valuesChanged ? classifiers : current.classifiers,
+      },
     },
   ];
 }
@@ -286,7 +340,12 @@ function setPreselections(command: Cmd<'SetClassifierPreselections'>, state: Doc
   const issues = preselectionIssues(command.catalogue, command.preselections);
   if (issues.length > 0) throw fieldErrors('SUB_BUDGET_CLASSIFIER_VALUE_INVALID', asFields(issues));
   const preselections = uniquePreselections(command.preselections);
-  return [{ type: 'ClassifierPreselectionsSet', data: { ...ref(state, command.documentId), schemeId: command.schemeId, list: [{ subBudgetId: command.subBudgetId, preselections }] } }];
+  return [
+    {
+      type: 'ClassifierPreselectionsSet',
+      data: { ...ref(state, command.documentId), schemeId: command.schemeId, list: [{ subBudgetId: command.subBudgetId, preselections }] },
+    },
+  ];
 }
 
 function pin(command: Cmd<'PinSubBudgets'>, state: DocumentSchemesState): SchemeEvent[] {
@@ -399,7 +458,11 @@ function evolve(state: DocumentSchemesState, event: SchemeEvent): DocumentScheme
           scheme.subBudgets.delete(id);
         }
       });
-      for (const [key, ids] of state.pins) state.pins.set(key, ids.filter((id) => !removed.has(id)));
+      for (const [key, ids] of state.pins)
+        state.pins.set(
+          key,
+          ids.filter((id) => !removed.has(id)),
+        );
       return state;
     }
     case 'ClassifierPreselectionsSet':

@@ -35,7 +35,10 @@ export type SchemeDeleted = DomainEvent<'SchemeDeleted', DocumentRef & { schemeI
 export type SchemesReordered = DomainEvent<'SchemesReordered', DocumentRef & { list: { id: string; displayOrder: number }[] }>;
 /** One sub-budget made on its own, or every row of an import. */
 export type SubBudgetsAdded = DomainEvent<'SubBudgetsAdded', DocumentRef & { schemeId: string; subBudgets: NewSubBudget[] }>;
-export type SubBudgetUpdated = DomainEvent<'SubBudgetUpdated', DocumentRef & { schemeId: string; subBudgetId: string; name: string; classifiers: Record<string, string> }>;
+export type SubBudgetUpdated = DomainEvent<
+  'SubBudgetUpdated',
+  DocumentRef & { schemeId: string; subBudgetId: string; name: string; classifiers: Record<string, string> }
+>;
 export type SubBudgetsDeleted = DomainEvent<'SubBudgetsDeleted', DocumentRef & { schemeId: string; subBudgetIds: string[] }>;
 /** Replaces the preselections of each listed sub-budget. */
 export type ClassifierPreselectionsSet = DomainEvent<

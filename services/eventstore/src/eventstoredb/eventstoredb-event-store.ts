@@ -127,12 +127,7 @@ export class EventStoreDbEventStore implements EventStore {
    * EventStoreDB answers a retry whose ids only partly match the stored append with a wrong
    * expected version. Reading what follows the expected revision tells the cases apart.
    */
-  async #resolveConflict(
-    stream: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-    error: WrongExpectedVersionError,
-  ): Promise<AppendResult> {
+  async #resolveConflict(stream: string, events: readonly NewEvent[], expected: ExpectedRevision, error: WrongExpectedVersionError): Promise<AppendResult> {
     const firstRevision = expected === 'no_stream' ? 0n : typeof expected === 'bigint' ? expected + 1n : null;
     if (firstRevision !== null && error.actualVersion !== NO_STREAM) {
       const stored = await this.readStream(stream, { fromRevision: firstRevision, maxCount: events.length });

@@ -176,8 +176,7 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-export type PostgresEventStoreConfig = ({ connectionString: string; maxConnections?: number } | { pool: Pool }) &
-  Omit<PostgresEventStoreOptions, 'ownsPool'>;
+export type PostgresEventStoreConfig = ({ connectionString: string; maxConnections?: number } | { pool: Pool }) & Omit<PostgresEventStoreOptions, 'ownsPool'>;
 
 /** Creates the store without touching the schema: call `migrate()` (or migrateEventStore) for that. */
 export function createPostgresEventStore(config: PostgresEventStoreConfig): PostgresEventStore {

@@ -93,7 +93,8 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
 
   async function decideAndAppend<Command, Event extends DomainEvent, State>(spec: RunCommand<Command, Event, State>) {
     const now = clock();
-    const command = typeof spec.command === 'function' ? await (spec.command as (context: CommandContext) => Command | Promise<Command>)({ now, newId }) : spec.command;
+    const command =
+      typeof spec.command === 'function' ? await (spec.command as (context: CommandContext) => Command | Promise<Command>)({ now, newId }) : spec.command;
     const outcome = await executeCommand(store, spec.decider, command, spec.actor, { now, eventIds: spec.eventIds });
     return { command, outcome };
   }
@@ -128,7 +129,11 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
 type LockTables = { 'operational.serialised_writes': SerialisedWritesTable };
 
 async function lastWriteUnder(db: Kysely<unknown>, name: string): Promise<GlobalPosition | null> {
-  const row = await (db as unknown as Kysely<LockTables>).selectFrom('operational.serialised_writes').select('position').where('lock_name', '=', name).executeTakeFirst();
+  const row = await (db as unknown as Kysely<LockTables>)
+    .selectFrom('operational.serialised_writes')
+    .select('position')
+    .where('lock_name', '=', name)
+    .executeTakeFirst();
   return row ? parsePosition(row.position) : null;
 }
 

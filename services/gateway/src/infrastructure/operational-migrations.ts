@@ -66,7 +66,17 @@ export const operationalMigrations: Record<string, Migration> = {
 };
 
 export interface OperationalTables
-  extends AuthTables, BudgetTables, CommandRunnerTables, ElectronicIdTables, ImportsTables, MailTables, OneOffMigrationTables, RegistrationTables, TasksTables, ThrottleTables, UserSettingsTables {
+  extends AuthTables,
+    BudgetTables,
+    CommandRunnerTables,
+    ElectronicIdTables,
+    ImportsTables,
+    MailTables,
+    OneOffMigrationTables,
+    RegistrationTables,
+    TasksTables,
+    ThrottleTables,
+    UserSettingsTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;

@@ -69,4 +69,3 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     authoriseRoute(access, request.optionalAuth);
   });
 });
-

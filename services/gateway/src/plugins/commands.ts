@@ -47,4 +47,3 @@ export const commandsPlugin = fp(
   },
   { name: 'commands' },
 );
-

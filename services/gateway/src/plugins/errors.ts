@@ -17,7 +17,11 @@ function fieldIssues(error: FastifyError): FieldIssue[] {
     const params = issue.params as { issue?: { path?: (string | number)[]; code?: string } } | undefined;
     const pathParts = params?.issue?.path ?? issue.instancePath.split('/').filter(Boolean);
     const context = (error as FastifyError & { validationContext?: string }).validationContext;
-    return { path: [context, ...pathParts].filter((part) => part !== undefined && part !== '').join('.'), message: issue.message ?? 'validation.invalid', code: params?.issue?.code };
+    return {
+      path: [context, ...pathParts].filter((part) => part !== undefined && part !== '').join('.'),
+      message: issue.message ?? 'validation.invalid',
+      code: params?.issue?.code,
+    };
   });
 }
 

@@ -97,7 +97,16 @@ export function TextField({ id, value, onChange, type = 'text', max, autoComplet
 }
 
 /** A labelled text area (a description) with its length limit, hint and message. */
-export function TextAreaField({ id, value, onChange, max, disabled, testId, rows = 3, ...frame }: Omit<TextFieldProps, 'type' | 'autoComplete' | 'name' | 'inputMode'> & { rows?: number }) {
+export function TextAreaField({
+  id,
+  value,
+  onChange,
+  max,
+  disabled,
+  testId,
+  rows = 3,
+  ...frame
+}: Omit<TextFieldProps, 'type' | 'autoComplete' | 'name' | 'inputMode'> & { rows?: number }) {
   const ids = useFieldIds(id);
   return (
     <Field htmlFor={ids.controlId} {...withMax(frame, max)}>
@@ -130,7 +139,15 @@ export function SelectField({
   disabled,
   testId,
   ...frame
-}: FieldFrame & { id?: string; value: string; onChange: (value: string) => void; options: readonly SelectOption[]; placeholder?: string; disabled?: boolean; testId: string }) {
+}: FieldFrame & {
+  id?: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly SelectOption[];
+  placeholder?: string;
+  disabled?: boolean;
+  testId: string;
+}) {
   const ids = useFieldIds(id);
   return (
     <Field htmlFor={ids.controlId} {...frame}>
@@ -175,7 +192,19 @@ export function CheckboxField({
 }
 
 /** A group of controls under one legend (checkboxes, radios) with the group's hint and message. */
-export function FieldSet({ legend, hint, error, testId, children }: { legend: ReactNode; hint?: ReactNode; error?: FieldMessage; testId?: string; children: ReactNode }) {
+export function FieldSet({
+  legend,
+  hint,
+  error,
+  testId,
+  children,
+}: {
+  legend: ReactNode;
+  hint?: ReactNode;
+  error?: FieldMessage;
+  testId?: string;
+  children: ReactNode;
+}) {
   return (
     <fieldset className="field fieldset" data-testid={testId} aria-invalid={error ? true : undefined}>
       <legend>{legend}</legend>

@@ -7,7 +7,17 @@ import type { FieldMessage } from './errors';
  * check, or a server error (`error.<CODE>`) about this field. `fallbackValues` fill the wording when
  * the message brings none (a field's own length limit).
  */
-export function FieldError({ error, fallbackValues, id, testId = 'field-error' }: { error?: FieldMessage; fallbackValues?: MessageValues; id?: string; testId?: string }) {
+export function FieldError({
+  error,
+  fallbackValues,
+  id,
+  testId = 'field-error',
+}: {
+  error?: FieldMessage;
+  fallbackValues?: MessageValues;
+  id?: string;
+  testId?: string;
+}) {
   if (!error?.message) return null;
   const { message } = error;
   if (message.startsWith('error.')) {

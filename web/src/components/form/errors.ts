@@ -56,11 +56,7 @@ export function issuesToErrors(issues: ReadonlyArray<Issue>, adjust?: (issue: Is
 export type Validation<T> = { data: T; errors: FieldErrors } | { data: null; errors: FieldErrors };
 
 /** Checks a form's values with a zod schema (the same one the server uses): the parsed payload, or the field messages. */
-export function validate<S extends z.ZodType>(
-  schema: S,
-  candidate: unknown,
-  adjust?: (issue: Issue, key: string) => string,
-): Validation<z.output<S>> {
+export function validate<S extends z.ZodType>(schema: S, candidate: unknown, adjust?: (issue: Issue, key: string) => string): Validation<z.output<S>> {
   const parsed = schema.safeParse(candidate);
   if (parsed.success) return { data: parsed.data, errors: {} };
   return { data: null, errors: issuesToErrors(parsed.error.issues, adjust) };

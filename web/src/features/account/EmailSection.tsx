@@ -2,7 +2,18 @@ import { emailRequestSchema } from '@eelarve/shared';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Alert } from '../../components/Alert';
-import { type FieldErrors, Form, FormActions, firstMessage, hasErrors, messageOf, pickErrors, serverFieldErrors, TextField, useFieldErrors } from '../../components/form';
+import {
+  type FieldErrors,
+  Form,
+  FormActions,
+  firstMessage,
+  hasErrors,
+  messageOf,
+  pickErrors,
+  serverFieldErrors,
+  TextField,
+  useFieldErrors,
+} from '../../components/form';
 import { useToasts } from '../../components/Toasts';
 import { useCurrentUser } from '../../app/session';
 import { AccountSection } from './AccountSection';

@@ -81,7 +81,7 @@ const en: { [Key in keyof typeof et]: string } = {
   'account.email.save': 'Change e-mail address',
   'account.email.pendingTitle': 'Confirm your new address',
   'account.email.pending':
-    'We sent a confirmation link to {email}. Open it from the new address\'s mailbox (the link is valid for 24 hours). Until then you sign in with {current}.',
+    "We sent a confirmation link to {email}. Open it from the new address's mailbox (the link is valid for 24 hours). Until then you sign in with {current}.",
   'account.email.needsPassword': 'Changing your e-mail address needs a password. Set a password first.',
 
   'confirmEmail.title': 'Confirm your new e-mail address',

@@ -25,15 +25,7 @@ export interface RequestLinkTexts {
  * An e-mail form that asks the server to send a link (password reset, registration confirmation).
  * The server answers the same for known and unknown addresses.
  */
-export function RequestLinkPage({
-  texts,
-  request,
-  testId,
-}: {
-  texts: RequestLinkTexts;
-  request: LinkRequest;
-  testId: string;
-}) {
+export function RequestLinkPage({ texts, request, testId }: { texts: RequestLinkTexts; request: LinkRequest; testId: string }) {
   const intl = useIntl();
   const [email, setEmail] = useState(() => readExpiredSession()?.email ?? '');
   const [emailError, setEmailError] = useState<FieldMessage | undefined>();

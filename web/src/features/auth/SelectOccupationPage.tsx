@@ -80,7 +80,9 @@ export function SelectOccupationPage() {
       <p className="muted">
         <FormattedMessage id="selectOccupation.description" />
       </p>
-      {select.isError && !routeForSelectError(me, select.error, select.variables ?? '') ? <ErrorAlert error={select.error} testId="select-occupation-error" /> : null}
+      {select.isError && !routeForSelectError(me, select.error, select.variables ?? '') ? (
+        <ErrorAlert error={select.error} testId="select-occupation-error" />
+      ) : null}
       {relogin.isError ? <ErrorAlert error={relogin.error} /> : null}
       {occupations.length === 0 ? (
         <Alert kind="info">

@@ -59,13 +59,7 @@ export function SetPasswordPage({ type, offerElectronicId }: SetPasswordPageProp
   });
 
   const state: PasswordPageState =
-    token === '' || tokenRejected || verification.isError
-      ? 'error'
-      : verification.isPending
-        ? 'loading'
-        : submit.isPending
-          ? 'submitting'
-          : 'initialised';
+    token === '' || tokenRejected || verification.isError ? 'error' : verification.isPending ? 'loading' : submit.isPending ? 'submitting' : 'initialised';
 
   const allowed = verification.data?.allowedAuthenticationTypes ?? [];
   // A password is offered unless the organisation only allows the electronic ID.

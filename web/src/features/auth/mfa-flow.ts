@@ -9,10 +9,7 @@ import { isUsableWith } from '../../app/session/occupations';
  * - a password session and an organisation that allows MFA: the MFA code (or its setup first);
  * - any other mismatch: log out and log in again with a predefined authentication type.
  */
-export type OccupationRoute =
-  | { kind: 'select' }
-  | { kind: 'mfa'; path: string }
-  | { kind: 'relogin'; path: string };
+export type OccupationRoute = { kind: 'select' } | { kind: 'mfa'; path: string } | { kind: 'relogin'; path: string };
 
 export function mfaPath(mfaAdded: boolean, occupationId?: string | null): string {
   const base = mfaAdded ? '/enter-mfa-code' : '/setup-mfa';
@@ -49,9 +46,7 @@ export function routeForOccupation(me: Me, occupation: OccupationSummary): Occup
 }
 
 function detailsOf(error: ApiError): Record<string, unknown> {
-  return typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details)
-    ? (error.details as Record<string, unknown>)
-    : {};
+  return typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details) ? (error.details as Record<string, unknown>) : {};
 }
 
 /**

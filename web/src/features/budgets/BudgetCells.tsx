@@ -59,7 +59,12 @@ export function TagsCell({ data, context }: CustomCellRendererProps<BudgetView, 
               type="button"
               className="tag-remove"
               aria-label={intl.formatMessage({ id: 'budgets.tags.remove' }, { tag })}
-              onClick={() => context.onTags(data, data.tags.filter((other) => other !== tag))}
+              onClick={() =>
+                context.onTags(
+                  data,
+                  data.tags.filter((other) => other !== tag),
+                )
+              }
               data-testid="budget-tag-remove"
             >
               ×
@@ -92,7 +97,13 @@ export function BudgetActionsCell({ data, context }: CustomCellRendererProps<Bud
   const reason = editable ? undefined : intl.formatMessage({ id: 'budgets.notEditable' });
   return (
     <span className="row-actions">
-      <IconAction label={intl.formatMessage({ id: 'common.edit' })} title={reason} disabled={!editable} onClick={() => context.onEdit(data)} testId="budget-edit">
+      <IconAction
+        label={intl.formatMessage({ id: 'common.edit' })}
+        title={reason}
+        disabled={!editable}
+        onClick={() => context.onEdit(data)}
+        testId="budget-edit"
+      >
         <EditIcon />
       </IconAction>
       <IconAction

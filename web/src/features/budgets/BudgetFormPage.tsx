@@ -104,11 +104,26 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
       </h2>
       <BudgetTypeChoice value={type} onChange={chooseType} disabled={budget !== null} />
       <TextField labelId="budgets.field.name" value={name} onChange={setName} max={BUDGET_LIMITS.nameMax} error={errors.name} testId="budget-name-input" />
-      <TextAreaField labelId="budgets.field.description" value={description} onChange={setDescription} max={LIMITS.textArea} error={errors.description} testId="budget-description" />
+      <TextAreaField
+        labelId="budgets.field.description"
+        value={description}
+        onChange={setDescription}
+        max={LIMITS.textArea}
+        error={errors.description}
+        testId="budget-description"
+      />
       {type === 'SUM_BUDGET' ? (
-        <SumBudgetComponents documentId={documentId} budgetId={budget?.id ?? null} value={components} onChange={setComponents} error={errors.sumBudgetComponentIds} />
+        <SumBudgetComponents
+          documentId={documentId}
+          budgetId={budget?.id ?? null}
+          value={components}
+          onChange={setComponents}
+          error={errors.sumBudgetComponentIds}
+        />
       ) : null}
-      {monitoring && budget ? <MonitoringSettings budget={budget} admin={admin} values={monitoringValues} onChange={setMonitoringValues} errors={errors} /> : null}
+      {monitoring && budget ? (
+        <MonitoringSettings budget={budget} admin={admin} values={monitoringValues} onChange={setMonitoringValues} errors={errors} />
+      ) : null}
       {copyAllowed ? (
         <BudgetCopySection
           copy={copy}

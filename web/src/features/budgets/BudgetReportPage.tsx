@@ -104,7 +104,9 @@ function SumBudgetFacts({ budget }: { budget: BudgetView }) {
       </dt>
       <dd>
         {budgets.isPending ? <Spinner /> : null}
-        {budgets.isError ? <ErrorAlert error={budgets.error} title={<FormattedMessage id="budgets.loadFailed" />} testId="budget-overview-components-error" /> : null}
+        {budgets.isError ? (
+          <ErrorAlert error={budgets.error} title={<FormattedMessage id="budgets.loadFailed" />} testId="budget-overview-components-error" />
+        ) : null}
         {budgets.isSuccess ? (
           <ul className="budget-component-links" data-testid="budget-overview-components">
             {budget.sumBudgetComponentIds.map((id) => {

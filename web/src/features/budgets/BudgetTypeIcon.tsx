@@ -6,7 +6,12 @@ import { CommonBudgetIcon, MonitoringBudgetIcon, SumBudgetIcon } from '../../com
 export function BudgetTypeIcon({ type }: { type: BudgetTypeValue }) {
   const intl = useIntl();
   return (
-    <span className={`budget-type budget-type-${type.toLowerCase()}`} title={intl.formatMessage({ id: `budgets.type.${type}` })} data-testid="budget-type" data-type={type}>
+    <span
+      className={`budget-type budget-type-${type.toLowerCase()}`}
+      title={intl.formatMessage({ id: `budgets.type.${type}` })}
+      data-testid="budget-type"
+      data-type={type}
+    >
       {type === 'COMMON' ? <CommonBudgetIcon /> : type === 'SUM_BUDGET' ? <SumBudgetIcon /> : <MonitoringBudgetIcon />}
     </span>
   );

@@ -4,7 +4,15 @@ import { validationMessageKey, validationValues } from '../../i18n/keys';
 import type { MessageKey } from '../../i18n/messages';
 
 /** This feature's own field and import messages (besides the shared `validation.*` and `error.<CODE>` ones). */
-const CLASSIFIER_MESSAGES = ['referenceItemNotFound', 'referenceItemUnselectable', 'codeTypeError', 'unique', 'uniqueCode', 'mandatoryClassifier', 'invalidGrouping'];
+const CLASSIFIER_MESSAGES = [
+  'referenceItemNotFound',
+  'referenceItemUnselectable',
+  'codeTypeError',
+  'unique',
+  'uniqueCode',
+  'mandatoryClassifier',
+  'invalidGrouping',
+];
 
 /** The message key of an import or form error: shared `validation.*` keys or this feature's. */
 export function importErrorKey(message: string): MessageKey {

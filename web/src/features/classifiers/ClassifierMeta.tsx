@@ -32,7 +32,10 @@ export function ClassifierMeta({
     ['classifiers.meta.groupedBy', classifier.groupedByIds.map((id) => nameOf(id) ?? id).join(', ') || none],
     ['classifiers.meta.displayMode', intl.formatMessage({ id: `classifiers.displayMode.${classifier.displayMode}` })],
     ['classifiers.meta.codeType', intl.formatMessage({ id: `classifiers.codeType.${classifier.codeSettings.typeName}` })],
-    ['classifiers.meta.codeLength', intl.formatMessage({ id: 'classifiers.meta.codeLengthValue' }, { min: classifier.codeSettings.minLength, max: classifier.codeSettings.maxLength })],
+    [
+      'classifiers.meta.codeLength',
+      intl.formatMessage({ id: 'classifiers.meta.codeLengthValue' }, { min: classifier.codeSettings.minLength, max: classifier.codeSettings.maxLength }),
+    ],
     ['classifiers.meta.hierarchical', yesNo(classifier.codeSettings.hierarchical)],
   ];
   return (

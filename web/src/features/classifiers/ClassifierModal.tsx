@@ -39,7 +39,9 @@ export function ClassifierModal({
 
   const onSubmit = () => {
     const payload = payloadOf(values, classifier, locks);
-    const checked = editing ? validate(classifierUpdateSchema, payload) : validate(classifierCreateSchema, { ...payload, groupingId: values.groupingId || null });
+    const checked = editing
+      ? validate(classifierUpdateSchema, payload)
+      : validate(classifierCreateSchema, { ...payload, groupingId: values.groupingId || null });
     const hasGroupedBy = (classifier?.groupedByIds.length ?? 0) > 0;
     const found = { ...formRules(values, locks, hasGroupedBy), ...checked.errors };
     setErrors(found);

@@ -68,7 +68,9 @@ export function ClassifierTree({
           </button>
         ) : null}
       </div>
-      {reorder.isError ? <ErrorAlert error={reorder.error} title={<FormattedMessage id="classifiers.reorderFailed" />} testId="classifier-reorder-error" /> : null}
+      {reorder.isError ? (
+        <ErrorAlert error={reorder.error} title={<FormattedMessage id="classifiers.reorderFailed" />} testId="classifier-reorder-error" />
+      ) : null}
       <ul>
         {tree.map(({ classifier, depth }) => (
           <li
@@ -94,12 +96,15 @@ export function ClassifierTree({
                 ⋮⋮
               </span>
             ) : null}
-            <button type="button" className="classifier-tree-link" onClick={() => navigate(`/document/${documentId}/classifiers/${classifier.id}`)} data-testid="classifier-tree-link">
+            <button
+              type="button"
+              className="classifier-tree-link"
+              onClick={() => navigate(`/document/${documentId}/classifiers/${classifier.id}`)}
+              data-testid="classifier-tree-link"
+            >
               {classifier.name}
             </button>
-            {classifier.master ? (
-              <MasterBadge />
-            ) : null}
+            {classifier.master ? <MasterBadge /> : null}
           </li>
         ))}
       </ul>

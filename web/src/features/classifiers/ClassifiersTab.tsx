@@ -30,7 +30,12 @@ export function ClassifiersTab() {
   if (classifiers.isError)
     return (
       <section className="classifiers-tab" data-testid="classifiers-tab">
-        <ListError error={classifiers.error} title={<FormattedMessage id="classifiers.loadFailed" />} onRetry={() => void classifiers.refetch()} testId="classifiers-load-error" />
+        <ListError
+          error={classifiers.error}
+          title={<FormattedMessage id="classifiers.loadFailed" />}
+          onRetry={() => void classifiers.refetch()}
+          testId="classifiers-load-error"
+        />
       </section>
     );
   const list = classifiers.data;
@@ -42,7 +47,17 @@ export function ClassifiersTab() {
   return <ClassifiersScreen documentId={documentId} classifiers={list} selected={selected ?? null} canEdit={canEdit} />;
 }
 
-function ClassifiersScreen({ documentId, classifiers, selected, canEdit }: { documentId: string; classifiers: Classifier[]; selected: Classifier | null; canEdit: boolean }) {
+function ClassifiersScreen({
+  documentId,
+  classifiers,
+  selected,
+  canEdit,
+}: {
+  documentId: string;
+  classifiers: Classifier[];
+  selected: Classifier | null;
+  canEdit: boolean;
+}) {
   const navigate = useNavigate();
   const [modal, setModal] = useState<{ classifier: Classifier | null } | null>(null);
   const [success, setSuccess] = useState<Notice | null>(null);
@@ -83,7 +98,16 @@ function ClassifiersScreen({ documentId, classifiers, selected, canEdit }: { doc
           </button>
         </div>
       ) : null}
-      {selected ? <ItemsSection key={`items-${selected.id}`} documentId={documentId} classifier={selected} classifiers={classifiers} canEdit={canEdit} onSuccess={setSuccess} /> : null}
+      {selected ? (
+        <ItemsSection
+          key={`items-${selected.id}`}
+          documentId={documentId}
+          classifier={selected}
+          classifiers={classifiers}
+          canEdit={canEdit}
+          onSuccess={setSuccess}
+        />
+      ) : null}
 
       {modal ? (
         <ClassifierModal

@@ -116,14 +116,27 @@ export function ImportModal({
       <button type="button" className="button" onClick={onClose} disabled={validate.isPending} data-testid="import-cancel">
         <FormattedMessage id="common.cancel" />
       </button>
-      <button type="button" className="button button-primary" disabled={!file || validate.isPending} onClick={() => file && validate.mutate(file, { onSuccess: setResult })} data-testid="import-upload">
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={!file || validate.isPending}
+        onClick={() => file && validate.mutate(file, { onSuccess: setResult })}
+        data-testid="import-upload"
+      >
         <FormattedMessage id="classifiers.import.upload" />
       </button>
     </>
   );
 
   return (
-    <Modal title={<FormattedMessage id="classifiers.import.title" />} onClose={onClose} width={result ? ROWS_STEP_WIDTH : FILE_STEP_WIDTH} busy={validate.isPending || importRows.isPending} testId="import-modal" footer={footer}>
+    <Modal
+      title={<FormattedMessage id="classifiers.import.title" />}
+      onClose={onClose}
+      width={result ? ROWS_STEP_WIDTH : FILE_STEP_WIDTH}
+      busy={validate.isPending || importRows.isPending}
+      testId="import-modal"
+      footer={footer}
+    >
       {result === null ? (
         <div className="form" data-testid="import-file-step">
           <div className="field">
@@ -146,11 +159,15 @@ export function ImportModal({
               <FormattedMessage id="classifiers.import.templateCsv" />
             </a>
           </p>
-          {validate.isError ? <ErrorAlert error={validate.error} title={<FormattedMessage id="classifiers.import.parseFailed" />} testId="import-parse-error" /> : null}
+          {validate.isError ? (
+            <ErrorAlert error={validate.error} title={<FormattedMessage id="classifiers.import.parseFailed" />} testId="import-parse-error" />
+          ) : null}
         </div>
       ) : (
         <div data-testid="import-rows-step">
-          {importRows.isError ? <ErrorAlert error={importRows.error} title={<FormattedMessage id="classifiers.import.uploadFailed" />} testId="import-error" /> : null}
+          {importRows.isError ? (
+            <ErrorAlert error={importRows.error} title={<FormattedMessage id="classifiers.import.uploadFailed" />} testId="import-error" />
+          ) : null}
           {rows.length === 0 ? (
             <Alert kind="warning" testId="import-no-rows">
               <FormattedMessage id="classifiers.import.noRows" />

@@ -23,7 +23,15 @@ export function useItemColumns(groupings: readonly Classifier[], canEdit: boolea
   return useMemo<ColDef<ClassifierItem>[]>(() => {
     const text = textComparator(locale);
     const definitions: ColDef<ClassifierItem>[] = [
-      { colId: 'code', field: 'code', headerName: intl.formatMessage({ id: 'classifiers.items.column.code' }), width: 140, sort: 'asc', comparator: text, cellClass: 'item-code' },
+      {
+        colId: 'code',
+        field: 'code',
+        headerName: intl.formatMessage({ id: 'classifiers.items.column.code' }),
+        width: 140,
+        sort: 'asc',
+        comparator: text,
+        cellClass: 'item-code',
+      },
       { colId: 'name', field: 'name', headerName: intl.formatMessage({ id: 'classifiers.items.column.name' }), flex: 1.4, minWidth: 180, comparator: text },
       { colId: 'description', field: 'description', headerName: intl.formatMessage({ id: 'classifiers.items.column.description' }), flex: 1, minWidth: 160 },
       {

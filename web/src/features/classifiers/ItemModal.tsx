@@ -45,7 +45,9 @@ export function ItemModal({
   const [sign, setSign] = useState(bulk ? UNCHANGED : String(item?.sign ?? ''));
   const [unselectable, setUnselectable] = useState(bulk ? UNCHANGED : String(item?.unselectable ?? false));
   const [grouped, setGrouped] = useState<Record<string, string>>(() =>
-    Object.fromEntries(groupings.map((grouping) => [grouping.id, bulk ? UNCHANGED : (item?.groupedBy.find((ref) => ref.classifierId === grouping.id)?.id ?? '')])),
+    Object.fromEntries(
+      groupings.map((grouping) => [grouping.id, bulk ? UNCHANGED : (item?.groupedBy.find((ref) => ref.classifierId === grouping.id)?.id ?? '')]),
+    ),
   );
   const [errors, setErrors] = useState<FieldErrors>({});
 
@@ -67,7 +69,8 @@ export function ItemModal({
       if (name.trim() === '') found.name = messageOf('validation.required');
       else if (name.trim().length > LIMITS.text) found.name = messageOf('validation.maxLength', { max: LIMITS.text });
     }
-    if (descriptionChanged && description !== UNCHANGED && description.length > LIMITS.textArea) found.description = messageOf('validation.maxLength', { max: LIMITS.textArea });
+    if (descriptionChanged && description !== UNCHANGED && description.length > LIMITS.textArea)
+      found.description = messageOf('validation.maxLength', { max: LIMITS.textArea });
     for (const grouping of groupings) {
       const value = grouped[grouping.id] ?? '';
       if (grouping.required && value === '') found[`grouping.${grouping.id}`] = messageOf('mandatoryClassifier');
@@ -82,7 +85,9 @@ export function ItemModal({
       if (descriptionChanged && description !== UNCHANGED) edit.description = description;
       if (classifier.itemCanChangeSign && sign !== UNCHANGED) edit.sign = signValue;
       if (unselectable !== UNCHANGED) edit.unselectable = unselectable === 'true';
-      const refs = groupings.filter((grouping) => grouped[grouping.id] !== UNCHANGED).map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] || null }));
+      const refs = groupings
+        .filter((grouping) => grouped[grouping.id] !== UNCHANGED)
+        .map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] || null }));
       if (refs.length > 0) edit.groupedBy = refs;
       return { kind: 'bulk', edit };
     }
@@ -92,7 +97,9 @@ export function ItemModal({
       description,
       sign: classifier.itemCanChangeSign ? signValue : item?.sign === 1 || item?.sign === -1 ? item.sign : null,
       unselectable: unselectable === 'true',
-      groupedBy: groupings.filter((grouping) => grouped[grouping.id]).map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] as string })),
+      groupedBy: groupings
+        .filter((grouping) => grouped[grouping.id])
+        .map((grouping) => ({ classifierId: grouping.id, itemId: grouped[grouping.id] as string })),
     };
     return item ? { kind: 'edit', itemId: item.id, body } : { kind: 'add', body };
   };
@@ -103,7 +110,11 @@ export function ItemModal({
     if (Object.keys(found).length === 0) save.mutate(saveOf());
   };
 
-  const failedTitle: MessageKey = bulk ? 'classifiers.items.form.editSelectedError' : item ? 'classifiers.items.form.editError' : 'classifiers.items.form.addNewError';
+  const failedTitle: MessageKey = bulk
+    ? 'classifiers.items.form.editSelectedError'
+    : item
+      ? 'classifiers.items.form.editError'
+      : 'classifiers.items.form.addNewError';
   const title =
     mode.kind === 'bulk' ? (
       <FormattedMessage id="classifiers.items.form.bulkTitle" values={{ count: mode.items.length }} />
@@ -180,7 +191,12 @@ export function ItemModal({
           <label htmlFor={`${formId}-unselectable`}>
             <FormattedMessage id="classifiers.items.form.unselectable" />
           </label>
-          <select id={`${formId}-unselectable`} value={unselectable} onChange={(event) => setUnselectable(event.target.value)} data-testid="item-unselectable-input">
+          <select
+            id={`${formId}-unselectable`}
+            value={unselectable}
+            onChange={(event) => setUnselectable(event.target.value)}
+            data-testid="item-unselectable-input"
+          >
             {unchangedOption}
             <option value="false">{intl.formatMessage({ id: 'common.no' })}</option>
             <option value="true">{intl.formatMessage({ id: 'common.yes' })}</option>

@@ -48,8 +48,14 @@ export function ItemsSection({
   });
 
   const columns = useItemColumns(groupings, canEdit);
-  const context = useMemo<ItemsGridContext>(() => ({ canEdit, onEdit: (item) => setForm({ kind: 'edit', item }), onDelete: removeOne.ask }), [canEdit, removeOne.ask]);
-  const rowSelection = useMemo<RowSelectionOptions<ClassifierItem> | undefined>(() => (canEdit ? { mode: 'multiRow', enableClickSelection: false } : undefined), [canEdit]);
+  const context = useMemo<ItemsGridContext>(
+    () => ({ canEdit, onEdit: (item) => setForm({ kind: 'edit', item }), onDelete: removeOne.ask }),
+    [canEdit, removeOne.ask],
+  );
+  const rowSelection = useMemo<RowSelectionOptions<ClassifierItem> | undefined>(
+    () => (canEdit ? { mode: 'multiRow', enableClickSelection: false } : undefined),
+    [canEdit],
+  );
   const selectedInUse = selection.some(itemInUse);
 
   return (
@@ -71,7 +77,13 @@ export function ItemsSection({
       {canEdit ? (
         <div className="toolbar classifier-items-actions">
           <div className="toolbar-start">
-            <button type="button" className="button button-small" disabled={selection.length === 0} onClick={() => setForm({ kind: 'bulk', items: selection })} data-testid="items-edit-selected">
+            <button
+              type="button"
+              className="button button-small"
+              disabled={selection.length === 0}
+              onClick={() => setForm({ kind: 'bulk', items: selection })}
+              data-testid="items-edit-selected"
+            >
               <FormattedMessage id="classifiers.items.editSelected" values={{ count: selection.length }} />
             </button>
             <span title={selectedInUse ? intl.formatMessage({ id: 'classifiers.items.someInUse' }) : undefined} data-testid="items-delete-selected-tooltip">

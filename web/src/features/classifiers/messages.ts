@@ -58,11 +58,13 @@ const et = {
   'classifiers.form.minAndMax': 'Maksimaalne pikkus ei saa olla väiksem kui minimaalne.',
   'classifiers.form.requiredLocked.master': 'Põhiklassifikaator peab olema kohustuslik.',
   'classifiers.form.requiredLocked.secondary': 'Klassifikaator on mõnes skeemis lisaklassifikaator, seega ei saa see olla kohustuslik.',
-  'classifiers.form.requiredLocked.grouping': 'Grupeeriva klassifikaatori saab muuta kohustuslikuks alles siis, kui kõigil grupeeritava klassifikaatori väärtustel on selle väärtus.',
+  'classifiers.form.requiredLocked.grouping':
+    'Grupeeriva klassifikaatori saab muuta kohustuslikuks alles siis, kui kõigil grupeeritava klassifikaatori väärtustel on selle väärtus.',
   'classifiers.form.signLocked.notGroupingMaster': 'Märki saavad muuta ainult põhiklassifikaatorit grupeeriva klassifikaatori väärtused.',
   'classifiers.form.signLocked.negativeItems': 'Mõnel väärtusel on negatiivne märk. Muuda need enne positiivseks.',
   'classifiers.form.lengthHint': 'Lubatud {from}–{to}.',
-  'classifiers.form.lengthBoundsFromCodes': 'Olemasolevatest koodidest lühim on {shortest} ja pikim {longest} märki: minimaalne pikkus ei saa olla suurem kui lühima ega maksimaalne väiksem kui pikima koodi pikkus.',
+  'classifiers.form.lengthBoundsFromCodes':
+    'Olemasolevatest koodidest lühim on {shortest} ja pikim {longest} märki: minimaalne pikkus ei saa olla suurem kui lühima ega maksimaalne väiksem kui pikima koodi pikkus.',
   'classifiers.form.lengthOutOfRange': 'Pikkus peab olema vahemikus {from}–{to}.',
   'classifiers.items.title': 'Väärtused',
   'classifiers.items.search': 'Otsi väärtusi',
@@ -204,7 +206,8 @@ const en: ClassifierMessages = {
   'classifiers.form.signLocked.notGroupingMaster': 'Only the items of a classifier that groups the master classifier can change sign.',
   'classifiers.form.signLocked.negativeItems': 'Some items have a negative sign. Make them positive first.',
   'classifiers.form.lengthHint': 'Allowed {from}–{to}.',
-  'classifiers.form.lengthBoundsFromCodes': 'The shortest existing code has {shortest} and the longest {longest} characters: the minimum length cannot exceed the shortest, nor the maximum be below the longest.',
+  'classifiers.form.lengthBoundsFromCodes':
+    'The shortest existing code has {shortest} and the longest {longest} characters: the minimum length cannot exceed the shortest, nor the maximum be below the longest.',
   'classifiers.form.lengthOutOfRange': 'The length must be between {from} and {to}.',
   'classifiers.items.title': 'Items',
   'classifiers.items.search': 'Search items',

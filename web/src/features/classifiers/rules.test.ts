@@ -78,17 +78,24 @@ describe('classifier form locks (spec 2, sections 4 and 5)', () => {
   const ref = (classifierId: string) => ({ classifierId, id: 'i', code: 'x', sign: null });
 
   it('locks required on for the master classifier', () => {
-    expect(requiredLock({ classifier: { ...own, master: true, required: true }, groupingId: null, groupsMaster: false })).toEqual({ reason: 'classifiers.form.requiredLocked.master', value: true });
+    expect(requiredLock({ classifier: { ...own, master: true, required: true }, groupingId: null, groupsMaster: false })).toEqual({
+      reason: 'classifiers.form.requiredLocked.master',
+      value: true,
+    });
   });
 
   it('refuses required for an additional classifier of a scheme, unless it is required already', () => {
-    expect(requiredLock({ classifier: own, groupingId: null, groupsMaster: false, secondaryInScheme: true })?.reason).toBe('classifiers.form.requiredLocked.secondary');
+    expect(requiredLock({ classifier: own, groupingId: null, groupsMaster: false, secondaryInScheme: true })?.reason).toBe(
+      'classifiers.form.requiredLocked.secondary',
+    );
     expect(requiredLock({ classifier: { ...own, required: true }, groupingId: null, groupsMaster: false, secondaryInScheme: true })).toBeNull();
   });
 
   it('refuses required for a grouping classifier unless every grouped item has its value', () => {
     const facts = { classifier: own, groupingId: 'g', groupsMaster: false };
-    expect(requiredLock({ ...facts, groupedItems: [{ groupedBy: [ref('c')] }, { groupedBy: [ref('other')] }] })?.reason).toBe('classifiers.form.requiredLocked.grouping');
+    expect(requiredLock({ ...facts, groupedItems: [{ groupedBy: [ref('c')] }, { groupedBy: [ref('other')] }] })?.reason).toBe(
+      'classifiers.form.requiredLocked.grouping',
+    );
     expect(requiredLock({ ...facts, groupedItems: [{ groupedBy: [ref('c')] }, { groupedBy: [ref('other'), ref('c')] }] })).toBeNull();
     expect(requiredLock({ ...facts, groupedItems: [] })).toBeNull();
     // A new grouping classifier: no grouped item has its value yet.
@@ -102,7 +109,17 @@ describe('classifier form locks (spec 2, sections 4 and 5)', () => {
     expect(signLock({ classifier: own, groupingId: 'g', groupsMaster: true, items: [{ code: 'a', sign: -1 }] })).toBeNull();
     const signed = { ...own, itemCanChangeSign: true };
     expect(signLock({ classifier: signed, groupingId: 'g', groupsMaster: true, items: [{ code: 'a', sign: 1 }] })).toBeNull();
-    expect(signLock({ classifier: signed, groupingId: 'g', groupsMaster: true, items: [{ code: 'a', sign: 1 }, { code: 'b', sign: -1 }] })).toEqual({ reason: 'classifiers.form.signLocked.negativeItems', value: true });
+    expect(
+      signLock({
+        classifier: signed,
+        groupingId: 'g',
+        groupsMaster: true,
+        items: [
+          { code: 'a', sign: 1 },
+          { code: 'b', sign: -1 },
+        ],
+      }),
+    ).toEqual({ reason: 'classifiers.form.signLocked.negativeItems', value: true });
   });
 
   it('bounds the code lengths by the existing codes', () => {

@@ -81,7 +81,8 @@ export function requiredLock(facts: ClassifierFacts): FormLock | null {
  */
 export function signLock(facts: ClassifierFacts): FormLock | null {
   if (!facts.groupingId || !facts.groupsMaster) return { reason: 'classifiers.form.signLocked.notGroupingMaster', value: false };
-  if (facts.classifier?.itemCanChangeSign && facts.items?.some((item) => item.sign === -1)) return { reason: 'classifiers.form.signLocked.negativeItems', value: true };
+  if (facts.classifier?.itemCanChangeSign && facts.items?.some((item) => item.sign === -1))
+    return { reason: 'classifiers.form.signLocked.negativeItems', value: true };
   return null;
 }
 

@@ -25,7 +25,13 @@ export function CopyTaskNotice() {
         <span data-status={copyTask.status === 'done' ? copyTask.task.status : 'TIMEOUT'}>
           <FormattedMessage id={succeeded ? 'documents.copy.success' : 'documents.copy.failed'} />
         </span>
-        <button type="button" className="icon-button" onClick={dismissCopyTask} aria-label={intl.formatMessage({ id: 'common.dismiss' })} data-testid="document-copy-dismiss">
+        <button
+          type="button"
+          className="icon-button"
+          onClick={dismissCopyTask}
+          aria-label={intl.formatMessage({ id: 'common.dismiss' })}
+          data-testid="document-copy-dismiss"
+        >
           <CloseIcon />
         </button>
       </Alert>

@@ -73,7 +73,12 @@ function DocumentForm({ document }: { document: Document | null }) {
   });
 
   const onSubmit = () => {
-    const values: Record<string, unknown> = { name, description, period: { year: Number(period.year), month: period.month, duration: period.duration }, recordAmountKey };
+    const values: Record<string, unknown> = {
+      name,
+      description,
+      period: { year: Number(period.year), month: period.month, duration: period.duration },
+      recordAmountKey,
+    };
     if (document) values.masterClassifierId = masterClassifierId === '' ? null : masterClassifierId;
     if (platformAdmin) values.allowCommentingWithReadPermissions = allowCommenting;
     const copyOptions = document ? undefined : copy.options();
@@ -93,12 +98,35 @@ function DocumentForm({ document }: { document: Document | null }) {
         </Alert>
       ) : null}
       <div className="form-grid">
-        <TextField labelId="documents.field.name" value={name} onChange={setName} max={DOCUMENT_LIMITS.nameMax} error={errors.name} testId="document-name-input" />
-        <TextField labelId="documents.field.recordAmountKey" value={recordAmountKey} onChange={setRecordAmountKey} max={LIMITS.text} error={errors.recordAmountKey} testId="document-record-amount-key" />
+        <TextField
+          labelId="documents.field.name"
+          value={name}
+          onChange={setName}
+          max={DOCUMENT_LIMITS.nameMax}
+          error={errors.name}
+          testId="document-name-input"
+        />
+        <TextField
+          labelId="documents.field.recordAmountKey"
+          value={recordAmountKey}
+          onChange={setRecordAmountKey}
+          max={LIMITS.text}
+          error={errors.recordAmountKey}
+          testId="document-record-amount-key"
+        />
       </div>
-      <TextAreaField labelId="documents.field.description" value={description} onChange={setDescription} max={LIMITS.textArea} error={errors.description} testId="document-description" />
+      <TextAreaField
+        labelId="documents.field.description"
+        value={description}
+        onChange={setDescription}
+        max={LIMITS.textArea}
+        error={errors.description}
+        testId="document-description"
+      />
       <PeriodFields value={period} onChange={setPeriod} locked={document !== null && document.recordsCount > 0} error={periodError(errors)} />
-      {document ? <MasterClassifierField options={masterOptions} value={masterClassifierId} onChange={setMasterClassifierId} error={errors.masterClassifierId} /> : null}
+      {document ? (
+        <MasterClassifierField options={masterOptions} value={masterClassifierId} onChange={setMasterClassifierId} error={errors.masterClassifierId} />
+      ) : null}
       <CheckboxField
         checked={allowCommenting}
         disabled={!platformAdmin}

@@ -38,7 +38,11 @@ export function dismissCopyTask(): void {
  * the documents, budgets, classifiers and schemes and reports the outcome. It lives outside any
  * screen, so it survives the navigation to the new document.
  */
-export function watchCopyTask(taskId: string, queryClient: QueryClient, sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))): Promise<void> {
+export function watchCopyTask(
+  taskId: string,
+  queryClient: QueryClient,
+  sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<void> {
   set({ status: 'running', taskId });
   const deadline = Date.now() + DOCUMENT_LIMITS.taskPollTimeoutMs;
   const poll = async (): Promise<void> => {

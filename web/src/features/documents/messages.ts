@@ -171,7 +171,8 @@ export const en: typeof et = {
   'documents.copy.success': 'The document has been copied.',
   'documents.copy.failed': 'Copying the document failed.',
   'documents.copy.incomplete': 'Incomplete copy',
-  'documents.copy.incompleteMessage': 'Copying this document was interrupted and some of its data was not copied. Delete the document and copy the source document again.',
+  'documents.copy.incompleteMessage':
+    'Copying this document was interrupted and some of its data was not copied. Delete the document and copy the source document again.',
   'documents.copy.copying': 'Copying in progress',
   'documents.delete.title': 'Delete document',
   'documents.delete.question': 'Delete the document “{name}” with its budgets?',

@@ -41,12 +41,7 @@ export function AdminChangeDialog({ change, onClose }: { change: AdminChange; on
       testId="organization-admin-dialog"
       danger={change.kind === 'remove'}
       title={<FormattedMessage id={change.kind === 'set' ? 'organizations.setAdmin.title' : 'organizations.removeAdmin.title'} />}
-      message={
-        <FormattedMessage
-          id={change.kind === 'set' ? 'organizations.setAdmin.question' : 'organizations.removeAdmin.question'}
-          values={{ name }}
-        />
-      }
+      message={<FormattedMessage id={change.kind === 'set' ? 'organizations.setAdmin.question' : 'organizations.removeAdmin.question'} values={{ name }} />}
       confirmLabel={<FormattedMessage id={change.kind === 'set' ? 'organizations.setAdmin.confirm' : 'organizations.removeAdmin.confirm'} />}
       busy={mutation.isPending}
       onCancel={onClose}

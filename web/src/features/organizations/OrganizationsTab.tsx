@@ -107,9 +107,7 @@ export function OrganizationsTab() {
         context={context}
       />
 
-      {modal.isOpen ? (
-        <OrganizationModal key={modal.item?.id ?? 'new'} organization={modal.item} onClose={modal.close} />
-      ) : null}
+      {modal.isOpen ? <OrganizationModal key={modal.item?.id ?? 'new'} organization={modal.item} onClose={modal.close} /> : null}
 
       {adminChange ? <AdminChangeDialog change={adminChange} onClose={() => setAdminChange(null)} /> : null}
 

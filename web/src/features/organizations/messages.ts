@@ -14,8 +14,7 @@ const et = {
   'organizations.removeAdmin.title': 'Administraatori eemaldamine',
   'organizations.removeAdmin.question': 'Kas soovid eemaldada oma administraatori ametikoha organisatsioonis „{name}”?',
   'organizations.removeAdmin.ownWarningTitle': 'Sind logitakse välja',
-  'organizations.removeAdmin.ownWarning':
-    'See on sinu praeguse seansi ametikoht. Pärast eemaldamist logitakse sind välja ja pead uuesti sisse logima.',
+  'organizations.removeAdmin.ownWarning': 'See on sinu praeguse seansi ametikoht. Pärast eemaldamist logitakse sind välja ja pead uuesti sisse logima.',
   'organizations.removeAdmin.confirm': 'Eemalda',
   'organizations.removeAdmin.failed': 'Administraatorit ei õnnestunud eemaldada',
 } as const;
@@ -32,8 +31,7 @@ const en: Record<keyof typeof et, string> = {
   'organizations.removeAdmin.title': 'Remove administrator',
   'organizations.removeAdmin.question': 'Do you want to remove your administrator occupation in “{name}”?',
   'organizations.removeAdmin.ownWarningTitle': 'You will be logged out',
-  'organizations.removeAdmin.ownWarning':
-    'This is the occupation of your current session. After removing it you are logged out and have to log in again.',
+  'organizations.removeAdmin.ownWarning': 'This is the occupation of your current session. After removing it you are logged out and have to log in again.',
   'organizations.removeAdmin.confirm': 'Remove',
   'organizations.removeAdmin.failed': 'The administrator could not be removed',
 };

@@ -49,9 +49,7 @@ export function defaultSettingsFor(locales: LocalesResponse, code: string): Reco
  * statuses cannot be undone), the locale starts as the default one with its default settings.
  */
 export function emptyForm(locales: LocalesResponse): OrganizationForm {
-  const localeCode = locales.locales.some((locale) => locale.code === DEFAULT_LOCALE)
-    ? DEFAULT_LOCALE
-    : (locales.locales[0]?.code ?? '');
+  const localeCode = locales.locales.some((locale) => locale.code === DEFAULT_LOCALE) ? DEFAULT_LOCALE : (locales.locales[0]?.code ?? '');
   return {
     name: '',
     authenticationTypes: [],

@@ -110,10 +110,7 @@ export function RolesPage() {
 
   // The cells read the context when they are used: one stable object, refreshed on every render.
   const contextRef = useRef<RolesGridContext | null>(null);
-  const privilegeIds = useMemo<Privilege[]>(
-    () => sortPrivileges(privileges.data?.map((privilege) => privilege.id) ?? [...PRIVILEGES]),
-    [privileges.data],
-  );
+  const privilegeIds = useMemo<Privilege[]>(() => sortPrivileges(privileges.data?.map((privilege) => privilege.id) ?? [...PRIVILEGES]), [privileges.data]);
   const handlers: RolesGridContext = {
     store,
     canEdit,
@@ -131,10 +128,7 @@ export function RolesPage() {
   const columns = useRoleColumns(canEdit, store);
 
   const rowStateClasses = rowEditing.rowClassRules;
-  const rowClassRules = useMemo<RowClassRules<RoleRow>>(
-    () => ({ ...rowStateClasses, 'row-admin': ({ data }) => data?.type === 'ADMIN' }),
-    [rowStateClasses],
-  );
+  const rowClassRules = useMemo<RowClassRules<RoleRow>>(() => ({ ...rowStateClasses, 'row-admin': ({ data }) => data?.type === 'ADMIN' }), [rowStateClasses]);
 
   const onRowEditingStopped = useCallback(
     (event: RowEditingStoppedEvent<RoleRow>) => {
@@ -183,7 +177,14 @@ export function RolesPage() {
           </p>
         </div>
         {canEdit ? (
-          <InlineAddButton busy={session !== null} loading={roles.isPending} busyTitleId="roles.action.busy" labelId="roles.add" onClick={onAdd} testId="roles-add" />
+          <InlineAddButton
+            busy={session !== null}
+            loading={roles.isPending}
+            busyTitleId="roles.action.busy"
+            labelId="roles.add"
+            onClick={onAdd}
+            testId="roles-add"
+          />
         ) : null}
       </div>
 
@@ -195,7 +196,13 @@ export function RolesPage() {
       {/* A failed list shows its error with a retry in place of the grid (rows loaded before a failed refresh stay). */}
       {roles.isError ? <ListError error={roles.error} title={<FormattedMessage id="roles.loadFailed" />} onRetry={() => void roles.refetch()} /> : null}
       {/* Server codes are marked on the name editor and shown as a toast. */}
-      <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="roles.field.invalid" validationOnly testId="role-validation-error" />
+      <InlineEditInvalidAlert
+        invalid={session?.invalid ?? {}}
+        labels={FIELD_LABELS}
+        messageId="roles.field.invalid"
+        validationOnly
+        testId="role-validation-error"
+      />
 
       {/* While a row is edited the other rows are inert: a click there neither focuses nor edits them. */}
       {failedEmpty ? null : (

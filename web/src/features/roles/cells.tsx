@@ -6,7 +6,7 @@ import { MultiSelect, type MultiSelectHandle } from '../../components/MultiSelec
 import { canSave } from '../../grid/inline-edit';
 import { InlineRowButtons } from '../../grid/InlineEditParts';
 import { type DraftField, type RoleEditStore, type RoleRow, useEditSession } from './edit-state';
-import { LockIcon, ShieldIcon, } from '../../components/icons';
+import { LockIcon, ShieldIcon } from '../../components/icons';
 import { PrivilegeChips, usePrivilegeLabel } from './PrivilegeChips';
 
 /** What the cells of the roles table share with the page (a stable object; read at event time). */
@@ -109,10 +109,7 @@ export function RolePrivilegesEditor({ value, onValueChange, context }: EditorPr
   const label = usePrivilegeLabel();
   const session = useEditSession(context.store);
   const selectRef = useRef<MultiSelectHandle>(null);
-  const options = useMemo(
-    () => context.privilegeIds.map((id) => ({ value: id, label: label(id) })),
-    [context.privilegeIds, label],
-  );
+  const options = useMemo(() => context.privilegeIds.map((id) => ({ value: id, label: label(id) })), [context.privilegeIds, label]);
 
   useGridCellEditor({ focusIn: () => selectRef.current?.focus() });
 
@@ -150,13 +147,7 @@ export function RoleActionsCell({ data, context }: RendererProps<unknown>) {
   if (session && session.key === data.key) {
     return (
       <div className="row-actions">
-        <button
-          type="button"
-          className="button button-primary button-small"
-          disabled={!canSave(session)}
-          onClick={context.onSave}
-          data-testid="role-save"
-        >
+        <button type="button" className="button button-primary button-small" disabled={!canSave(session)} onClick={context.onSave} data-testid="role-save">
           <FormattedMessage id="roles.action.save" />
         </button>
         <button type="button" className="button button-small" disabled={session.saving} onClick={context.onCancel} data-testid="role-cancel">

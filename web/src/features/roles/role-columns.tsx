@@ -14,8 +14,7 @@ export function useRoleColumns(canEdit: boolean, store: RoleEditStore) {
   const intl = useIntl();
   const { locale } = useLocale();
   return useMemo<ColDef<RoleRow>[]>(() => {
-    const editable = ({ data }: { data?: RoleRow }) =>
-      canEdit && data !== undefined && data.type !== 'ADMIN' && store.current?.key === data.key;
+    const editable = ({ data }: { data?: RoleRow }) => canEdit && data !== undefined && data.type !== 'ADMIN' && store.current?.key === data.key;
     // Enter and Escape belong to the editors (save, cancel); Tab stays inside the edited row.
     const keys = (first: boolean, last: boolean) => (params: SuppressKeyboardEventParams<RoleRow>) => {
       if (!params.editing) return false;

@@ -93,7 +93,16 @@ export function BudgetSubBudgetsView() {
         width: 120,
         cellRenderer: PinCell,
       },
-      { colId: 'name', field: 'name', headerName: intl.formatMessage({ id: 'subBudgets.column.name' }), flex: 1.4, minWidth: 220, sort: 'asc', comparator: text, cellRenderer: NameLinkCell },
+      {
+        colId: 'name',
+        field: 'name',
+        headerName: intl.formatMessage({ id: 'subBudgets.column.name' }),
+        flex: 1.4,
+        minWidth: 220,
+        sort: 'asc',
+        comparator: text,
+        cellRenderer: NameLinkCell,
+      },
       ...columns.map<ColDef<SubBudget>>((column) => ({
         colId: `classifier-${column.classifierId}`,
         headerName: column.name,
@@ -126,7 +135,12 @@ export function BudgetSubBudgetsView() {
   return (
     <div className="budget-sub-budgets-tab" data-testid="budget-sub-budgets-tab">
       {schemesQuery.isError ? (
-        <ListError error={schemesQuery.error} title={<FormattedMessage id="schemes.loadFailed" />} onRetry={() => void schemesQuery.refetch()} testId="budget-schemes-load-error" />
+        <ListError
+          error={schemesQuery.error}
+          title={<FormattedMessage id="schemes.loadFailed" />}
+          onRetry={() => void schemesQuery.refetch()}
+          testId="budget-schemes-load-error"
+        />
       ) : null}
       {ready && schemes.length === 0 ? (
         <Alert kind="info" testId="budget-sub-budgets-no-schemes">
@@ -150,7 +164,13 @@ export function BudgetSubBudgetsView() {
           </select>
         </label>
         <span className="toolbar-spacer" />
-        <button type="button" className="button" onClick={() => exportFile.mutate()} disabled={!scheme || exportFile.isPending} data-testid="budget-sub-budgets-export">
+        <button
+          type="button"
+          className="button"
+          onClick={() => exportFile.mutate()}
+          disabled={!scheme || exportFile.isPending}
+          data-testid="budget-sub-budgets-export"
+        >
           <FormattedMessage id="subBudgets.export" />
         </button>
         {canImport ? (
@@ -161,7 +181,10 @@ export function BudgetSubBudgetsView() {
               </span>
             </DropdownMenu>
           ) : (
-            <span title={importBlocked ? intl.formatMessage({ id: 'budgetSubBudgets.importUnavailable' }) : undefined} data-testid="budget-sub-budgets-import-unavailable">
+            <span
+              title={importBlocked ? intl.formatMessage({ id: 'budgetSubBudgets.importUnavailable' }) : undefined}
+              data-testid="budget-sub-budgets-import-unavailable"
+            >
               <button type="button" className="button" disabled>
                 <FormattedMessage id="subBudgets.import" />
               </button>
@@ -170,7 +193,12 @@ export function BudgetSubBudgetsView() {
         ) : null}
       </div>
       {subBudgets.isError ? (
-        <ListError error={subBudgets.error} title={<FormattedMessage id="subBudgets.loadFailed" />} onRetry={() => void subBudgets.refetch()} testId="budget-sub-budgets-load-error" />
+        <ListError
+          error={subBudgets.error}
+          title={<FormattedMessage id="subBudgets.loadFailed" />}
+          onRetry={() => void subBudgets.refetch()}
+          testId="budget-sub-budgets-load-error"
+        />
       ) : null}
       {scheme && !subBudgets.isError ? (
         <DataGrid<SubBudget>

@@ -103,7 +103,13 @@ export function ImportModal({
           <button type="button" className="button" onClick={onClose} disabled={submit.isPending} data-testid="sub-budgets-import-cancel">
             <FormattedMessage id="common.cancel" />
           </button>
-          <button type="button" className="button button-primary" disabled={!canImport} onClick={() => rows && sendRows(rows)} data-testid="sub-budgets-import-submit">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!canImport}
+            onClick={() => rows && sendRows(rows)}
+            data-testid="sub-budgets-import-submit"
+          >
             <FormattedMessage id="subBudgets.import.submit" />
           </button>
         </>
@@ -129,7 +135,9 @@ export function ImportModal({
             <FormattedMessage id="subBudgets.import.importSuccess" values={{ count: imported }} />
           </Alert>
         ) : null}
-        {submit.isError ? <ErrorAlert error={submit.error} title={<FormattedMessage id="subBudgets.import.importError" />} testId="sub-budgets-import-error" /> : null}
+        {submit.isError ? (
+          <ErrorAlert error={submit.error} title={<FormattedMessage id="subBudgets.import.importError" />} testId="sub-budgets-import-error" />
+        ) : null}
         {rows && rows.length === 0 ? (
           <p className="muted">
             <FormattedMessage id="subBudgets.import.empty" />
@@ -178,7 +186,13 @@ function previewColumnDefs(intl: IntlShape, columns: readonly SchemeColumn[], ro
   const names = new Map(columns.map((column) => [column.classifierId, column.name]));
   return [
     { colId: 'line', field: 'line', headerName: intl.formatMessage({ id: 'subBudgets.import.line' }), width: 96, sort: 'asc' },
-    { colId: 'name', headerName: intl.formatMessage({ id: 'subBudgets.column.name' }), flex: 1.4, minWidth: 180, valueGetter: ({ data }) => data?.row.name ?? '' },
+    {
+      colId: 'name',
+      headerName: intl.formatMessage({ id: 'subBudgets.column.name' }),
+      flex: 1.4,
+      minWidth: 180,
+      valueGetter: ({ data }) => data?.row.name ?? '',
+    },
     ...columns.map<ColDef<ParsedImportRow>>((column) => ({
       colId: `classifier-${column.classifierId}`,
       headerName: column.name,
@@ -195,7 +209,16 @@ function previewColumnDefs(intl: IntlShape, columns: readonly SchemeColumn[], ro
       valueGetter: ({ data }) => data?.row.preselections[key] ?? [],
       cellRenderer: PreselectionCell,
     })),
-    { colId: 'errors', headerName: intl.formatMessage({ id: 'subBudgets.import.errors' }), flex: 2, minWidth: 220, sortable: false, wrapText: true, autoHeight: true, cellRenderer: ErrorsCell },
+    {
+      colId: 'errors',
+      headerName: intl.formatMessage({ id: 'subBudgets.import.errors' }),
+      flex: 2,
+      minWidth: 220,
+      sortable: false,
+      wrapText: true,
+      autoHeight: true,
+      cellRenderer: ErrorsCell,
+    },
   ];
 }
 

@@ -64,7 +64,13 @@ export function PreselectionsPane({
         </h4>
         <span className="toolbar-spacer" />
         {canEdit ? (
-          <button type="button" className="button button-primary" disabled={draft === null || save.isPending} onClick={() => save.mutate(Object.fromEntries(Object.entries(draft ?? {}).filter(([, codes]) => codes.length > 0)))} data-testid="preselections-save">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={draft === null || save.isPending}
+            onClick={() => save.mutate(Object.fromEntries(Object.entries(draft ?? {}).filter(([, codes]) => codes.length > 0)))}
+            data-testid="preselections-save"
+          >
             <FormattedMessage id="preselections.save" />
           </button>
         ) : null}
@@ -88,8 +94,7 @@ export function PreselectionsPane({
             return (
               <fieldset key={classifier.id} className="preselections-list" data-testid={`preselections-${classifier.fieldName}`}>
                 <legend>
-                  {classifier.name}{' '}
-                  <span className="muted">{intl.formatMessage({ id: 'preselections.count' }, { count: chosen.size })}</span>
+                  {classifier.name} <span className="muted">{intl.formatMessage({ id: 'preselections.count' }, { count: chosen.size })}</span>
                 </legend>
                 {list.length === 0 ? (
                   <p className="muted">

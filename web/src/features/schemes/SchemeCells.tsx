@@ -152,7 +152,15 @@ export function SchemeActionsCell(params: Params) {
   if (!row) return null;
   const { context } = params;
   if (session && session.key === row.key) {
-    return <InlineSaveCancelButtons session={session} labels={{ save: 'schemes.action.save', cancel: 'schemes.action.cancel' }} testIdPrefix="scheme" onSave={context.onSave} onCancel={context.onCancel} />;
+    return (
+      <InlineSaveCancelButtons
+        session={session}
+        labels={{ save: 'schemes.action.save', cancel: 'schemes.action.cancel' }}
+        testIdPrefix="scheme"
+        onSave={context.onSave}
+        onCancel={context.onCancel}
+      />
+    );
   }
   // Spec 2, section 5: the last scheme of a document and a scheme with sub-budgets cannot be deleted.
   const deleteBlocker = context.rowCount <= 1 ? 'schemes.delete.lastScheme' : row.subBudgetsCount > 0 ? 'schemes.delete.hasSubBudgets' : null;

@@ -108,7 +108,8 @@ export function SchemesTab() {
   const remove = useDeleteScheme<SchemeRow>(documentId, () => setNotice('schemes.deleteSuccessful'));
 
   const classifierOptions = useMemo(
-    () => (classifiers.data ?? []).filter((classifier) => classifier.groupingId === null).map((classifier) => ({ value: classifier.id, label: classifier.name })),
+    () =>
+      (classifiers.data ?? []).filter((classifier) => classifier.groupingId === null).map((classifier) => ({ value: classifier.id, label: classifier.name })),
     [classifiers.data],
   );
   const classifierNames = useMemo(() => new Map((classifiers.data ?? []).map((classifier) => [classifier.id, classifier.name])), [classifiers.data]);
@@ -183,7 +184,12 @@ export function SchemesTab() {
         </Alert>
       ) : null}
       {schemes.isError ? (
-        <ListError error={schemes.error} title={<FormattedMessage id="schemes.loadFailed" />} onRetry={() => void schemes.refetch()} testId="schemes-load-error" />
+        <ListError
+          error={schemes.error}
+          title={<FormattedMessage id="schemes.loadFailed" />}
+          onRetry={() => void schemes.refetch()}
+          testId="schemes-load-error"
+        />
       ) : null}
       <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={FIELD_LABELS} messageId="schemes.field.invalid" testId="scheme-validation-error" />
 
@@ -226,7 +232,15 @@ function nextDisplayOrder(rows: readonly SchemeRow[]): number {
 }
 
 /** The schemes' title with the collapse toggle, and the add button for editors. */
-function SchemesHeader({ collapsed, onToggle, add }: { collapsed: boolean; onToggle: () => void; add: { busy: boolean; loading: boolean; onClick: () => void } | null }) {
+function SchemesHeader({
+  collapsed,
+  onToggle,
+  add,
+}: {
+  collapsed: boolean;
+  onToggle: () => void;
+  add: { busy: boolean; loading: boolean; onClick: () => void } | null;
+}) {
   const intl = useIntl();
   return (
     <div className="schemes-header">
@@ -245,7 +259,16 @@ function SchemesHeader({ collapsed, onToggle, add }: { collapsed: boolean; onTog
           <FormattedMessage id="schemes.title" />
         </h2>
       </div>
-      {add ? <InlineAddButton busy={add.busy} loading={add.loading} busyTitleId="schemes.action.busy" labelId="schemes.add" onClick={add.onClick} testId="schemes-add" /> : null}
+      {add ? (
+        <InlineAddButton
+          busy={add.busy}
+          loading={add.loading}
+          busyTitleId="schemes.action.busy"
+          labelId="schemes.add"
+          onClick={add.onClick}
+          testId="schemes-add"
+        />
+      ) : null}
     </div>
   );
 }

@@ -121,17 +121,34 @@ export function SubBudgetActionsCell(params: Params) {
   if (!row) return null;
   const { context } = params;
   if (session && session.key === row.key) {
-    return <InlineSaveCancelButtons session={session} labels={{ save: 'subBudgets.action.save', cancel: 'subBudgets.action.cancel' }} testIdPrefix="sub-budget" onSave={context.onSave} onCancel={context.onCancel} />;
+    return (
+      <InlineSaveCancelButtons
+        session={session}
+        labels={{ save: 'subBudgets.action.save', cancel: 'subBudgets.action.cancel' }}
+        testIdPrefix="sub-budget"
+        onSave={context.onSave}
+        onCancel={context.onCancel}
+      />
+    );
   }
   return (
     <span className="row-actions">
-      <IconAction label={intl.formatMessage({ id: 'subBudgets.action.preselections' })} onClick={() => context.onConfigure(row)} testId="sub-budget-preselections">
+      <IconAction
+        label={intl.formatMessage({ id: 'subBudgets.action.preselections' })}
+        onClick={() => context.onConfigure(row)}
+        testId="sub-budget-preselections"
+      >
         <span aria-hidden="true">☰</span>
       </IconAction>
       {context.canEdit ? (
         <InlineRowButtons
           busy={session !== null}
-          labels={{ edit: 'subBudgets.action.edit', duplicate: 'subBudgets.action.duplicate', delete: 'subBudgets.action.delete', busy: 'subBudgets.action.busy' }}
+          labels={{
+            edit: 'subBudgets.action.edit',
+            duplicate: 'subBudgets.action.duplicate',
+            delete: 'subBudgets.action.delete',
+            busy: 'subBudgets.action.busy',
+          }}
           testIdPrefix="sub-budget"
           onEdit={() => context.onEdit(row)}
           onDuplicate={() => context.onDuplicate(row)}

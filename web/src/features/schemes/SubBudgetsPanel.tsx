@@ -27,7 +27,17 @@ import { useSubBudgetFilter } from './sub-budgets/useSubBudgetFilter';
  * The selected scheme's sub-budgets on the schemes tab (spec 2, Schemes tab), edited inline as the
  * schemes table (spec 2, section 4): one row at a time; a new or duplicated row is added on top.
  */
-export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { documentId: string; scheme: Scheme | null; classifiers: Classifier[]; canEdit: boolean }) {
+export function SubBudgetsPanel({
+  documentId,
+  scheme,
+  classifiers,
+  canEdit,
+}: {
+  documentId: string;
+  scheme: Scheme | null;
+  classifiers: Classifier[];
+  canEdit: boolean;
+}) {
   const intl = useIntl();
   const schemeId = scheme?.id ?? '';
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
@@ -43,7 +53,14 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   const itemsByKey = useMemo(() => itemIndex(items.data?.list ?? []), [items.data]);
   const options = useMemo(() => selectableItems(items.data?.list ?? []), [items.data]);
 
-  const { rowEditing, onSave, fieldLabel } = useSubBudgetEditing({ documentId, schemeId, subBudgets: subBudgets.data, columns, gridApi, onSaved: () => setNotice('subBudgets.saveSuccess') });
+  const { rowEditing, onSave, fieldLabel } = useSubBudgetEditing({
+    documentId,
+    schemeId,
+    subBudgets: subBudgets.data,
+    columns,
+    gridApi,
+    onSaved: () => setNotice('subBudgets.saveSuccess'),
+  });
   const { store, session, rows, finish } = rowEditing;
   const editedKey = useCallback(() => store.current?.key, [store]);
   const isEdited = useCallback((row: SubBudgetRow) => store.current?.key === row.key, [store]);
@@ -97,7 +114,14 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
   const rowSelection = useMemo<RowSelectionOptions<SubBudgetRow> | undefined>(
     () =>
       canEdit
-        ? { mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false, hideDisabledCheckboxes: true, isRowSelectable: (node) => node.data?.id != null }
+        ? {
+            mode: 'multiRow',
+            checkboxes: true,
+            headerCheckbox: true,
+            enableClickSelection: false,
+            hideDisabledCheckboxes: true,
+            isRowSelectable: (node) => node.data?.id != null,
+          }
         : undefined,
     [canEdit],
   );
@@ -158,7 +182,12 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
       <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={fieldLabel} messageId="subBudgets.field.invalid" testId="sub-budget-validation-error" />
 
       {subBudgets.isError ? (
-        <ListError error={subBudgets.error} title={<FormattedMessage id="subBudgets.loadFailed" />} onRetry={() => void subBudgets.refetch()} testId="sub-budgets-load-error" />
+        <ListError
+          error={subBudgets.error}
+          title={<FormattedMessage id="subBudgets.loadFailed" />}
+          onRetry={() => void subBudgets.refetch()}
+          testId="sub-budgets-load-error"
+        />
       ) : (
         <DataGrid<SubBudgetRow>
           key={schemeId}
@@ -180,7 +209,14 @@ export function SubBudgetsPanel({ documentId, scheme, classifiers, canEdit }: { 
       )}
 
       {configured ? (
-        <PreselectionsPane key={configured.id} subBudget={configured} classifiers={classifiers} items={items.data?.list ?? []} canEdit={canEdit} onClose={() => setConfigured(null)} />
+        <PreselectionsPane
+          key={configured.id}
+          subBudget={configured}
+          classifiers={classifiers}
+          items={items.data?.list ?? []}
+          canEdit={canEdit}
+          onClose={() => setConfigured(null)}
+        />
       ) : null}
 
       {importMode ? (

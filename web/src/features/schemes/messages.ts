@@ -77,7 +77,8 @@ const et = {
   'subBudgets.noClassifiers': 'Skeemil pole klassifikaatoreid: lisa need enne alameelarveid.',
   'subBudgets.import.title': 'Impordi: {mode}',
   'subBudgets.import.file': 'Fail (.xlsx või .csv)',
-  'subBudgets.import.hint': 'Esimene rida on päis: name, klassifikaatorite tehnilised nimed ning eelvalikuteks veerud preselection:TEHNILINE_NIMI (koodid komaga eraldatult).',
+  'subBudgets.import.hint':
+    'Esimene rida on päis: name, klassifikaatorite tehnilised nimed ning eelvalikuteks veerud preselection:TEHNILINE_NIMI (koodid komaga eraldatult).',
   'subBudgets.import.line': 'Rida',
   'subBudgets.import.errors': 'Vead',
   'subBudgets.import.preselectionColumn': 'Eelvalik: {name}',
@@ -193,7 +194,8 @@ const en: Record<keyof typeof et, string> = {
   'subBudgets.noClassifiers': 'The scheme has no classifiers: add them before sub-budgets.',
   'subBudgets.import.title': 'Import: {mode}',
   'subBudgets.import.file': 'File (.xlsx or .csv)',
-  'subBudgets.import.hint': 'The first row is the header: name, the classifiers’ technical names and, for preselections, columns preselection:TECHNICAL_NAME (codes separated by commas).',
+  'subBudgets.import.hint':
+    'The first row is the header: name, the classifiers’ technical names and, for preselections, columns preselection:TECHNICAL_NAME (codes separated by commas).',
   'subBudgets.import.line': 'Row',
   'subBudgets.import.errors': 'Errors',
   'subBudgets.import.preselectionColumn': 'Preselection: {name}',

@@ -37,7 +37,16 @@ describe('schemes: import rows', () => {
   });
 
   it('needs the sub-budget to exist for a preselection import', () => {
-    const rows = parseImportTable([['tegevusala', 'allikas'], ['01', ''], ['09', '']], columns, 'PRESELECTIONS_ONLY', existing);
+    const rows = parseImportTable(
+      [
+        ['tegevusala', 'allikas'],
+        ['01', ''],
+        ['09', ''],
+      ],
+      columns,
+      'PRESELECTIONS_ONLY',
+      existing,
+    );
     expect(rows.map((row) => row.errors)).toEqual([[], ['subBudgetNotFound']]);
   });
 
@@ -58,7 +67,10 @@ describe('schemes: import rows', () => {
   });
 
   it('lists the classifiers with preselections once each, in order of appearance (a preview column each)', () => {
-    const rows: Array<{ preselections: Record<string, string[]> }> = [{ preselections: { 'c-second': ['A'], other: [] } }, { preselections: { extra: ['x', 'y', 'z'], 'c-second': ['B'] } }];
+    const rows: Array<{ preselections: Record<string, string[]> }> = [
+      { preselections: { 'c-second': ['A'], other: [] } },
+      { preselections: { extra: ['x', 'y', 'z'], 'c-second': ['B'] } },
+    ];
     expect(preselectionKeys(rows)).toEqual(['c-second', 'extra']);
     expect(preselectionKeys([])).toEqual([]);
   });

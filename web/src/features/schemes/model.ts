@@ -21,7 +21,12 @@ export function schemeColumns(scheme: Pick<Scheme, 'classifierList'> | undefined
   const byId = new Map(classifiers.map((classifier) => [classifier.id, classifier]));
   const columns = scheme.classifierList.map((entry) => {
     const classifier = byId.get(entry.classifierId);
-    return { classifierId: entry.classifierId, type: entry.type, fieldName: classifier?.fieldName ?? entry.classifierId, name: classifier?.name ?? entry.classifierId };
+    return {
+      classifierId: entry.classifierId,
+      type: entry.type,
+      fieldName: classifier?.fieldName ?? entry.classifierId,
+      name: classifier?.name ?? entry.classifierId,
+    };
   });
   return [...columns.filter((column) => column.type === 'MAIN'), ...columns.filter((column) => column.type === 'SECONDARY')];
 }
@@ -67,7 +72,12 @@ export const PRESELECTION_PREFIX = 'preselection:';
 
 /** The header row of an export (and of an import file): id, name, a column per classifier and its preselections. */
 export function exportHeaders(columns: readonly SchemeColumn[], preselectionColumns: readonly SchemeColumn[]): string[] {
-  return [ID_HEADER, NAME_HEADER, ...columns.map((column) => column.fieldName), ...preselectionColumns.map((column) => `${PRESELECTION_PREFIX}${column.fieldName}`)];
+  return [
+    ID_HEADER,
+    NAME_HEADER,
+    ...columns.map((column) => column.fieldName),
+    ...preselectionColumns.map((column) => `${PRESELECTION_PREFIX}${column.fieldName}`),
+  ];
 }
 
 export function exportRows(
@@ -100,7 +110,11 @@ export function cellText(value: unknown): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object') {
     const record = value as { text?: unknown; result?: unknown; richText?: Array<{ text: string }> };
-    if (Array.isArray(record.richText)) return record.richText.map((part) => part.text).join('').trim();
+    if (Array.isArray(record.richText))
+      return record.richText
+        .map((part) => part.text)
+        .join('')
+        .trim();
     if (record.text !== undefined) return cellText(record.text);
     if (record.result !== undefined) return cellText(record.result);
   }
@@ -127,7 +141,12 @@ export function parseImportTable(
   const [header = [], ...lines] = table;
   const headers = header.map((cell) => cellText(cell).toLowerCase());
   const indexOf = (name: string) => headers.indexOf(name.toLowerCase());
-  const existingKeys = new Map(existing.map((subBudget) => [combinationKey(columns, Object.fromEntries(columns.map((column) => [column.classifierId, classifierValue(subBudget, column)]))), subBudget.id]));
+  const existingKeys = new Map(
+    existing.map((subBudget) => [
+      combinationKey(columns, Object.fromEntries(columns.map((column) => [column.classifierId, classifierValue(subBudget, column)]))),
+      subBudget.id,
+    ]),
+  );
   const existingIds = new Set(existing.map((subBudget) => subBudget.id));
   const seen = new Set<string>();
   const result: ParsedImportRow[] = [];

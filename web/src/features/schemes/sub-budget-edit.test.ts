@@ -28,11 +28,15 @@ describe('sub-budgets: inline editing', () => {
   it('needs a name and the main classifiers; sends the chosen values only', () => {
     const refused = parseSubBudgetDraft({ name: ' ', 'c-main': '', 'c-second': 'A' }, columns);
     expect(refused.success).toBe(false);
-    if (!refused.success) expect(refused.error.issues.map((issue) => [issue.path[0], issue.message])).toEqual([
-      ['name', 'validation.required'],
-      ['c-main', 'validation.required'],
-    ]);
-    expect(parseSubBudgetDraft({ name: ' Sport ', 'c-main': '04', 'c-second': '' }, columns)).toEqual({ success: true, data: { name: 'Sport', classifiers: { 'c-main': '04' } } });
+    if (!refused.success)
+      expect(refused.error.issues.map((issue) => [issue.path[0], issue.message])).toEqual([
+        ['name', 'validation.required'],
+        ['c-main', 'validation.required'],
+      ]);
+    expect(parseSubBudgetDraft({ name: ' Sport ', 'c-main': '04', 'c-second': '' }, columns)).toEqual({
+      success: true,
+      data: { name: 'Sport', classifiers: { 'c-main': '04' } },
+    });
   });
 
   it('puts a server refusal on the combination or on the classifier it names', () => {

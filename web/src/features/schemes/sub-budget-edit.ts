@@ -65,9 +65,11 @@ export function parseSubBudgetDraft(draft: SubBudgetDraft, columns: readonly Sch
   const issues: Array<{ path: PropertyKey[]; message: string }> = [];
   const parsed = subBudgetInputSchema.safeParse({ name: draft[NAME_FIELD] ?? '', classifiers });
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) issues.push({ path: issue.path[0] === 'classifiers' ? issue.path.slice(1) : [...issue.path], message: issue.message });
+    for (const issue of parsed.error.issues)
+      issues.push({ path: issue.path[0] === 'classifiers' ? issue.path.slice(1) : [...issue.path], message: issue.message });
   }
-  for (const column of columns) if (column.type === 'MAIN' && !classifiers[column.classifierId]) issues.push({ path: [column.classifierId], message: 'validation.required' });
+  for (const column of columns)
+    if (column.type === 'MAIN' && !classifiers[column.classifierId]) issues.push({ path: [column.classifierId], message: 'validation.required' });
   if (issues.length > 0 || !parsed.success) return { success: false, error: { issues } };
   return { success: true, data: parsed.data };
 }

@@ -6,7 +6,11 @@ import { useRememberScheme } from './api/mutations';
 import { rememberedSchemeQuery, schemeListQuery } from './api/queries';
 
 /** Where a budget's sub-budgets tab should be: the route's scheme, else the remembered one, else the first. */
-export function resolveBudgetScheme(schemes: readonly Pick<Scheme, 'id'>[], routeSchemeId: string | undefined, remembered: string | null): { schemeId: string | null; redirect: boolean } {
+export function resolveBudgetScheme(
+  schemes: readonly Pick<Scheme, 'id'>[],
+  routeSchemeId: string | undefined,
+  remembered: string | null,
+): { schemeId: string | null; redirect: boolean } {
   if (routeSchemeId && schemes.some((scheme) => scheme.id === routeSchemeId)) return { schemeId: routeSchemeId, redirect: false };
   const target = (remembered && schemes.find((scheme) => scheme.id === remembered)?.id) || schemes[0]?.id || null;
   return { schemeId: target, redirect: target !== null };

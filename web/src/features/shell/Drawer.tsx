@@ -62,19 +62,8 @@ export function Drawer({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="drawer-layer">
-      <button
-        type="button"
-        className="drawer-backdrop"
-        aria-label={intl.formatMessage({ id: 'shell.closeMenu' })}
-        tabIndex={-1}
-        onClick={onClose}
-      />
-      <nav
-        ref={panelRef}
-        className="drawer"
-        aria-label={intl.formatMessage({ id: 'shell.menu' })}
-        data-testid="drawer"
-      >
+      <button type="button" className="drawer-backdrop" aria-label={intl.formatMessage({ id: 'shell.closeMenu' })} tabIndex={-1} onClick={onClose} />
+      <nav ref={panelRef} className="drawer" aria-label={intl.formatMessage({ id: 'shell.menu' })} data-testid="drawer">
         <div className="drawer-header">
           <span className="drawer-title">
             <FormattedMessage id="shell.menu" />
@@ -96,13 +85,7 @@ export function Drawer({ onClose }: { onClose: () => void }) {
             </li>
           ))}
           <li>
-            <button
-              type="button"
-              className="drawer-item"
-              onClick={() => prepareLogout.mutate()}
-              disabled={busy}
-              data-testid="nav-logout"
-            >
+            <button type="button" className="drawer-item" onClick={() => prepareLogout.mutate()} disabled={busy} data-testid="nav-logout">
               <FormattedMessage id="shell.logout" />
             </button>
           </li>
@@ -110,12 +93,7 @@ export function Drawer({ onClose }: { onClose: () => void }) {
         <VersionInfo />
       </nav>
       {sessionCount !== null ? (
-        <LogoutDialog
-          count={sessionCount}
-          busy={signOut.isPending}
-          onCancel={() => setSessionCount(null)}
-          onLogout={(all) => signOut.mutate(all)}
-        />
+        <LogoutDialog count={sessionCount} busy={signOut.isPending} onCancel={() => setSessionCount(null)} onLogout={(all) => signOut.mutate(all)} />
       ) : null}
     </div>
   );

@@ -10,11 +10,7 @@ export function EnvironmentTag() {
   const key = `environment.${environment}`;
   const label = isMessageKey(key) ? intl.formatMessage({ id: key }) : environment;
   return (
-    <span
-      className={`environment-tag environment-${environment}`}
-      title={intl.formatMessage({ id: 'shell.environment' })}
-      data-testid="environment-tag"
-    >
+    <span className={`environment-tag environment-${environment}`} title={intl.formatMessage({ id: 'shell.environment' })} data-testid="environment-tag">
       {label}
     </span>
   );

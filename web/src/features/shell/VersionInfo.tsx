@@ -18,10 +18,7 @@ export function VersionInfo() {
           <FormattedMessage id="shell.version.frontEnd" />
         </span>
         <span>
-          <FormattedMessage
-            id="shell.version.value"
-            values={{ version: FRONT_END_INFO.version, revision: FRONT_END_INFO.revision }}
-          />
+          <FormattedMessage id="shell.version.value" values={{ version: FRONT_END_INFO.version, revision: FRONT_END_INFO.revision }} />
         </span>
       </div>
       <div title={builtAt(apiInfo.buildTime)} data-testid="version-api">
@@ -29,10 +26,7 @@ export function VersionInfo() {
           <FormattedMessage id="shell.version.api" />
         </span>
         <span>
-          <FormattedMessage
-            id="shell.version.value"
-            values={{ version: apiInfo.version ?? unknown, revision: apiInfo.revision ?? unknown }}
-          />
+          <FormattedMessage id="shell.version.value" values={{ version: apiInfo.version ?? unknown, revision: apiInfo.revision ?? unknown }} />
         </span>
       </div>
     </footer>

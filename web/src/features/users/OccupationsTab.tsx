@@ -136,17 +136,13 @@ export function OccupationsTab() {
         tooltipShowDelay={400}
       />
 
-      {modal.isOpen ? (
-        <OccupationModal key={modal.item?.id ?? 'new'} occupation={modal.item} onClose={modal.close} />
-      ) : null}
+      {modal.isOpen ? <OccupationModal key={modal.item?.id ?? 'new'} occupation={modal.item} onClose={modal.close} /> : null}
 
       <ConfirmActionDialog
         action={remove}
         testId="occupation-delete-dialog"
         title={<FormattedMessage id="occupations.delete.title" />}
-        message={(occupation) => (
-          <FormattedMessage id="occupations.delete.question" values={{ name: occupation.name, user: occupation.userName }} />
-        )}
+        message={(occupation) => <FormattedMessage id="occupations.delete.question" values={{ name: occupation.name, user: occupation.userName }} />}
         confirmLabel={<FormattedMessage id="common.delete" />}
         failedTitle={<FormattedMessage id="occupations.delete.failed" />}
         errorTestId="occupation-delete-error"

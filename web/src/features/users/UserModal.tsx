@@ -48,9 +48,7 @@ export function UserModal({ user, onClose }: { user: User | null; onClose: () =>
       footer={<ModalFormFooter formId={formId} onCancel={onClose} busy={busy} testIdPrefix="user" />}
     >
       <Form id={formId} onSubmit={onSubmit}>
-        {save.isError ? (
-          <ErrorAlert error={save.error} title={<FormattedMessage id="users.modal.saveFailed" />} testId="user-save-error" />
-        ) : null}
+        {save.isError ? <ErrorAlert error={save.error} title={<FormattedMessage id="users.modal.saveFailed" />} testId="user-save-error" /> : null}
         {user === null ? (
           <Alert kind="info">
             <FormattedMessage id="users.modal.invitationHint" />

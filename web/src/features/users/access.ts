@@ -12,8 +12,7 @@ export const canEditUsers = (me: Me): boolean => hasAnyPrivilege(me.privileges, 
 export const isPlatformAdmin = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'IS_ADMIN');
 
 /** The current occupation is the organisation's administrator occupation. */
-export const holdsAdminOccupation = (me: Me): boolean =>
-  me.occupations.some((occupation) => occupation.id === me.occupationId && occupation.type === 'ADMIN');
+export const holdsAdminOccupation = (me: Me): boolean => me.occupations.some((occupation) => occupation.id === me.occupationId && occupation.type === 'ADMIN');
 
 /** Only an administrator (IS_ADMIN, or the ADMIN occupation) changes a user's e-mail. */
 export const canEditEmail = (me: Me): boolean => isPlatformAdmin(me) || holdsAdminOccupation(me);

@@ -31,15 +31,12 @@ export const fetchUserNames = (organizationId: string) => api.get<UserName[]>(`$
 export const createUser = (organizationId: string, body: UserPayload) => api.post<CommandResult>(`${org(organizationId)}/user`, body);
 export const updateUser = (organizationId: string, userId: string, body: UserPayload) =>
   api.put<CommandResult>(`${org(organizationId)}/user/${encodeURIComponent(userId)}`, body);
-export const deleteUser = (organizationId: string, userId: string) =>
-  api.delete<CommandResult>(`${org(organizationId)}/user/${encodeURIComponent(userId)}`);
+export const deleteUser = (organizationId: string, userId: string) => api.delete<CommandResult>(`${org(organizationId)}/user/${encodeURIComponent(userId)}`);
 /** IS_ADMIN: removes the password, MFA and electronic ID of another user. */
-export const removeAuthMethods = (userId: string) =>
-  api.post<CommandResult>(`/api/admin/user/${encodeURIComponent(userId)}/remove-auth-methods`);
+export const removeAuthMethods = (userId: string) => api.post<CommandResult>(`/api/admin/user/${encodeURIComponent(userId)}/remove-auth-methods`);
 
 export const fetchOccupations = (organizationId: string) => api.get<Occupation[]>(`${org(organizationId)}/occupations`);
-export const createOccupation = (organizationId: string, body: OccupationPayload) =>
-  api.post<CommandResult>(`${org(organizationId)}/occupation`, body);
+export const createOccupation = (organizationId: string, body: OccupationPayload) => api.post<CommandResult>(`${org(organizationId)}/occupation`, body);
 export const updateOccupation = (organizationId: string, occupationId: string, body: OccupationPayload) =>
   api.put<CommandResult>(`/api/occupation/${encodeURIComponent(occupationId)}`, { organizationId, ...body });
 export const deleteOccupation = (occupationId: string) => api.delete<CommandResult>(`/api/occupation/${encodeURIComponent(occupationId)}`);

@@ -125,8 +125,7 @@ const en: Record<keyof typeof et, string> = {
   'users.delete.question': 'Are you sure you want to delete the user “{name}”?',
   'users.delete.failed': 'The user could not be deleted',
   'users.removeAuth.title': 'Remove authentication methods',
-  'users.removeAuth.question':
-    'Remove the password, multi-factor authentication and ID card binding of “{name}”? The user will have to set a password again.',
+  'users.removeAuth.question': 'Remove the password, multi-factor authentication and ID card binding of “{name}”? The user will have to set a password again.',
   'users.removeAuth.confirm': 'Remove',
   'users.removeAuth.failed': 'The authentication methods could not be removed',
 

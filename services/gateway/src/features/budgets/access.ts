@@ -16,7 +16,13 @@ export const budgetRef = (row: BudgetRow): ResourceRef => ({ organizationId: row
  * The budget of the path after checking the caller may perform `action` on it. A budget that does
  * not exist and one of another organisation both answer 404 BUDGET_NOT_FOUND.
  */
-export async function budgetResource(app: FastifyInstance, auth: AuthContext, budgetId: string, action: ResourceAction, options: AccessOptions = {}): Promise<BudgetRow> {
+export async function budgetResource(
+  app: FastifyInstance,
+  auth: AuthContext,
+  budgetId: string,
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<BudgetRow> {
   const row = await findBudget(readModels(app.db), budgetId);
   if (!row || !inOrganization(auth, row.organization_id)) throw new DomainError('BUDGET_NOT_FOUND');
   await assertResourceAccess(app, auth, budgetRef(row), action, options);
@@ -35,5 +41,10 @@ export async function componentFacts(app: FastifyInstance, auth: AuthContext, ro
   const readable = await canAccessEach(app, auth, rows.map(budgetRef), 'read');
   // Unreadable budgets stay in, marked: a cycle through one of them is still a cycle.
   // Resource statuses (read disabled) come later: the hook is readDisabledByStatus.
-  return rows.map((row, index) => ({ id: row.id, sumBudgetComponentIds: row.sum_budget_component_ids, readable: readable[index], readDisabledByStatus: false }));
+  return rows.map((row, index) => ({
+    id: row.id,
+    sumBudgetComponentIds: row.sum_budget_component_ids,
+    readable: readable[index],
+    readDisabledByStatus: false,
+  }));
 }

@@ -68,7 +68,11 @@ export async function reencryptLegacyApiKeys(db: Db): Promise<number> {
     const rows = await trx.selectFrom('operational.budget_api_keys').select(['budget_id', 'key_ciphertext']).execute();
     for (const row of rows) {
       const apiKey = openLegacy(legacy.key, row.key_ciphertext);
-      await trx.updateTable('operational.budget_api_keys').set({ key_ciphertext: sealApiKey(db, row.budget_id, apiKey) }).where('budget_id', '=', row.budget_id).execute();
+      await trx
+        .updateTable('operational.budget_api_keys')
+        .set({ key_ciphertext: sealApiKey(db, row.budget_id, apiKey) })
+        .where('budget_id', '=', row.budget_id)
+        .execute();
     }
     await trx.deleteFrom('operational.electronic_id_keys').where('name', '=', LEGACY_KEY_NAME).execute();
     return rows.length;

@@ -48,7 +48,15 @@ export async function matchingSchemes(app: { db: AppDatabase }, source: BudgetSo
   return sourceSchemes.flatMap((scheme) => {
     const targetSchemeId = targets.get(key(scheme.field_name));
     if (!targetSchemeId) return [];
-    return [{ schemeId: scheme.id, name: scheme.name, fieldName: scheme.field_name, targetSchemeId, pinnedCount: pins.filter((pin) => pin.scheme_id === scheme.id).length }];
+    return [
+      {
+        schemeId: scheme.id,
+        name: scheme.name,
+        fieldName: scheme.field_name,
+        targetSchemeId,
+        pinnedCount: pins.filter((pin) => pin.scheme_id === scheme.id).length,
+      },
+    ];
   });
 }
 
@@ -58,12 +66,19 @@ export async function transferrableSubBudgets(app: { db: AppDatabase }, source: 
   const read = readModels(app.db);
   const pinned = await budgetPinnedSubBudgets(read, source.id);
   const sameDocument = targetDocumentId === source.document_id;
-  const targetSubBudgets = sameDocument ? [] : await subBudgetsOfSchemes(read, schemes.map((scheme) => scheme.targetSchemeId));
+  const targetSubBudgets = sameDocument
+    ? []
+    : await subBudgetsOfSchemes(
+        read,
+        schemes.map((scheme) => scheme.targetSchemeId),
+      );
   const byScheme = new Map(schemes.map((scheme) => [scheme.schemeId, scheme.targetSchemeId]));
   return pinned.flatMap((row) => {
     const targetSchemeId = byScheme.get(row.scheme_id);
     if (!targetSchemeId) return [];
-    const target = sameDocument ? row.id : (targetSubBudgets.find((candidate) => candidate.scheme_id === targetSchemeId && key(candidate.name) === key(row.name))?.id ?? null);
+    const target = sameDocument
+      ? row.id
+      : (targetSubBudgets.find((candidate) => candidate.scheme_id === targetSchemeId && key(candidate.name) === key(row.name))?.id ?? null);
     return [{ sourceSubBudgetId: row.id, sourceSchemeId: row.scheme_id, name: row.name, targetSchemeId, targetSubBudgetId: target }];
   });
 }
@@ -107,7 +122,9 @@ export const registerBudgetCopyPart = (part: BudgetCopyPart, step: BudgetCopySte
 
 export const availableBudgetCopyParts = (): BudgetCopyPart[] => BUDGET_COPY_PARTS.filter((part) => steps.has(part));
 
-type CopyChoice = Required<Pick<BudgetCopyInput, 'copyPermissions'>> & { schemes: { schemeId: string; copyPinnedPreselections: boolean; copySubBudgetPermissions: boolean; copyComments: boolean }[] };
+type CopyChoice = Required<Pick<BudgetCopyInput, 'copyPermissions'>> & {
+  schemes: { schemeId: string; copyPinnedPreselections: boolean; copySubBudgetPermissions: boolean; copyComments: boolean }[];
+};
 
 /** The chosen parts in the order they run, each with the schemes it was chosen for and the field that chose it. */
 export function chosenBudgetCopyParts(copy: CopyChoice): { part: BudgetCopyPart; schemeIds: string[]; field: string }[] {
@@ -135,7 +152,9 @@ export function assertCopyPartsAvailable(copy: CopyChoice): void {
 export async function copyPins(context: BudgetCopyContext): Promise<void> {
   const { source, budgetId, documentId, schemeIds } = context;
   if (schemeIds.length === 0) return;
-  const transferrable = (await transferrableSubBudgets(context, source, documentId)).filter((row) => row.targetSubBudgetId && schemeIds.includes(row.sourceSchemeId));
+  const transferrable = (await transferrableSubBudgets(context, source, documentId)).filter(
+    (row) => row.targetSubBudgetId && schemeIds.includes(row.sourceSchemeId),
+  );
   const byTarget = new Map<string, string[]>();
   for (const row of transferrable) byTarget.set(row.targetSchemeId, [...(byTarget.get(row.targetSchemeId) ?? []), row.targetSubBudgetId as string]);
   for (const [schemeId, pinned] of byTarget) {
@@ -187,7 +206,12 @@ const BUDGET_COPY_WAIT_MS = 60_000;
  * answers its error; should the worker take longer than a minute, the request answers and the
  * copy goes on (GET api/task/{id} tells).
  */
-export async function copyBudget(app: FastifyInstance, caller: Caller, target: { source: BudgetSource; budgetId: string; documentId: string }, copy: CopyChoice): Promise<string> {
+export async function copyBudget(
+  app: FastifyInstance,
+  caller: Caller,
+  target: { source: BudgetSource; budgetId: string; documentId: string },
+  copy: CopyChoice,
+): Promise<string> {
   const { auth, actor } = caller;
   const params: BudgetCopyParams = { source: pickSource(target.source), budgetId: target.budgetId, documentId: target.documentId, copy: pickChoice(copy) };
   const taskId = await app.tasks.start(budgetCopyTask, {
@@ -207,7 +231,12 @@ export async function copyBudget(app: FastifyInstance, caller: Caller, target: {
 const pickSource = ({ id, document_id, organization_id }: BudgetSource): BudgetSource => ({ id, document_id, organization_id });
 const pickChoice = (copy: CopyChoice): CopyChoice => ({
   copyPermissions: copy.copyPermissions,
-  schemes: copy.schemes.map(({ schemeId, copyPinnedPreselections, copySubBudgetPermissions, copyComments }) => ({ schemeId, copyPinnedPreselections, copySubBudgetPermissions, copyComments })),
+  schemes: copy.schemes.map(({ schemeId, copyPinnedPreselections, copySubBudgetPermissions, copyComments }) => ({
+    schemeId,
+    copyPinnedPreselections,
+    copySubBudgetPermissions,
+    copyComments,
+  })),
 });
 
 /** A task's error as the request's: a domain error keeps its code, anything else is an internal error. */

@@ -49,7 +49,11 @@ export function toBudget(
 
 /** The info column: component names joined by "; " for sum budgets, the last execution time for monitoring ones. */
 export function infoOf(row: BudgetRow, names: ReadonlyMap<string, string>): string | null {
-  if (row.type === 'SUM_BUDGET') return row.sum_budget_component_ids.map((id) => names.get(id) ?? '').filter(Boolean).join('; ');
+  if (row.type === 'SUM_BUDGET')
+    return row.sum_budget_component_ids
+      .map((id) => names.get(id) ?? '')
+      .filter(Boolean)
+      .join('; ');
   if (row.type === 'MONITORING') return iso(row.last_execution_time);
   return null;
 }
@@ -73,7 +77,17 @@ export function toHierarchy(rows: readonly BudgetRow[], permissions: readonly Bu
   return rows.flatMap((row, index) => {
     const granted = permissions[index];
     if (!granted?.read) return [];
-    return [{ id: row.id, name: row.name, type: row.type, order: row.sort_order, childrenIds: row.sum_budget_component_ids, descendantIds: descendantsIn(byId, row.id), permissions: granted }];
+    return [
+      {
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        order: row.sort_order,
+        childrenIds: row.sum_budget_component_ids,
+        descendantIds: descendantsIn(byId, row.id),
+        permissions: granted,
+      },
+    ];
   });
 }
 

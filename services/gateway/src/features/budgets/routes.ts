@@ -32,12 +32,16 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const budgets = budgetService(app);
 
-  api.get('/api/document/:id/budgets', { schema: { tags, params: idParamsSchema, querystring: includeMetaSchema, response: { 200: z.array(budgetResponseSchema) } } }, (request) =>
-    budgets.list(request.caller, request.params.id, request.query.includeMeta === 'true'),
+  api.get(
+    '/api/document/:id/budgets',
+    { schema: { tags, params: idParamsSchema, querystring: includeMetaSchema, response: { 200: z.array(budgetResponseSchema) } } },
+    (request) => budgets.list(request.caller, request.params.id, request.query.includeMeta === 'true'),
   );
 
-  api.get('/api/document/:id/budgets/hierarchy', { schema: { tags, params: idParamsSchema, response: { 200: z.array(budgetHierarchyNodeSchema) } } }, (request) =>
-    budgets.hierarchy(request.caller, request.params.id),
+  api.get(
+    '/api/document/:id/budgets/hierarchy',
+    { schema: { tags, params: idParamsSchema, response: { 200: z.array(budgetHierarchyNodeSchema) } } },
+    (request) => budgets.hierarchy(request.caller, request.params.id),
   );
 
   api.get(
@@ -50,10 +54,14 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     budgets.ofOrganization(request.caller, request.params.id),
   );
 
-  api.get('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: budgetResponseSchema } } }, (request) => budgets.get(request.caller, request.params.id));
+  api.get('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: budgetResponseSchema } } }, (request) =>
+    budgets.get(request.caller, request.params.id),
+  );
 
-  api.post('/api/document/:id/budget', { schema: { tags, params: idParamsSchema, body: budgetCreateSchema, response: { 201: commandResultSchema } } }, async (request, reply) =>
-    reply.status(201).send(await budgets.create(request.caller, request.params.id, request.body)),
+  api.post(
+    '/api/document/:id/budget',
+    { schema: { tags, params: idParamsSchema, body: budgetCreateSchema, response: { 201: commandResultSchema } } },
+    async (request, reply) => reply.status(201).send(await budgets.create(request.caller, request.params.id, request.body)),
   );
 
   api.put('/api/budget/:id', { schema: { tags, params: idParamsSchema, body: budgetInputSchema, response: { 200: commandResultSchema } } }, (request) =>
@@ -64,10 +72,14 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     budgets.setTags(request.caller, request.params.id, request.body.tags),
   );
 
-  api.delete('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, (request) => budgets.remove(request.caller, request.params.id));
+  api.delete('/api/budget/:id', { schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, (request) =>
+    budgets.remove(request.caller, request.params.id),
+  );
 
-  api.get('/api/budget/:id/api-key', { config: { access: platformAdmins }, schema: { tags, params: idParamsSchema, response: { 200: budgetApiKeySchema } } }, (request) =>
-    budgets.apiKey(request.caller, request.params.id),
+  api.get(
+    '/api/budget/:id/api-key',
+    { config: { access: platformAdmins }, schema: { tags, params: idParamsSchema, response: { 200: budgetApiKeySchema } } },
+    (request) => budgets.apiKey(request.caller, request.params.id),
   );
 
   // Not in the spec's list: the web greys out copy parts whose feature is not there yet.
@@ -79,8 +91,10 @@ export async function budgetRoutes(app: FastifyInstance): Promise<void> {
     (request) => budgets.copySchemes(request.caller, request.params.id, request.query.targetDocumentId),
   );
 
-  api.put('/api/document/:id/budgets/order', { schema: { tags, params: idParamsSchema, body: budgetOrderSchema, response: { 200: commandResultSchema } } }, (request) =>
-    budgets.reorder(request.caller, request.params.id, request.body.list),
+  api.put(
+    '/api/document/:id/budgets/order',
+    { schema: { tags, params: idParamsSchema, body: budgetOrderSchema, response: { 200: commandResultSchema } } },
+    (request) => budgets.reorder(request.caller, request.params.id, request.body.list),
   );
 
   api.put(

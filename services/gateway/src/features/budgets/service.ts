@@ -238,7 +238,11 @@ export function budgetService(app: FastifyInstance) {
     remove: async (caller: Caller, budgetId: string) => {
       const row = await budgetResource(app, caller.auth, budgetId, 'update');
       // Any budget may be a component: its deletion must not race a sum budget adding it.
-      const outcome = await run(caller, async () => ({ type: 'DeleteBudget', budgetId: row.id, usedAsComponentBy: await sumBudgetsUsing(read(), row.id) }), componentLock(row.document_id));
+      const outcome = await run(
+        caller,
+        async () => ({ type: 'DeleteBudget', budgetId: row.id, usedAsComponentBy: await sumBudgetsUsing(read(), row.id) }),
+        componentLock(row.document_id),
+      );
       await deleteApiKey(app.db, row.id);
       return outcome;
     },
@@ -270,7 +274,13 @@ export function budgetService(app: FastifyInstance) {
       const ids = new Set((await documentBudgets(read(), documentId)).map((row) => row.id));
       const unknown = list.find((entry) => !ids.has(entry.id));
       if (unknown) throw new DomainError('BUDGET_NOT_FOUND', 'not a budget of the document', { id: unknown.id });
-      return app.commands.run({ decider: budgetOrderDecider, command: { type: 'ReorderBudgets', documentId, list }, actor: caller.actor, readModels: READ_MODELS, id: documentId });
+      return app.commands.run({
+        decider: budgetOrderDecider,
+        command: { type: 'ReorderBudgets', documentId, list },
+        actor: caller.actor,
+        readModels: READ_MODELS,
+        id: documentId,
+      });
     },
 
     /** Every organisation's budgets (platform administrators: the route declares IS_ADMIN). */

@@ -7,7 +7,10 @@ import { type AppDatabase, readModels } from '../../infrastructure/database';
  * The facts the classifier rules need from other aggregates (ClassifierContext); a document that
  * went away meanwhile answers 404, as any unknown document does.
  */
-export async function classifierContext(db: AppDatabase, input: { classifierId: string | null; documentId: string; groupingId: string | null }): Promise<ClassifierContext> {
+export async function classifierContext(
+  db: AppDatabase,
+  input: { classifierId: string | null; documentId: string; groupingId: string | null },
+): Promise<ClassifierContext> {
   const context = await readClassifierContext(readModels(db), input);
   if (!context) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
   return context;

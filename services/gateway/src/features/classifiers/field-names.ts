@@ -21,7 +21,8 @@ export async function classifierState(stores: Stores, classifierId: string): Pro
 const fieldNameOf = (state: ClassifierState | undefined) => (state?.status === 'active' ? state.fieldName : null);
 
 export function fieldNames(stores: Stores, documentId: string): UniqueValueKind {
-  const carries = async (classifierId: string, fieldName: string) => fieldNameOf(await classifierState(stores, classifierId))?.toLowerCase() === fieldName.toLowerCase();
+  const carries = async (classifierId: string, fieldName: string) =>
+    fieldNameOf(await classifierState(stores, classifierId))?.toLowerCase() === fieldName.toLowerCase();
   return {
     stream: (fieldName) => reservationStream('classifierfield', `${documentId}:${fieldName.toLowerCase()}`),
     conflict: 'FIELD_NAME_NOT_UNIQUE',
@@ -47,11 +48,21 @@ export function withFieldName<Outcome extends { before?: ClassifierState }>(
   claim: { documentId: string; fieldName: string; classifierId: string },
   work: () => Promise<Outcome>,
 ): Promise<Outcome> {
-  return withClaim(stores.store, fieldNames(stores, claim.documentId), { value: claim.fieldName, ownerId: claim.classifierId, actor, formerValue: fieldNameOf }, work);
+  return withClaim(
+    stores.store,
+    fieldNames(stores, claim.documentId),
+    { value: claim.fieldName, ownerId: claim.classifierId, actor, formerValue: fieldNameOf },
+    work,
+  );
 }
 
 /** After a delete: frees the field name the classifier had when the delete was decided. */
-export async function releaseFieldNameOf(stores: Stores, actor: CommandActor, outcome: { before?: ClassifierState }, owner: { documentId: string; classifierId: string }): Promise<void> {
+export async function releaseFieldNameOf(
+  stores: Stores,
+  actor: CommandActor,
+  outcome: { before?: ClassifierState },
+  owner: { documentId: string; classifierId: string },
+): Promise<void> {
   const fieldName = fieldNameOf(outcome.before);
   if (fieldName !== null) await settle(stores.store, fieldNames(stores, owner.documentId), { value: fieldName, ownerId: owner.classifierId, actor });
 }

@@ -120,7 +120,9 @@ export function parseCsv(buffer: Buffer, columns: readonly string[], maxRows: nu
   try {
     records = parse(buffer, { bom: true, delimiter: [',', ';'], relax_column_count: true, skip_empty_lines: true, trim: false, to: maxRows + 2 }) as string[][];
   } catch (error) {
-    throw new DomainError('SCHEMA_VALIDATION_ERROR', `the file is not readable CSV: ${(error as Error).message}`, [{ path: 'file', message: 'validation.fileUnreadable' }]);
+    throw new DomainError('SCHEMA_VALIDATION_ERROR', `the file is not readable CSV: ${(error as Error).message}`, [
+      { path: 'file', message: 'validation.fileUnreadable' },
+    ]);
   }
   const [header, ...body] = records;
   if (!header) return { rows: [] };

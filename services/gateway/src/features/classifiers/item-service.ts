@@ -52,7 +52,12 @@ export function classifierItemService(app: FastifyInstance) {
     let skipped: ItemImportResult['skipped'] = [];
     if (loose) {
       const state = await activeState(classifierId);
-      skipped = validateImportRows(rows, { codeSettings: state.codeSettings, itemCanChangeSign: state.itemCanChangeSign, existingCodes: new Set(state.codes.keys()), groupings })
+      skipped = validateImportRows(rows, {
+        codeSettings: state.codeSettings,
+        itemCanChangeSign: state.itemCanChangeSign,
+        existingCodes: new Set(state.codes.keys()),
+        groupings,
+      })
         .filter((result) => result.errors.length > 0)
         .map(({ row, errors }) => ({ row, errors }));
     }
@@ -80,7 +85,11 @@ export function classifierItemService(app: FastifyInstance) {
       const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
       const usage = await findItemsInUse(read(), classifier, [itemId]);
       const groupings = await groupingContexts(read(), classifier.id);
-      return run(caller, { type: 'UpdateClassifierItem', classifierId: classifier.id, item: { id: itemId, ...input }, groupings, inUse: usedIds(usage).length > 0 }, itemId);
+      return run(
+        caller,
+        { type: 'UpdateClassifierItem', classifierId: classifier.id, item: { id: itemId, ...input }, groupings, inUse: usedIds(usage).length > 0 },
+        itemId,
+      );
     },
 
     async bulkEdit(caller: Caller, classifierId: string, edit: ClassifierItemsBulkEdit) {

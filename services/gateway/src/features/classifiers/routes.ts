@@ -40,8 +40,10 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
   // ---- classifiers -------------------------------------------------------------------------
 
   // Any occupation: the classifier privileges, or update of the document (its settings choose the master classifier from this list).
-  api.get('/api/document/:id/classifiers', { schema: { tags, params: idParamsSchema, querystring: includeMetaQuery, response: { 200: z.array(classifierSchema) } } }, (request) =>
-    classifiers.list(request.caller, request.params.id, request.query.includeMeta === 'true'),
+  api.get(
+    '/api/document/:id/classifiers',
+    { schema: { tags, params: idParamsSchema, querystring: includeMetaQuery, response: { 200: z.array(classifierSchema) } } },
+    (request) => classifiers.list(request.caller, request.params.id, request.query.includeMeta === 'true'),
   );
 
   api.post(
@@ -50,12 +52,16 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.status(201).send(await classifiers.create(request.caller, request.params.documentId, request.body)),
   );
 
-  api.put('/api/classifier/:id', { config: { access: editors }, schema: { tags, params: idParamsSchema, body: classifierUpdateSchema, response: { 200: commandResultSchema } } }, (request) =>
-    classifiers.update(request.caller, request.params.id, request.body),
+  api.put(
+    '/api/classifier/:id',
+    { config: { access: editors }, schema: { tags, params: idParamsSchema, body: classifierUpdateSchema, response: { 200: commandResultSchema } } },
+    (request) => classifiers.update(request.caller, request.params.id, request.body),
   );
 
-  api.delete('/api/classifier/:id', { config: { access: editors }, schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } }, (request) =>
-    classifiers.remove(request.caller, request.params.id),
+  api.delete(
+    '/api/classifier/:id',
+    { config: { access: editors }, schema: { tags, params: idParamsSchema, response: { 200: commandResultSchema } } },
+    (request) => classifiers.remove(request.caller, request.params.id),
   );
 
   api.put(
@@ -66,8 +72,10 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- items -------------------------------------------------------------------------------
 
-  api.get('/api/classifier-items', { config: { access: viewers }, schema: { tags, querystring: classifierIdsQuery, response: { 200: itemsOfManySchema } } }, (request) =>
-    classifiers.itemsOfMany(request.caller, request.query.classifierIds),
+  api.get(
+    '/api/classifier-items',
+    { config: { access: viewers }, schema: { tags, querystring: classifierIdsQuery, response: { 200: itemsOfManySchema } } },
+    (request) => classifiers.itemsOfMany(request.caller, request.query.classifierIds),
   );
 
   api.get(
@@ -94,8 +102,10 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     (request) => items.bulkEdit(request.caller, request.params.classifierId, request.body),
   );
 
-  api.delete('/api/classifier/:classifierId/item/:itemId', { config: { access: editors }, schema: { tags, params: itemDeleteParams, response: { 200: commandResultSchema } } }, (request) =>
-    items.remove(request.caller, request.params.classifierId, request.params.itemId),
+  api.delete(
+    '/api/classifier/:classifierId/item/:itemId',
+    { config: { access: editors }, schema: { tags, params: itemDeleteParams, response: { 200: commandResultSchema } } },
+    (request) => items.remove(request.caller, request.params.classifierId, request.params.itemId),
   );
 
   api.post(
@@ -118,8 +128,12 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
     (request) => items.validateFile(request.caller, request.params.classifierId, () => readSingleFile(request, UPLOAD_LIMITS.spreadsheetBytes)),
   );
 
-  api.get('/api/classifier/:classifierId/items/template', { config: { access: viewers }, schema: { tags, params: classifierParams, querystring: templateQuery } }, async (request, reply) => {
-    const file = await classifiers.template(request.caller, request.params.classifierId, request.query.format);
-    return reply.header('content-disposition', `attachment; filename="${file.filename}"`).type(file.contentType).send(file.body);
-  });
+  api.get(
+    '/api/classifier/:classifierId/items/template',
+    { config: { access: viewers }, schema: { tags, params: classifierParams, querystring: templateQuery } },
+    async (request, reply) => {
+      const file = await classifiers.template(request.caller, request.params.classifierId, request.query.format);
+      return reply.header('content-disposition', `attachment; filename="${file.filename}"`).type(file.contentType).send(file.body);
+    },
+  );
 }

@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { type ClassifierCommand, type ClassifierFields, classifierDecider, classifierOrderDecider, importColumns } from '@eelarve/domain';
-import { classifierUsedInScheme, findClassifier, groupingContexts, listClassifiers as listClassifierRows, listItems } from '@eelarve/projections/classifiers/queries';
+import {
+  classifierUsedInScheme,
+  findClassifier,
+  groupingContexts,
+  listClassifiers as listClassifierRows,
+  listItems,
+} from '@eelarve/projections/classifiers/queries';
 import type { ReadDatabase } from '@eelarve/projections/read-models';
-import { type Classifier, type ClassifierItem, type classifierCreateSchema, type classifierOrderSchema, type classifierUpdateSchema, DomainError } from '@eelarve/shared';
+import {
+  type Classifier,
+  type ClassifierItem,
+  type classifierCreateSchema,
+  type classifierOrderSchema,
+  type classifierUpdateSchema,
+  DomainError,
+} from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { readModels } from '../../infrastructure/database';
@@ -30,7 +43,8 @@ export interface TemplateFile {
 /** A grouping classifier groups a non-grouping classifier of the same document. */
 async function assertGroupable(read: ReadDatabase, documentId: string, groupingId: string): Promise<void> {
   const grouped = await findClassifier(read, groupingId);
-  if (!grouped || grouped.document_id !== documentId || grouped.grouping_id) throw new DomainError('INVALID_GROUPING', 'a grouping classifier groups a non-grouping classifier of the same document');
+  if (!grouped || grouped.document_id !== documentId || grouped.grouping_id)
+    throw new DomainError('INVALID_GROUPING', 'a grouping classifier groups a non-grouping classifier of the same document');
 }
 
 /** Placed after the document's other classifiers unless the caller chose a place. */
@@ -46,7 +60,8 @@ async function displayOrderOf(read: ReadDatabase, documentId: string, chosen: nu
  */
 export function classifierService(app: FastifyInstance) {
   const read = () => readModels(app.db);
-  const run = (caller: Caller, command: ClassifierCommand) => app.commands.run({ decider: classifierDecider, command, actor: caller.actor, readModels: CLASSIFIER_READ_MODELS });
+  const run = (caller: Caller, command: ClassifierCommand) =>
+    app.commands.run({ decider: classifierDecider, command, actor: caller.actor, readModels: CLASSIFIER_READ_MODELS });
 
   return {
     /** The classifier privileges, or update of the document: its settings choose the master classifier from this list. */
@@ -81,7 +96,13 @@ export function classifierService(app: FastifyInstance) {
       const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
       const context = await classifierContext(app.db, { classifierId: classifier.id, documentId: classifier.document_id, groupingId: classifier.grouping_id });
       const usedInScheme = await classifierUsedInScheme(read(), classifier.id);
-      const result = await run(caller, { type: 'DeleteClassifier', classifierId: classifier.id, usedInScheme, isMaster: context.isMaster, groupedByIds: context.groupedByIds });
+      const result = await run(caller, {
+        type: 'DeleteClassifier',
+        classifierId: classifier.id,
+        usedInScheme,
+        isMaster: context.isMaster,
+        groupedByIds: context.groupedByIds,
+      });
       await releaseFieldNameOf(app, caller.actor, result, { documentId: classifier.document_id, classifierId: classifier.id });
       return result;
     },
@@ -90,7 +111,12 @@ export function classifierService(app: FastifyInstance) {
       await documentResource(app, caller.auth, documentId, 'update', CLASSIFIER_EDITORS);
       const known = new Set((await listClassifierRows(read(), { documentId })).map((row) => row.id));
       if (input.list.some((entry) => !known.has(entry.id))) throw new DomainError('CLASSIFIER_NOT_FOUND');
-      return app.commands.run({ decider: classifierOrderDecider, command: { type: 'ReorderClassifiers', documentId, list: input.list }, actor: caller.actor, readModels: CLASSIFIER_READ_MODELS });
+      return app.commands.run({
+        decider: classifierOrderDecider,
+        command: { type: 'ReorderClassifiers', documentId, list: input.list },
+        actor: caller.actor,
+        readModels: CLASSIFIER_READ_MODELS,
+      });
     },
 
     /** Items of several classifiers at once (comma-separated ids), with those classifiers. */
@@ -101,7 +127,8 @@ export function classifierService(app: FastifyInstance) {
         .filter(Boolean);
       const parsed = uuids.safeParse(ids);
       // A query-string parameter, not a body field: named with its own path.
-      if (!parsed.success) throw new DomainError('SCHEMA_VALIDATION_ERROR', 'classifierIds', [{ path: 'querystring.classifierIds', message: 'validation.format' }]);
+      if (!parsed.success)
+        throw new DomainError('SCHEMA_VALIDATION_ERROR', 'classifierIds', [{ path: 'querystring.classifierIds', message: 'validation.format' }]);
       const rows = await Promise.all(parsed.data.map((id) => classifierInPath(app, caller.auth, id, 'read')));
       const classifiers = await listClassifiers(app.db, { ids: parsed.data }, false);
       return { classifiers, list: (await listItems(read(), rows)).map(toClassifierItem) };

@@ -155,7 +155,13 @@ export const documentCopyTask: TaskDefinition = {
  * `targetDocumentId` (made by the caller's request): records the task and enqueues its job for
  * the worker. Answers the task id to poll.
  */
-export function startDocumentCopy(app: FastifyInstance, caller: Caller, organizationId: string, targetDocumentId: string, options: DocumentCopyOptions): Promise<string> {
+export function startDocumentCopy(
+  app: FastifyInstance,
+  caller: Caller,
+  organizationId: string,
+  targetDocumentId: string,
+  options: DocumentCopyOptions,
+): Promise<string> {
   const { auth, actor } = caller;
   return app.tasks.start(documentCopyTask, {
     type: DOCUMENT_COPY,

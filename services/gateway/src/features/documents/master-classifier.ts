@@ -13,12 +13,14 @@ import { DomainError, fieldError } from '@eelarve/shared';
  */
 export async function checkMasterClassifier(read: ReadDatabase, documentId: string, masterClassifierId: string | null, current: string | null): Promise<void> {
   if (!masterClassifierId) {
-    if (await documentHasClassifiers(read, documentId)) throw fieldError('SCHEMA_VALIDATION_ERROR', 'masterClassifierId', 'validation.required', 'master classifier required');
+    if (await documentHasClassifiers(read, documentId))
+      throw fieldError('SCHEMA_VALIDATION_ERROR', 'masterClassifierId', 'validation.required', 'master classifier required');
     return;
   }
   const classifier = await masterClassifierCandidate(read, documentId, masterClassifierId);
   if (!classifier) throw new DomainError('INVALID_MASTER_CLASSIFIER');
   if (classifier.grouping_id) throw new DomainError('INVALID_MASTER_CLASSIFIER', 'a grouping classifier cannot be the master classifier');
   if (!classifier.required) throw new DomainError('MASTER_CLASSIFIER_MUST_BE_REQUIRED');
-  if (masterClassifierId !== current && (await classifierUsedInScheme(read, documentId, masterClassifierId))) throw new DomainError('MASTER_CLASSIFIER_USED_IN_SCHEME');
+  if (masterClassifierId !== current && (await classifierUsedInScheme(read, documentId, masterClassifierId)))
+    throw new DomainError('MASTER_CLASSIFIER_USED_IN_SCHEME');
 }

@@ -30,7 +30,11 @@ const resourceOf = (row: DocumentRow) => ({ organizationId: row.organization_id,
 /** One document with what the caller may do with it. */
 export async function documentResponse(app: FastifyInstance, auth: AuthContext, row: DocumentRow): Promise<Document> {
   const resource = resourceOf(row);
-  const [read, update, statuses] = await Promise.all([canAccess(app, auth, resource, 'read'), canAccess(app, auth, resource, 'update'), copyStatuses(app, [row.id])]);
+  const [read, update, statuses] = await Promise.all([
+    canAccess(app, auth, resource, 'read'),
+    canAccess(app, auth, resource, 'update'),
+    copyStatuses(app, [row.id]),
+  ]);
   return toDocument(row, { read, update }, statuses.get(row.id));
 }
 
@@ -40,7 +44,10 @@ export async function documentResponses(app: FastifyInstance, auth: AuthContext,
   const [read, update, statuses] = await Promise.all([
     canAccessEach(app, auth, resources, 'read'),
     canAccessEach(app, auth, resources, 'update'),
-    copyStatuses(app, rows.map((row) => row.id)),
+    copyStatuses(
+      app,
+      rows.map((row) => row.id),
+    ),
   ]);
   return rows.map((row, index) => toDocument(row, { read: read[index] ?? false, update: update[index] ?? false }, statuses.get(row.id)));
 }

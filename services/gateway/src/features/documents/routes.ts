@@ -1,4 +1,12 @@
-import { commandResultSchema, documentCopyPartsSchema, documentCreatedSchema, documentInputSchema, documentSchema, idParamsSchema, orderSchema } from '@eelarve/shared';
+import {
+  commandResultSchema,
+  documentCopyPartsSchema,
+  documentCreatedSchema,
+  documentInputSchema,
+  documentSchema,
+  idParamsSchema,
+  orderSchema,
+} from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,8 +19,10 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const documents = documentService(app);
 
-  api.get('/api/organization/:organizationId/documents', { schema: { tags, params: organizationParamsSchema, response: { 200: z.array(documentSchema) } } }, (request) =>
-    documents.list(request.caller, request.params.organizationId, { readableOnly: true }),
+  api.get(
+    '/api/organization/:organizationId/documents',
+    { schema: { tags, params: organizationParamsSchema, response: { 200: z.array(documentSchema) } } },
+    (request) => documents.list(request.caller, request.params.organizationId, { readableOnly: true }),
   );
 
   api.get('/api/organization/:id/all-documents', { schema: { tags, params: idParamsSchema, response: { 200: z.array(documentSchema) } } }, (request) =>
@@ -22,7 +32,9 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   // Which copy options the create form can offer (not in the spec's list).
   api.get('/api/document-copy/parts', { schema: { tags, response: { 200: documentCopyPartsSchema } } }, async (request) => documents.copyParts(request.caller));
 
-  api.get('/api/document/:id', { schema: { tags, params: idParamsSchema, response: { 200: documentSchema } } }, (request) => documents.get(request.caller, request.params.id));
+  api.get('/api/document/:id', { schema: { tags, params: idParamsSchema, response: { 200: documentSchema } } }, (request) =>
+    documents.get(request.caller, request.params.id),
+  );
 
   api.post(
     '/api/organization/:organizationId/document',

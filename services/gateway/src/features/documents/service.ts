@@ -103,7 +103,8 @@ export function documentService(app: FastifyInstance) {
       const copy = input.copy ?? null;
       if (copy) await assertCopyAllowed(app, auth, copy);
       const allowComments = input.allowCommentingWithReadPermissions ?? false;
-      if (allowComments && !isPlatformAdmin(auth)) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may set allowCommentingWithReadPermissions');
+      if (allowComments && !isPlatformAdmin(auth))
+        throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may set allowCommentingWithReadPermissions');
       const { id, position } = await run(caller, ({ now, newId }) => ({
         type: 'CreateDocument',
         documentId: newId(),

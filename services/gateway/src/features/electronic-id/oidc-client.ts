@@ -163,7 +163,11 @@ export async function exchangeCode(
     throw new ElectronicIdError('FAILED', `token endpoint unreachable: ${String(error)}`);
   }
   const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  if (!response.ok) throw new ElectronicIdError('FAILED', `token endpoint answered ${response.status} ${String(json?.error ?? '')} ${String(json?.error_description ?? '')}`.trim());
+  if (!response.ok)
+    throw new ElectronicIdError(
+      'FAILED',
+      `token endpoint answered ${response.status} ${String(json?.error ?? '')} ${String(json?.error_description ?? '')}`.trim(),
+    );
   const parsed = tokenResponseSchema.safeParse(json);
   if (!parsed.success || parsed.data.token_type.toLowerCase() !== 'bearer') throw new ElectronicIdError('FAILED', 'token response is malformed');
   return parsed.data.id_token;
@@ -198,7 +202,8 @@ export async function verifyIdToken(keys: JWTVerifyGetKey, config: OidcClientCon
     const code = error instanceof joseErrors.JOSEError ? error.code : 'ERROR';
     throw new ElectronicIdError('FAILED', `id token rejected (${code}): ${(error as Error).message}`);
   }
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== config.clientId) throw new ElectronicIdError('FAILED', 'id token azp is not this client');
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== config.clientId)
+    throw new ElectronicIdError('FAILED', 'id token azp is not this client');
   if (typeof payload.nonce !== 'string' || !safeEqual(payload.nonce, expectedNonce)) throw new ElectronicIdError('FAILED', 'id token nonce does not match');
   const subject = ESTONIAN_SUBJECT.exec(payload.sub ?? '');
   if (!subject) throw new ElectronicIdError('FAILED', 'id token subject is not an Estonian personal code');

@@ -38,7 +38,13 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
   /** To the provider with the sealed flow in a short-lived cookie, or back to the page with a failure flag. */
   function toProvider(reply: FastifyReply, { location, flowCookie }: FlowRedirect) {
     if (!flowCookie) return reply.redirect(location);
-    reply.setCookie(FLOW_COOKIE, flowCookie, { path: FLOW_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: app.config.environment === 'production', maxAge: FLOW_LIFETIME_SECONDS });
+    reply.setCookie(FLOW_COOKIE, flowCookie, {
+      path: FLOW_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: app.config.environment === 'production',
+      maxAge: FLOW_LIFETIME_SECONDS,
+    });
     return reply.header('cache-control', 'no-store').redirect(location);
   }
 
@@ -57,7 +63,8 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Sign in with the electronic ID: redirects to the provider',
-        description: 'Back at /public/auth/pass-callback: 302 to the redirect path or / (occupation entered), /select-occupation, or /login?eidError=true&eidReason=...',
+        description:
+          'Back at /public/auth/pass-callback: 302 to the redirect path or / (occupation entered), /select-occupation, or /login?eidError=true&eidReason=...',
         querystring: loginQuery,
       },
     },
@@ -68,7 +75,11 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
     '/api/auth/pass-bind',
     {
       config: { access: 'user' },
-      schema: { tags, summary: 'Bind the electronic ID to the signed-in user: redirects to the provider', description: 'Back: 302 /account?eidBound=true or /account?eidError=true&eidReason=...' },
+      schema: {
+        tags,
+        summary: 'Bind the electronic ID to the signed-in user: redirects to the provider',
+        description: 'Back: 302 /account?eidBound=true or /account?eidError=true&eidReason=...',
+      },
     },
     async (request, reply) => toProvider(reply, await eid.bind(request.caller, visitOf(request))),
   );
@@ -80,7 +91,8 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Registration or password update with the electronic ID instead of a password: redirects to the provider',
-        description: 'Back: 302 /login?registered=true (REGISTRATION) or /login?reset=true (RESET); failure: /confirm or /update-password?token=...&type=...&eidError=true&eidReason=...',
+        description:
+          'Back: 302 /login?registered=true (REGISTRATION) or /login?reset=true (RESET); failure: /confirm or /update-password?token=...&type=...&eidError=true&eidReason=...',
         querystring: confirmQuery,
       },
     },
@@ -98,15 +110,24 @@ export async function electronicIdRoutes(app: FastifyInstance): Promise<void> {
     { config: { access: 'public' }, schema: { tags, summary: 'Logs that the web client is sending the browser to the electronic-ID provider' } },
     async (request, reply) => {
       request.log.info(
-        { requestId: request.id, userId: request.optionalAuth?.userId ?? null, referer: request.headers.referer ?? null, userAgent: request.headers['user-agent'] ?? null },
+        {
+          requestId: request.id,
+          userId: request.optionalAuth?.userId ?? null,
+          referer: request.headers.referer ?? null,
+          userAgent: request.headers['user-agent'] ?? null,
+        },
         'electronic-ID redirect',
       );
       return reply.status(204).send();
     },
   );
 
-  api.put('/api/auth/unbind', { config: { access: 'user' }, schema: { tags, summary: "Removes the signed-in user's electronic-ID binding" } }, async (request, reply) => {
-    await eid.unbind(request.caller, request.log);
-    return reply.status(204).send();
-  });
+  api.put(
+    '/api/auth/unbind',
+    { config: { access: 'user' }, schema: { tags, summary: "Removes the signed-in user's electronic-ID binding" } },
+    async (request, reply) => {
+      await eid.unbind(request.caller, request.log);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -12,15 +12,7 @@ import { findBoundUser } from './bindings';
 import { FLOW_LIFETIME_SECONDS, type Flow, openFlow, sealFlow } from './flow-cookie';
 import { electronicIdKeys, hashPersonalCode } from './keys';
 import { callbackUrl, type FlowStart, failureLocation, safeRedirect } from './locations';
-import {
-  authorizationRequest,
-  discover,
-  ElectronicIdError,
-  exchangeCode,
-  safeEqual,
-  type VerifiedIdentity,
-  verifyIdToken,
-} from './oidc-client';
+import { authorizationRequest, discover, ElectronicIdError, exchangeCode, safeEqual, type VerifiedIdentity, verifyIdToken } from './oidc-client';
 
 /** The authentication type of electronic-ID sessions. */
 const PASS = 'PASS';
@@ -126,7 +118,10 @@ export function electronicIdService(app: FastifyInstance) {
     if (flow.issuer !== oidc.issuer) throw new ElectronicIdError('FAILED', 'flow started with another provider');
     if (!query.state || !safeEqual(query.state, flow.state)) throw new ElectronicIdError('FAILED', 'state does not match the flow cookie');
     if (query.error) {
-      throw new ElectronicIdError(query.error === 'access_denied' ? 'CANCELLED' : 'FAILED', `provider answered ${query.error}: ${query.error_description ?? ''}`);
+      throw new ElectronicIdError(
+        query.error === 'access_denied' ? 'CANCELLED' : 'FAILED',
+        `provider answered ${query.error}: ${query.error_description ?? ''}`,
+      );
     }
     const { metadata, keys } = await discover(oidc.issuer);
     // RFC 9207: when the provider names itself in the response it must be the one asked.

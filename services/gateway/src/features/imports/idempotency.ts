@@ -68,6 +68,11 @@ async function runClaimed<R extends object>(app: FastifyInstance, scope: string,
 }
 
 async function storedResult<R>(app: FastifyInstance, scope: string, importId: string): Promise<R | null> {
-  const row = await app.db.selectFrom('operational.import_results').select('result').where('scope', '=', scope).where('import_id', '=', importId).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('operational.import_results')
+    .select('result')
+    .where('scope', '=', scope)
+    .where('import_id', '=', importId)
+    .executeTakeFirst();
   return (row?.result as R | null | undefined) ?? null;
 }

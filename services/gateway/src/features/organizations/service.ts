@@ -30,7 +30,10 @@ function toOrganization(row: OrganizationRow): Organization {
   };
 }
 
-const settingsFrom = (input: OrganizationInput): OrganizationSettings => ({ ...input, localeSettings: input.localeSettings as OrganizationSettings['localeSettings'] });
+const settingsFrom = (input: OrganizationInput): OrganizationSettings => ({
+  ...input,
+  localeSettings: input.localeSettings as OrganizationSettings['localeSettings'],
+});
 
 /**
  * Organisations (platform administration). The routes declare IS_ADMIN; the authorisation module
@@ -44,7 +47,8 @@ export function organizationService(app: FastifyInstance) {
     list: async (_caller: Caller): Promise<Organization[]> => (await listOrganizations(readModels(app.db))).map(toOrganization),
     create: (caller: Caller, input: OrganizationInput) =>
       run(caller, ({ now, newId }) => ({ type: 'CreateOrganization', organizationId: newId(), settings: settingsFrom(input), isPlatform: false, now })),
-    update: (caller: Caller, organizationId: string, input: OrganizationInput) => run(caller, { type: 'UpdateOrganization', organizationId, settings: settingsFrom(input) }),
+    update: (caller: Caller, organizationId: string, input: OrganizationInput) =>
+      run(caller, { type: 'UpdateOrganization', organizationId, settings: settingsFrom(input) }),
     remove: (caller: Caller, organizationId: string) =>
       run(caller, { type: 'DeleteOrganization', organizationId, inUseBySession: caller.auth.organizationId === organizationId }),
   };

@@ -150,7 +150,13 @@ async function withProviders(question: AccessQuestion): Promise<boolean> {
 }
 
 /** Whether the caller may perform `action` on the resource; false also for another organisation's objects. */
-export async function canAccess(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions = {}): Promise<boolean> {
+export async function canAccess(
+  app: FastifyInstance,
+  auth: AuthContext,
+  resource: ResourceRef,
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<boolean> {
   return (await canAccessEach(app, auth, [resource], action, options))[0] ?? false;
 }
 
@@ -158,7 +164,13 @@ export async function canAccess(app: FastifyInstance, auth: AuthContext, resourc
  * `canAccess` for every resource of a list (a list screen's rows): the baseline, which depends on
  * the organisation only, is decided once per organisation instead of once per row.
  */
-export async function canAccessEach(app: FastifyInstance, auth: AuthContext, resources: readonly ResourceRef[], action: ResourceAction, options: AccessOptions = {}): Promise<boolean[]> {
+export async function canAccessEach(
+  app: FastifyInstance,
+  auth: AuthContext,
+  resources: readonly ResourceRef[],
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<boolean[]> {
   if (isPlatformAdmin(auth)) return resources.map(() => true);
   const baselines = new Map<string, Promise<boolean>>();
   const baselineOf = (resource: ResourceRef) => {
@@ -181,7 +193,13 @@ export async function canAccessEach(app: FastifyInstance, auth: AuthContext, res
  * Throws OBJECT_NOT_FOUND (404) when the resource belongs to an organisation the caller does not
  * act in, and INSUFFICIENT_PERMISSIONS (403) when the caller may not perform `action` on it.
  */
-export async function assertResourceAccess(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions = {}): Promise<void> {
+export async function assertResourceAccess(
+  app: FastifyInstance,
+  auth: AuthContext,
+  resource: ResourceRef,
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<void> {
   if (!inOrganization(auth, resource.organizationId)) throw new DomainError('OBJECT_NOT_FOUND');
   if (!(await canAccess(app, auth, resource, action, options))) throw new DomainError('INSUFFICIENT_PERMISSIONS');
 }
@@ -196,7 +214,13 @@ export async function findDocumentOrganization(app: FastifyInstance, documentId:
  * The document as a resource, after checking the caller may perform `action` on it: a document
  * that does not exist and one of another organisation both answer 404 OBJECT_NOT_FOUND.
  */
-export async function documentResource(app: FastifyInstance, auth: AuthContext, documentId: string, action: ResourceAction, options: AccessOptions = {}): Promise<ResourceRef> {
+export async function documentResource(
+  app: FastifyInstance,
+  auth: AuthContext,
+  documentId: string,
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<ResourceRef> {
   const organizationId = await findDocumentOrganization(app, documentId);
   if (!organizationId) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
   const resource = { organizationId, documentId };
@@ -208,7 +232,13 @@ export async function documentResource(app: FastifyInstance, auth: AuthContext, 
  * An organisation named in a path: it must exist and the caller must act in it (404 otherwise),
  * then the action is checked on the organisation itself.
  */
-export async function organizationResource(app: FastifyInstance, auth: AuthContext, organizationId: string, action: ResourceAction, options: AccessOptions = {}): Promise<ResourceRef> {
+export async function organizationResource(
+  app: FastifyInstance,
+  auth: AuthContext,
+  organizationId: string,
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<ResourceRef> {
   if (!inOrganization(auth, organizationId)) throw new DomainError('OBJECT_NOT_FOUND');
   const organization = await findOrganization(readModels(app.db), organizationId);
   if (!organization) throw new DomainError('OBJECT_NOT_FOUND', 'organisation not found');

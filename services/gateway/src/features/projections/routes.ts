@@ -46,7 +46,10 @@ export async function projectionRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     '/api/admin/projections/:name/rebuild',
-    { config: { access }, schema: { tags, params: z.object({ name: z.string().max(40) }), response: { 202: z.object({ name: z.string(), status: z.literal('started') }) } } },
+    {
+      config: { access },
+      schema: { tags, params: z.object({ name: z.string().max(40) }), response: { 202: z.object({ name: z.string(), status: z.literal('started') }) } },
+    },
     async (request, reply) => reply.status(202).send(projections.rebuild(request.caller, request.params.name, request.log)),
   );
 }

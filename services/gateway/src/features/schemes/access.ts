@@ -14,7 +14,14 @@ export const SCHEME_EDITORS = { privileges: ['SCHEMA_ADMIN'] as Privilege[] };
 export const SCHEME_READ_MODELS = ['schemes'] as const;
 
 /** Checks access to the resource; another organisation's object answers `notFound`, like an unknown id. */
-export async function assertAccessOr(notFound: ErrorCode, app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions): Promise<void> {
+export async function assertAccessOr(
+  notFound: ErrorCode,
+  app: FastifyInstance,
+  auth: AuthContext,
+  resource: ResourceRef,
+  action: ResourceAction,
+  options: AccessOptions,
+): Promise<void> {
   try {
     await assertResourceAccess(app, auth, resource, action, options);
   } catch (error) {
@@ -27,7 +34,13 @@ export async function assertAccessOr(notFound: ErrorCode, app: FastifyInstance, 
  * The scheme in the path, after checking the caller may perform `action` on its document:
  * an unknown scheme and one of another organisation both answer 404 SCHEME_NOT_FOUND.
  */
-export async function schemeInPath(app: FastifyInstance, auth: AuthContext, schemeId: string, action: ResourceAction, options: AccessOptions = {}): Promise<SchemeRow> {
+export async function schemeInPath(
+  app: FastifyInstance,
+  auth: AuthContext,
+  schemeId: string,
+  action: ResourceAction,
+  options: AccessOptions = {},
+): Promise<SchemeRow> {
   const scheme = await findScheme(readModels(app.db), schemeId);
   if (!scheme) throw new DomainError('SCHEME_NOT_FOUND');
   await assertAccessOr('SCHEME_NOT_FOUND', app, auth, { organizationId: scheme.organization_id, documentId: scheme.document_id }, action, options);

@@ -18,7 +18,10 @@ export const toScheme = (row: SchemeListRow): Scheme => ({
  * A sub-budget as the API answers it; seen from a budget (`budgetId`), `pinned` is that budget's.
  * Records, attachments and comments arrive with later issues: none yet.
  */
-export function toSubBudget(row: SubBudgetRow, view: { budgetId: string | null; pinned: ReadonlySet<string>; recordsCount: ReadonlyMap<string, number> }): SubBudget {
+export function toSubBudget(
+  row: SubBudgetRow,
+  view: { budgetId: string | null; pinned: ReadonlySet<string>; recordsCount: ReadonlyMap<string, number> },
+): SubBudget {
   const recordsCount = view.recordsCount.get(row.id) ?? 0;
   return {
     id: row.id,

@@ -20,12 +20,16 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const schemes = schemeService(app);
 
-  api.get('/api/document/:id/schemas', { config: { access: readers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } }, (request) =>
-    schemes.listOfDocument(request.caller, request.params.id),
+  api.get(
+    '/api/document/:id/schemas',
+    { config: { access: readers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } },
+    (request) => schemes.listOfDocument(request.caller, request.params.id),
   );
 
-  api.get('/api/organization/:id/schemas', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } }, (request) =>
-    schemes.listOfOrganization(request.caller, request.params.id),
+  api.get(
+    '/api/organization/:id/schemas',
+    { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(schemeSchema) } } },
+    (request) => schemes.listOfOrganization(request.caller, request.params.id),
   );
 
   api.post(
@@ -34,12 +38,16 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => reply.status(201).send(await schemes.create(request.caller, request.params.documentId, request.body)),
   );
 
-  api.put('/api/schema/:schemaId', { config: { access: editors }, schema: { tags, params: schemeParamsSchema, body: schemeInputSchema, response: { 200: commandResultSchema } } }, (request) =>
-    schemes.update(request.caller, request.params.schemaId, request.body),
+  api.put(
+    '/api/schema/:schemaId',
+    { config: { access: editors }, schema: { tags, params: schemeParamsSchema, body: schemeInputSchema, response: { 200: commandResultSchema } } },
+    (request) => schemes.update(request.caller, request.params.schemaId, request.body),
   );
 
-  api.delete('/api/schema/:schemeId', { config: { access: editors }, schema: { tags, params: deleteParamsSchema, response: { 200: commandResultSchema } } }, (request) =>
-    schemes.remove(request.caller, request.params.schemeId),
+  api.delete(
+    '/api/schema/:schemeId',
+    { config: { access: editors }, schema: { tags, params: deleteParamsSchema, response: { 200: commandResultSchema } } },
+    (request) => schemes.remove(request.caller, request.params.schemeId),
   );
 
   api.put(

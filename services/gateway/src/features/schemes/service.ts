@@ -19,7 +19,8 @@ type SchemeOrderInput = z.output<typeof schemeDisplayOrderSchema>;
 /** The technical name given, or derived from the name; a derived one must still fit the pattern. */
 function fieldNameOf(name: string, fieldName: string | undefined): string {
   const value = fieldName ?? deriveFieldName(name);
-  if (!SCHEME_FIELD_NAME_PATTERN.test(value)) throw fieldError('SCHEMA_VALIDATION_ERROR', 'fieldName', 'validation.fieldName', 'request does not match the schema');
+  if (!SCHEME_FIELD_NAME_PATTERN.test(value))
+    throw fieldError('SCHEMA_VALIDATION_ERROR', 'fieldName', 'validation.fieldName', 'request does not match the schema');
   return value;
 }
 
@@ -53,7 +54,18 @@ export function schemeService(app: FastifyInstance) {
       const schemeId = randomUUID();
       return run(
         caller,
-        { type: 'CreateScheme', documentId, organizationId, schemeId, name, fieldName, description, displayOrder, classifierList, documentClassifierIds: classifierIds },
+        {
+          type: 'CreateScheme',
+          documentId,
+          organizationId,
+          schemeId,
+          name,
+          fieldName,
+          description,
+          displayOrder,
+          classifierList,
+          documentClassifierIds: classifierIds,
+        },
         schemeId,
       );
     },
@@ -64,7 +76,17 @@ export function schemeService(app: FastifyInstance) {
       const classifierIds = await documentClassifierIds(read(), scheme.document_id);
       return run(
         caller,
-        { type: 'UpdateScheme', documentId: scheme.document_id, schemeId, name, fieldName, description, displayOrder, classifierList, documentClassifierIds: classifierIds },
+        {
+          type: 'UpdateScheme',
+          documentId: scheme.document_id,
+          schemeId,
+          name,
+          fieldName,
+          description,
+          displayOrder,
+          classifierList,
+          documentClassifierIds: classifierIds,
+        },
         schemeId,
       );
     },

@@ -35,20 +35,26 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const subBudgets = subBudgetService(app);
 
-  api.get('/api/schema/:id/sub-budgets', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(subBudgetSchema) } } }, (request) =>
-    subBudgets.list(request.caller, request.params.id),
+  api.get(
+    '/api/schema/:id/sub-budgets',
+    { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
+    (request) => subBudgets.list(request.caller, request.params.id),
   );
 
-  api.get('/api/schema/:id/sub-budget-counts', { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: subBudgetCountsSchema } } }, (request) =>
-    subBudgets.counts(request.caller, request.params.id),
+  api.get(
+    '/api/schema/:id/sub-budget-counts',
+    { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: subBudgetCountsSchema } } },
+    (request) => subBudgets.counts(request.caller, request.params.id),
   );
 
   api.get('/api/sub-budget/:id/has-records', { schema: { tags, params: idParamsSchema, response: { 200: hasRecordsSchema } } }, (request) =>
     subBudgets.hasRecords(request.caller, request.params.id),
   );
 
-  api.get('/api/budget/:budgetId/schema/:schemaId/sub-budgets', { schema: { tags, params: budgetSchemaParamsSchema, response: { 200: z.array(subBudgetSchema) } } }, (request) =>
-    subBudgets.listOfBudget(request.caller, request.params.budgetId, request.params.schemaId),
+  api.get(
+    '/api/budget/:budgetId/schema/:schemaId/sub-budgets',
+    { schema: { tags, params: budgetSchemaParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
+    (request) => subBudgets.listOfBudget(request.caller, request.params.budgetId, request.params.schemaId),
   );
 
   api.post(
@@ -87,13 +93,18 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
     (request) => subBudgets.pin(request.caller, request.params.budgetId, request.params.schemaId, request.body),
   );
 
-  api.get('/api/sub-budget/:subBudgetId/classifier-preselections', { schema: { tags, params: onlySubBudgetParamsSchema, response: { 200: preselectionsSchema } } }, (request) =>
-    subBudgets.preselections(request.caller, request.params.subBudgetId),
+  api.get(
+    '/api/sub-budget/:subBudgetId/classifier-preselections',
+    { schema: { tags, params: onlySubBudgetParamsSchema, response: { 200: preselectionsSchema } } },
+    (request) => subBudgets.preselections(request.caller, request.params.subBudgetId),
   );
 
   api.put(
     '/api/sub-budget/:subBudgetId/classifier-preselections',
-    { config: { access: editors }, schema: { tags, params: onlySubBudgetParamsSchema, body: preselectionsInputSchema, response: { 200: commandResultSchema } } },
+    {
+      config: { access: editors },
+      schema: { tags, params: onlySubBudgetParamsSchema, body: preselectionsInputSchema, response: { 200: commandResultSchema } },
+    },
     (request) => subBudgets.setPreselections(request.caller, request.params.subBudgetId, request.body.preselections),
   );
 

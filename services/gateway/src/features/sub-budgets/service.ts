@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type SchemeCommand, schemeDecider } from '@eelarve/domain';
 import type { ReadDatabase } from '@eelarve/projections/read-models';
-import { classifierCatalogue, listSubBudgets, pinnedSubBudgetIds, schemePreselections, subBudgetCounts, subBudgetsWithRecords } from '@eelarve/projections/schemes/queries';
+import {
+  classifierCatalogue,
+  listSubBudgets,
+  pinnedSubBudgetIds,
+  schemePreselections,
+  subBudgetCounts,
+  subBudgetsWithRecords,
+} from '@eelarve/projections/schemes/queries';
 import type { ClassifierPreselections, SubBudget, SubBudgetImportRow, subBudgetImportSchema, SubBudgetInput } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -49,7 +56,11 @@ export function subBudgetService(app: FastifyInstance) {
   async function importRows(caller: Caller, documentId: string, schemeId: string, input: SubBudgetImportInput) {
     const catalogue = await classifierCatalogue(read(), documentId, codesOf(input.list));
     const { importType, list } = input;
-    const result = await run(caller, ({ newId }) => ({ type: 'ImportSubBudgets', documentId, schemeId, importType, rows: list, newIds: list.map(() => newId()), catalogue }), schemeId);
+    const result = await run(
+      caller,
+      ({ newId }) => ({ type: 'ImportSubBudgets', documentId, schemeId, importType, rows: list, newIds: list.map(() => newId()), catalogue }),
+      schemeId,
+    );
     return { imported: importedCount(result.events), position: result.position };
   }
 
@@ -80,13 +91,28 @@ export function subBudgetService(app: FastifyInstance) {
       const catalogue = await classifierCatalogue(read(), scheme.document_id, valuesOf(input.classifiers));
       // The answer names the new sub-budget, so its id is made here.
       const subBudgetId = randomUUID();
-      return run(caller, { type: 'CreateSubBudget', documentId: scheme.document_id, schemeId, subBudgetId, name: input.name, classifiers: input.classifiers, catalogue }, subBudgetId);
+      return run(
+        caller,
+        { type: 'CreateSubBudget', documentId: scheme.document_id, schemeId, subBudgetId, name: input.name, classifiers: input.classifiers, catalogue },
+        subBudgetId,
+      );
     },
 
     async update(caller: Caller, schemeId: string, subBudgetId: string, input: SubBudgetInput) {
       const scheme = await editableScheme(caller, schemeId);
-      const [catalogue, withRecords] = await Promise.all([classifierCatalogue(read(), scheme.document_id, valuesOf(input.classifiers)), subBudgetsWithRecords(read(), [subBudgetId])]);
-      const command: SchemeCommand = { type: 'UpdateSubBudget', documentId: scheme.document_id, schemeId, subBudgetId, ...input, catalogue, hasRecords: withRecords.length > 0 };
+      const [catalogue, withRecords] = await Promise.all([
+        classifierCatalogue(read(), scheme.document_id, valuesOf(input.classifiers)),
+        subBudgetsWithRecords(read(), [subBudgetId]),
+      ]);
+      const command: SchemeCommand = {
+        type: 'UpdateSubBudget',
+        documentId: scheme.document_id,
+        schemeId,
+        subBudgetId,
+        ...input,
+        catalogue,
+        hasRecords: withRecords.length > 0,
+      };
       return run(caller, command, subBudgetId);
     },
 
@@ -112,7 +138,15 @@ export function subBudgetService(app: FastifyInstance) {
     async pin(caller: Caller, budgetId: string, schemeId: string, input: { pinned: string[]; confirmed?: boolean }) {
       const { scheme } = await budgetAndScheme(app, caller.auth, budgetId, schemeId, 'update');
       const withRecords = await subBudgetsWithRecords(read(), await pinnedSubBudgetIds(read(), schemeId, budgetId));
-      const command: SchemeCommand = { type: 'PinSubBudgets', documentId: scheme.document_id, schemeId, budgetId, pinned: input.pinned, withRecords, confirmed: input.confirmed ?? false };
+      const command: SchemeCommand = {
+        type: 'PinSubBudgets',
+        documentId: scheme.document_id,
+        schemeId,
+        budgetId,
+        pinned: input.pinned,
+        withRecords,
+        confirmed: input.confirmed ?? false,
+      };
       return run(caller, command, budgetId);
     },
 
@@ -124,7 +158,14 @@ export function subBudgetService(app: FastifyInstance) {
     async setPreselections(caller: Caller, subBudgetId: string, preselections: ClassifierPreselections) {
       const subBudget = await subBudgetInPath(app, caller.auth, subBudgetId, 'update');
       const catalogue = await classifierCatalogue(read(), subBudget.document_id, Object.values(preselections).flat());
-      const command: SchemeCommand = { type: 'SetClassifierPreselections', documentId: subBudget.document_id, schemeId: subBudget.scheme_id, subBudgetId: subBudget.id, preselections, catalogue };
+      const command: SchemeCommand = {
+        type: 'SetClassifierPreselections',
+        documentId: subBudget.document_id,
+        schemeId: subBudget.scheme_id,
+        subBudgetId: subBudget.id,
+        preselections,
+        catalogue,
+      };
       return run(caller, command, subBudget.id);
     },
 

@@ -98,7 +98,18 @@ export function taskStarter(db: AppDatabase, boss: PgBoss, context: TaskContext)
         ensured.add(definition.type);
       }
       const id = randomUUID();
-      const draft = { id, type: task.type, status: 'UNPROCESSED' as const, organizationId: task.organizationId, documentId: task.documentId, params: task.params, steps: [], error: null, createdAt: '', updatedAt: '' };
+      const draft = {
+        id,
+        type: task.type,
+        status: 'UNPROCESSED' as const,
+        organizationId: task.organizationId,
+        documentId: task.documentId,
+        params: task.params,
+        steps: [],
+        error: null,
+        createdAt: '',
+        updatedAt: '',
+      };
       const stepNames = definition.steps(context, draft, task.actor).map((step) => step.name);
       await db.transaction().execute(async (trx) => {
         await insertTask(trx, id, task, stepNames);

@@ -72,7 +72,11 @@ export async function findTask(db: AppDatabase, taskId: string): Promise<Task | 
 
 /** The actor the task's commands run as; for a task recorded before actors were kept, the user in its row. */
 export async function taskActor(db: AppDatabase, taskId: string): Promise<CommandActor> {
-  const row = await tasksOf(db).selectFrom('operational.tasks').select(['actor', 'user_id', 'occupation_id', 'organization_id']).where('id', '=', taskId).executeTakeFirstOrThrow();
+  const row = await tasksOf(db)
+    .selectFrom('operational.tasks')
+    .select(['actor', 'user_id', 'occupation_id', 'organization_id'])
+    .where('id', '=', taskId)
+    .executeTakeFirstOrThrow();
   const stored = row.actor as unknown as CommandActor | null;
   return stored ?? { correlationId: taskId, userId: row.user_id, occupationId: row.occupation_id, organizationId: row.organization_id };
 }

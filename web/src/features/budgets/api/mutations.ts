@@ -26,7 +26,11 @@ export interface BudgetSave {
 }
 
 /** Creates (budget null) or updates a budget; every budget query is refreshed before `onSaved` runs. */
-export function useSaveBudget(documentId: string, budget: BudgetView | null, { onSaved, onError }: { onSaved: (result: CommandResult) => void; onError: (error: Error) => void }) {
+export function useSaveBudget(
+  documentId: string,
+  budget: BudgetView | null,
+  { onSaved, onError }: { onSaved: (result: CommandResult) => void; onError: (error: Error) => void },
+) {
   const refresh = useRefreshBudgets();
   return useMutation({
     mutationFn: async ({ payload, sync }: BudgetSave) => {
@@ -91,7 +95,9 @@ export function useReorderBudgets(documentId: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: listKey }),
   });
   const reorder = (ids: string[]) => {
-    queryClient.setQueryData<BudgetView[]>(listKey, (list) => ids.map((id) => list?.find((row) => row.id === id)).filter((row): row is BudgetView => row !== undefined));
+    queryClient.setQueryData<BudgetView[]>(listKey, (list) =>
+      ids.map((id) => list?.find((row) => row.id === id)).filter((row): row is BudgetView => row !== undefined),
+    );
     mutation.mutate(ids);
   };
   return { reorder, isPending: mutation.isPending };

@@ -31,7 +31,10 @@ export const budgetListQuery = (documentId: string) =>
 
 /** The budgets a sum budget may add up (the document's hierarchy). */
 export const budgetHierarchyQuery = (documentId: string) =>
-  queryOptions({ queryKey: budgetKeys.hierarchy(documentId), queryFn: () => api.get<BudgetHierarchyNode[]>(`/api/document/${enc(documentId)}/budgets/hierarchy`) });
+  queryOptions({
+    queryKey: budgetKeys.hierarchy(documentId),
+    queryFn: () => api.get<BudgetHierarchyNode[]>(`/api/document/${enc(documentId)}/budgets/hierarchy`),
+  });
 
 /** The organisation's budgets (copy-from-existing offers them per document). */
 export const organizationBudgetsQuery = (organizationId: string) =>

@@ -14,7 +14,15 @@ export function BudgetTypeChoice({ value, onChange, disabled }: { value: BudgetT
       <div className="budget-type-choices" role="radiogroup">
         {BUDGET_TYPE_VALUES.map((type) => (
           <label key={type} className={value === type ? 'budget-type-choice selected' : 'budget-type-choice'}>
-            <input type="radio" name={name} value={type} checked={value === type} disabled={disabled} onChange={() => onChange(type)} data-testid={`budget-type-${type}`} />
+            <input
+              type="radio"
+              name={name}
+              value={type}
+              checked={value === type}
+              disabled={disabled}
+              onChange={() => onChange(type)}
+              data-testid={`budget-type-${type}`}
+            />
             <BudgetTypeIcon type={type} />
             <span>
               <FormattedMessage id={`budgets.type.${type}`} />

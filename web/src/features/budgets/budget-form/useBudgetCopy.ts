@@ -10,7 +10,12 @@ export interface CopySchemeChoice {
   copyComments: boolean;
 }
 
-const noSchemeChoice = (schemeId: string): CopySchemeChoice => ({ schemeId, copyPinnedPreselections: false, copySubBudgetPermissions: false, copyComments: false });
+const noSchemeChoice = (schemeId: string): CopySchemeChoice => ({
+  schemeId,
+  copyPinnedPreselections: false,
+  copySubBudgetPermissions: false,
+  copyComments: false,
+});
 
 /**
  * The copy-from-existing choice of the budget form (spec 2, section 4): the source budget, its

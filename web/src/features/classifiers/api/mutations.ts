@@ -49,7 +49,11 @@ export function useDeleteClassifier(onDeleted: () => void) {
 export function useReorderClassifiers(documentId: string, onSettled: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) => reorderClassifiers(documentId, ids.map((id, index) => ({ id, displayOrder: index }))),
+    mutationFn: (ids: string[]) =>
+      reorderClassifiers(
+        documentId,
+        ids.map((id, index) => ({ id, displayOrder: index })),
+      ),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: classifierKeys.list(documentId) });
       onSettled();
@@ -58,7 +62,10 @@ export function useReorderClassifiers(documentId: string, onSettled: () => void)
 }
 
 /** What the item form saves: one new or edited item, or a bulk edit of the selected items. */
-export type ItemSave = { kind: 'add'; body: ClassifierItemInput } | { kind: 'edit'; itemId: string; body: ClassifierItemInput } | { kind: 'bulk'; edit: ClassifierItemsBulkEdit };
+export type ItemSave =
+  | { kind: 'add'; body: ClassifierItemInput }
+  | { kind: 'edit'; itemId: string; body: ClassifierItemInput }
+  | { kind: 'bulk'; edit: ClassifierItemsBulkEdit };
 
 const SAVED_MESSAGES: Record<ItemSave['kind'], MessageKey> = {
   add: 'classifiers.items.form.addNewSuccess',
@@ -90,7 +97,11 @@ export function useDeleteItems(classifierId: string, onDeleted: { one: () => voi
     },
   });
   const many = useConfirmAction({
-    run: (selected: ClassifierItem[]) => deleteItems(classifierId, selected.map((item) => item.id)),
+    run: (selected: ClassifierItem[]) =>
+      deleteItems(
+        classifierId,
+        selected.map((item) => item.id),
+      ),
     onDone: async () => {
       await refresh();
       onDeleted.many();
@@ -111,7 +122,8 @@ export function useImportItems(
   { onImported, onError }: { onImported: (count: number) => Promise<unknown>; onError: (error: Error) => void },
 ) {
   return useMutation({
-    mutationFn: ({ items, loose, importId }: { items: Record<string, unknown>[]; loose: boolean; importId: string }) => importItems(classifierId, documentId, items, loose, importId),
+    mutationFn: ({ items, loose, importId }: { items: Record<string, unknown>[]; loose: boolean; importId: string }) =>
+      importItems(classifierId, documentId, items, loose, importId),
     onSuccess: (data) => onImported(data.imported),
     onError,
   });

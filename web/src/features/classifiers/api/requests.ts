@@ -1,4 +1,14 @@
-import type { Classifier, ClassifierCreateInput, ClassifierItem, ClassifierItemInput, ClassifierItemsBulkEdit, ClassifierUpdateInput, CommandResult, ImportValidation, Scheme } from '@eelarve/shared';
+import type {
+  Classifier,
+  ClassifierCreateInput,
+  ClassifierItem,
+  ClassifierItemInput,
+  ClassifierItemsBulkEdit,
+  ClassifierUpdateInput,
+  CommandResult,
+  ImportValidation,
+  Scheme,
+} from '@eelarve/shared';
 import { api } from '../../../api';
 import { ApiError, codeForStatus } from '../../../api/errors';
 
@@ -16,7 +26,8 @@ export const fetchItems = (classifierId: string) => api.get<ClassifierItem[]>(`/
 export const fetchItemsOf = (classifierIds: readonly string[]) =>
   api.get<{ classifiers: Classifier[]; list: ClassifierItem[] }>(`/api/classifier-items?classifierIds=${classifierIds.join(',')}`);
 export const addItem = (classifierId: string, body: ClassifierItemInput) => api.post<CommandResult>(`/api/classifier/${classifierId}/item`, body);
-export const updateItem = (classifierId: string, id: string, body: ClassifierItemInput) => api.put<CommandResult>(`/api/classifier/${classifierId}/item/${id}`, body);
+export const updateItem = (classifierId: string, id: string, body: ClassifierItemInput) =>
+  api.put<CommandResult>(`/api/classifier/${classifierId}/item/${id}`, body);
 export const bulkEditItems = (classifierId: string, body: ClassifierItemsBulkEdit) => api.put<CommandResult>(`/api/classifier/${classifierId}/items`, body);
 export const deleteItem = (classifierId: string, itemId: string) => api.delete<CommandResult>(`/api/classifier/${classifierId}/item/${itemId}`);
 export const deleteItems = (classifierId: string, itemIds: string[]) => api.post<CommandResult>(`/api/classifier/${classifierId}/items/delete`, { itemIds });
@@ -40,7 +51,12 @@ export async function validateImportFile(classifierId: string, file: File): Prom
   form.append('file', file, file.name);
   let response: Response;
   try {
-    response = await fetch(`/api/classifier/${classifierId}/items/validate`, { method: 'POST', body: form, credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    response = await fetch(`/api/classifier/${classifierId}/items/validate`, {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    });
   } catch (cause) {
     throw new ApiError(0, 'NETWORK_ERROR', cause instanceof Error ? cause.message : undefined);
   }
@@ -52,5 +68,10 @@ export async function validateImportFile(classifierId: string, file: File): Prom
     body = null;
   }
   if (response.ok) return body as unknown as ImportValidation;
-  throw new ApiError(response.status, codeForStatus(response.status, body?.code), typeof body?.message === 'string' ? body.message : response.statusText, body?.details);
+  throw new ApiError(
+    response.status,
+    codeForStatus(response.status, body?.code),
+    typeof body?.message === 'string' ? body.message : response.statusText,
+    body?.details,
+  );
 }

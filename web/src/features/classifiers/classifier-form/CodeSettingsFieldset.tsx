@@ -23,8 +23,20 @@ export function CodeSettingsFieldset({ values, set, errors, bounds }: { values: 
           options={CODE_TYPE_NAMES.map((type) => ({ value: type, label: intl.formatMessage({ id: `classifiers.codeType.${type}` }) }))}
           testId="classifier-code-type-input"
         />
-        <LengthField which="min" value={values.minLength} onChange={(value) => set('minLength', value)} range={bounds.min} error={errors['codeSettings.minLength']} />
-        <LengthField which="max" value={values.maxLength} onChange={(value) => set('maxLength', value)} range={bounds.max} error={errors['codeSettings.maxLength']} />
+        <LengthField
+          which="min"
+          value={values.minLength}
+          onChange={(value) => set('minLength', value)}
+          range={bounds.min}
+          error={errors['codeSettings.minLength']}
+        />
+        <LengthField
+          which="max"
+          value={values.maxLength}
+          onChange={(value) => set('maxLength', value)}
+          range={bounds.max}
+          error={errors['codeSettings.maxLength']}
+        />
         <div className="field field-checkbox">
           <CheckboxField checked={values.hierarchical} onChange={(hierarchical) => set('hierarchical', hierarchical)} testId="classifier-hierarchical-input">
             <FormattedMessage id="classifiers.form.hierarchical" />
@@ -79,7 +91,11 @@ function LengthError({ error, range }: { error?: { message: string }; range: { f
   if (error?.message === 'minAndMax' || error?.message === 'lengthOutOfRange') {
     return (
       <div className="field-error" data-testid="field-error" data-message={error.message}>
-        {error.message === 'minAndMax' ? <FormattedMessage id="classifiers.form.minAndMax" /> : <FormattedMessage id="classifiers.form.lengthOutOfRange" values={range} />}
+        {error.message === 'minAndMax' ? (
+          <FormattedMessage id="classifiers.form.minAndMax" />
+        ) : (
+          <FormattedMessage id="classifiers.form.lengthOutOfRange" values={range} />
+        )}
       </div>
     );
   }

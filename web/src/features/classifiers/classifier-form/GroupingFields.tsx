@@ -31,7 +31,10 @@ export function GroupingFields({
         value={values.groupingId}
         disabled={classifier !== null}
         onChange={(groupingId) => set('groupingId', groupingId)}
-        options={[{ value: '', label: intl.formatMessage({ id: 'classifiers.form.groupingNone' }) }, ...groupingOptions.map((option) => ({ value: option.id, label: option.name }))]}
+        options={[
+          { value: '', label: intl.formatMessage({ id: 'classifiers.form.groupingNone' }) },
+          ...groupingOptions.map((option) => ({ value: option.id, label: option.name })),
+        ]}
         testId="classifier-grouping-input"
       />
       {groupedBy.length > 0 ? (
@@ -39,7 +42,10 @@ export function GroupingFields({
           labelId="classifiers.form.primaryGroupedBy"
           value={values.primaryGroupedById}
           onChange={(id) => set('primaryGroupedById', id)}
-          options={[{ value: '', label: intl.formatMessage({ id: 'common.select' }) }, ...groupedBy.map((option) => ({ value: option.id, label: option.name }))]}
+          options={[
+            { value: '', label: intl.formatMessage({ id: 'common.select' }) },
+            ...groupedBy.map((option) => ({ value: option.id, label: option.name })),
+          ]}
           error={errors.primaryGroupedById}
           testId="classifier-primary-grouping-input"
         />
@@ -59,7 +65,19 @@ export function GroupingFields({
 }
 
 /** A switch that a lock may hold at its value, with the reason as title and hint. */
-function LockedChoice({ lock, checked, onChange, testId, children }: { lock: FormLock | null; checked: boolean; onChange: (checked: boolean) => void; testId: string; children: React.ReactNode }) {
+function LockedChoice({
+  lock,
+  checked,
+  onChange,
+  testId,
+  children,
+}: {
+  lock: FormLock | null;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  testId: string;
+  children: React.ReactNode;
+}) {
   const intl = useIntl();
   return (
     <div className="choice">

@@ -17,8 +17,20 @@ export function IdentityFields({ values, set, errors, editing }: { values: Class
   };
   return (
     <>
-      <TextField labelId="classifiers.form.name" value={values.name} onChange={(name) => set('name', name)} error={errors.name} testId="classifier-name-input" />
-      <TextField labelId="classifiers.form.itemName" value={values.itemName} onChange={onItemName} error={errors.itemName} testId="classifier-item-name-input" />
+      <TextField
+        labelId="classifiers.form.name"
+        value={values.name}
+        onChange={(name) => set('name', name)}
+        error={errors.name}
+        testId="classifier-name-input"
+      />
+      <TextField
+        labelId="classifiers.form.itemName"
+        value={values.itemName}
+        onChange={onItemName}
+        error={errors.itemName}
+        testId="classifier-item-name-input"
+      />
       <FieldNameField
         value={values.fieldName}
         onChange={(fieldName) => {
@@ -36,7 +48,14 @@ export function IdentityFields({ values, set, errors, editing }: { values: Class
         testId="classifier-display-mode-input"
       />
       <div className="field-wide">
-        <TextAreaField labelId="classifiers.form.description" value={values.description} rows={2} onChange={(description) => set('description', description)} error={errors.description} testId="classifier-description-input" />
+        <TextAreaField
+          labelId="classifiers.form.description"
+          value={values.description}
+          rows={2}
+          onChange={(description) => set('description', description)}
+          error={errors.description}
+          testId="classifier-description-input"
+        />
       </div>
     </>
   );
@@ -50,7 +69,14 @@ function FieldNameField({ value, onChange, locked, errors }: { value: string; on
   return (
     <Field htmlFor={ids.controlId} labelId="classifiers.form.fieldName">
       <div className="input-row">
-        <input type="text" id={ids.controlId} value={value} disabled={!unlocked} onChange={(event) => onChange(event.target.value)} data-testid="classifier-field-name-input" />
+        <input
+          type="text"
+          id={ids.controlId}
+          value={value}
+          disabled={!unlocked}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid="classifier-field-name-input"
+        />
         {!unlocked && !confirming ? (
           <button type="button" className="button" onClick={() => setConfirming(true)} data-testid="classifier-field-name-unlock">
             <FormattedMessage id="classifiers.form.fieldNameUnlock" />

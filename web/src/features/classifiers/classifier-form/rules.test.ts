@@ -31,7 +31,11 @@ describe('classifier form rules', () => {
 
   it('sends a locked switch at its lock and the lengths as numbers', () => {
     const values = { ...initialValues(null), name: 'Allikad', required: false, itemCanChangeSign: true, minLength: '2', maxLength: '8' };
-    const locks = { required: { reason: 'classifiers.form.requiredLocked.master', value: true }, sign: { reason: 'classifiers.form.signLocked.notGroupingMaster', value: false }, bounds } as const;
+    const locks = {
+      required: { reason: 'classifiers.form.requiredLocked.master', value: true },
+      sign: { reason: 'classifiers.form.signLocked.notGroupingMaster', value: false },
+      bounds,
+    } as const;
     expect(payloadOf(values, null as Classifier | null, locks)).toMatchObject({
       name: 'Allikad',
       required: true,

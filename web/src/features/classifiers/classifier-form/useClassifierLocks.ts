@@ -21,7 +21,9 @@ export function useClassifierLocks(documentId: string, classifier: Classifier | 
     groupsMaster,
     items: ownItems.data,
     groupedItems: groupedItems.data,
-    secondaryInScheme: schemes.data?.some((scheme) => scheme.classifierList.some((entry) => entry.classifierId === classifier?.id && entry.type === 'SECONDARY')),
+    secondaryInScheme: schemes.data?.some((scheme) =>
+      scheme.classifierList.some((entry) => entry.classifierId === classifier?.id && entry.type === 'SECONDARY'),
+    ),
   };
   return {
     required: requiredLock(facts),

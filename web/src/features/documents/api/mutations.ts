@@ -76,7 +76,12 @@ export function useRememberDocument(): (documentId: string) => void {
     (documentId: string) => {
       api
         .put('/api/user-settings', { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } })
-        .then(() => queryClient.setQueryData<RememberedDocument>(REMEMBERED_DOCUMENT_KEY, { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: documentId } }))
+        .then(() =>
+          queryClient.setQueryData<RememberedDocument>(REMEMBERED_DOCUMENT_KEY, {
+            type: 'OCCUPATION_DOCUMENT',
+            settings: { rememberedDocumentId: documentId },
+          }),
+        )
         .catch(() => undefined);
     },
     [queryClient],

@@ -9,7 +9,17 @@ import type { DocumentCopy } from './useDocumentCopy';
 type CopyPartMessage = 'documents.copy.permissions' | 'documents.copy.classifiers' | 'documents.copy.schemes' | 'documents.copy.reportViews';
 
 /** Copy from an existing document: the source and which parts to take along (spec 2, section 5). */
-export function DocumentCopyFieldset({ copy, me, organizationId, sourceError }: { copy: DocumentCopy; me: Me; organizationId: string; sourceError?: FieldMessage }) {
+export function DocumentCopyFieldset({
+  copy,
+  me,
+  organizationId,
+  sourceError,
+}: {
+  copy: DocumentCopy;
+  me: Me;
+  organizationId: string;
+  sourceError?: FieldMessage;
+}) {
   const intl = useIntl();
   const current = copy.copy;
   const sources = useQuery(documentListQuery(organizationId));
@@ -30,10 +40,38 @@ export function DocumentCopyFieldset({ copy, me, organizationId, sourceError }: 
             testId="document-copy-source"
           />
           <div className="choice-column">
-            <CopyOption messageId="documents.copy.permissions" testId="document-copy-permissions" checked={current.permissions} disabled={!canCopyPermissions(me)} unavailable={copy.unavailable('permissions')} onChange={(permissions) => copy.change({ permissions })} />
-            <CopyOption messageId="documents.copy.classifiers" testId="document-copy-classifiers" checked={current.classifiers} disabled={!canCopyClassifiers(me)} unavailable={copy.unavailable('classifiers')} onChange={(classifiers) => copy.change({ classifiers })} />
-            <CopyOption messageId="documents.copy.schemes" testId="document-copy-schemes" checked={current.schemes} disabled={!canCopySchemes(me) || !current.classifiers} unavailable={copy.unavailable('schemes')} onChange={(schemes) => copy.change({ schemes })} />
-            <CopyOption messageId="documents.copy.reportViews" testId="document-copy-report-views" checked={current.reportViews} disabled={!current.schemes} unavailable={copy.unavailable('reportViews')} onChange={(reportViews) => copy.change({ reportViews })} />
+            <CopyOption
+              messageId="documents.copy.permissions"
+              testId="document-copy-permissions"
+              checked={current.permissions}
+              disabled={!canCopyPermissions(me)}
+              unavailable={copy.unavailable('permissions')}
+              onChange={(permissions) => copy.change({ permissions })}
+            />
+            <CopyOption
+              messageId="documents.copy.classifiers"
+              testId="document-copy-classifiers"
+              checked={current.classifiers}
+              disabled={!canCopyClassifiers(me)}
+              unavailable={copy.unavailable('classifiers')}
+              onChange={(classifiers) => copy.change({ classifiers })}
+            />
+            <CopyOption
+              messageId="documents.copy.schemes"
+              testId="document-copy-schemes"
+              checked={current.schemes}
+              disabled={!canCopySchemes(me) || !current.classifiers}
+              unavailable={copy.unavailable('schemes')}
+              onChange={(schemes) => copy.change({ schemes })}
+            />
+            <CopyOption
+              messageId="documents.copy.reportViews"
+              testId="document-copy-report-views"
+              checked={current.reportViews}
+              disabled={!current.schemes}
+              unavailable={copy.unavailable('reportViews')}
+              onChange={(reportViews) => copy.change({ reportViews })}
+            />
           </div>
         </>
       ) : null}

@@ -6,7 +6,9 @@ import { type ClassifierOption, documentClassifiersQuery } from '../api/queries'
 
 /** Required, not grouping, and not used in a scheme (unless it already is the master classifier). */
 export function masterOptionsOf(classifiers: readonly ClassifierOption[], document: Document): ClassifierOption[] {
-  return classifiers.filter((classifier) => classifier.required && classifier.groupingId === null && (!classifier.isInUseSchema || classifier.id === document.masterClassifierId));
+  return classifiers.filter(
+    (classifier) => classifier.required && classifier.groupingId === null && (!classifier.isInUseSchema || classifier.id === document.masterClassifierId),
+  );
 }
 
 /** The document's classifiers that may be its master classifier. */
@@ -16,7 +18,17 @@ export function useMasterOptions(document: Document | null): ClassifierOption[] 
 }
 
 /** The master classifier choice of the settings tab (spec 2, section 5). */
-export function MasterClassifierField({ options, value, onChange, error }: { options: readonly ClassifierOption[]; value: string; onChange: (id: string) => void; error?: FieldMessage }) {
+export function MasterClassifierField({
+  options,
+  value,
+  onChange,
+  error,
+}: {
+  options: readonly ClassifierOption[];
+  value: string;
+  onChange: (id: string) => void;
+  error?: FieldMessage;
+}) {
   const intl = useIntl();
   return (
     <SelectField

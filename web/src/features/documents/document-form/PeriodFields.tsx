@@ -13,13 +13,30 @@ export interface PeriodValues {
 }
 
 /** The document's period: start year, start month and length in years; locked once records exist. */
-export function PeriodFields({ value, onChange, locked, error }: { value: PeriodValues; onChange: (value: PeriodValues) => void; locked: boolean; error?: FieldMessage }) {
+export function PeriodFields({
+  value,
+  onChange,
+  locked,
+  error,
+}: {
+  value: PeriodValues;
+  onChange: (value: PeriodValues) => void;
+  locked: boolean;
+  error?: FieldMessage;
+}) {
   const intl = useIntl();
   const yearId = useId();
   return (
     <div className="form-grid form-grid-3">
       <Field htmlFor={yearId} labelId="documents.field.year" error={error} errorValues={{ min: 1000, max: 9999 }}>
-        <input id={yearId} type="number" value={value.year} disabled={locked} onChange={(event) => onChange({ ...value, year: event.target.value })} data-testid="document-year" />
+        <input
+          id={yearId}
+          type="number"
+          value={value.year}
+          disabled={locked}
+          onChange={(event) => onChange({ ...value, year: event.target.value })}
+          data-testid="document-year"
+        />
       </Field>
       <SelectField
         labelId="documents.field.month"

@@ -31,23 +31,24 @@ export function useRefreshSchemes(documentId: string): () => Promise<void> {
 /** Refreshes a scheme's sub-budgets everywhere they are shown, and the scheme list's counts. */
 export function useRefreshSubBudgets(documentId: string, schemeId: string): () => Promise<void> {
   const queryClient = useQueryClient();
-  return useCallback(
-    async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: schemeKeys.subBudgets(schemeId) }),
-        queryClient.invalidateQueries({ queryKey: ['schemes', 'budget-sub-budgets'] }),
-        queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) }),
-      ]);
-    },
-    [queryClient, documentId, schemeId],
-  );
+  return useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: schemeKeys.subBudgets(schemeId) }),
+      queryClient.invalidateQueries({ queryKey: ['schemes', 'budget-sub-budgets'] }),
+      queryClient.invalidateQueries({ queryKey: schemeKeys.list(documentId) }),
+    ]);
+  }, [queryClient, documentId, schemeId]);
 }
 
 /** Creates (id null) or updates a scheme; the list is refreshed before `onSaved`. */
-export function useSaveScheme<T>(documentId: string, { onSaved, onError }: { onSaved: (result: CommandResult, context: T) => void; onError: (error: Error) => void }) {
+export function useSaveScheme<T>(
+  documentId: string,
+  { onSaved, onError }: { onSaved: (result: CommandResult, context: T) => void; onError: (error: Error) => void },
+) {
   const refresh = useRefreshSchemes(documentId);
   return useMutation({
-    mutationFn: ({ id, payload }: { id: string | null; payload: SchemeInput; context: T }) => (id ? updateScheme(id, payload) : createScheme(documentId, payload)),
+    mutationFn: ({ id, payload }: { id: string | null; payload: SchemeInput; context: T }) =>
+      id ? updateScheme(id, payload) : createScheme(documentId, payload),
     onSuccess: async (result, { context }) => {
       await refresh();
       onSaved(result, context);
@@ -80,10 +81,15 @@ export function useDeleteScheme<T extends { key: string }>(documentId: string, o
 }
 
 /** Creates (id null) or updates a sub-budget; the sub-budgets are refreshed before `onSaved`. */
-export function useSaveSubBudget<T>(documentId: string, schemeId: string, { onSaved, onError }: { onSaved: (result: CommandResult, context: T) => void; onError: (error: Error) => void }) {
+export function useSaveSubBudget<T>(
+  documentId: string,
+  schemeId: string,
+  { onSaved, onError }: { onSaved: (result: CommandResult, context: T) => void; onError: (error: Error) => void },
+) {
   const refresh = useRefreshSubBudgets(documentId, schemeId);
   return useMutation({
-    mutationFn: ({ id, payload }: { id: string | null; payload: SubBudgetPayload; context: T }) => (id ? updateSubBudget(schemeId, id, payload) : createSubBudget(schemeId, payload)),
+    mutationFn: ({ id, payload }: { id: string | null; payload: SubBudgetPayload; context: T }) =>
+      id ? updateSubBudget(schemeId, id, payload) : createSubBudget(schemeId, payload),
     onSuccess: async (result, { context }) => {
       await refresh();
       onSaved(result, context);
@@ -96,7 +102,11 @@ export function useSaveSubBudget<T>(documentId: string, schemeId: string, { onSa
 export type SubBudgetDeleteTarget<Row> = { kind: 'one'; row: Row } | { kind: 'many'; ids: string[] };
 
 /** Deletes one or several sub-budgets after the user confirmed it; `onDeleted` runs after the refresh. */
-export function useDeleteSubBudgets<Row extends { key: string }>(documentId: string, schemeId: string, onDeleted: (target: SubBudgetDeleteTarget<Row>) => void) {
+export function useDeleteSubBudgets<Row extends { key: string }>(
+  documentId: string,
+  schemeId: string,
+  onDeleted: (target: SubBudgetDeleteTarget<Row>) => void,
+) {
   const refresh = useRefreshSubBudgets(documentId, schemeId);
   return useConfirmAction({
     run: (target: SubBudgetDeleteTarget<Row>) => (target.kind === 'one' ? deleteSubBudget(schemeId, target.row.key) : deleteSubBudgets(schemeId, target.ids)),
@@ -133,7 +143,11 @@ export function useSavePreselections(subBudgetId: string, onSaved: () => void) {
 }
 
 /** Pins a common budget's sub-budgets of one scheme (unpinning one with records is `confirmed`). */
-export function useBudgetPins(budgetId: string, schemeId: string | null, { onSaved, onError }: { onSaved: () => void; onError: (error: Error, variables: { pinned: string[]; confirmed: boolean }) => void }) {
+export function useBudgetPins(
+  budgetId: string,
+  schemeId: string | null,
+  { onSaved, onError }: { onSaved: () => void; onError: (error: Error, variables: { pinned: string[]; confirmed: boolean }) => void },
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ pinned, confirmed }: { pinned: string[]; confirmed: boolean }) => saveBudgetPins(budgetId, schemeId ?? '', pinned, confirmed),

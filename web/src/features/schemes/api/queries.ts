@@ -47,7 +47,11 @@ export const schemeBudgetQuery = (budgetId: string) =>
 
 /** A common budget's sub-budgets of one scheme, with their pins and record counts. */
 export const budgetSubBudgetsQuery = (budgetId: string, schemeId: string | null) =>
-  queryOptions({ queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? ''), queryFn: () => fetchBudgetSubBudgets(budgetId, schemeId ?? ''), enabled: schemeId !== null });
+  queryOptions({
+    queryKey: schemeKeys.budgetSubBudgets(budgetId, schemeId ?? ''),
+    queryFn: () => fetchBudgetSubBudgets(budgetId, schemeId ?? ''),
+    enabled: schemeId !== null,
+  });
 
 /** The scheme the user last had open on a budget's sub-budgets tab (user setting BUDGET_SCHEME). */
 export const rememberedSchemeQuery = (budgetId: string) =>

@@ -10,7 +10,9 @@ export function SubBudgetDeleteDialog({ action }: { action: ConfirmAction<SubBud
     <ConfirmActionDialog
       action={remove}
       testId="sub-budget-delete-dialog"
-      title={(remove.target?.kind ?? 'one') === 'one' ? <FormattedMessage id="subBudgets.delete.title" /> : <FormattedMessage id="subBudgets.deleteMultiple.title" />}
+      title={
+        (remove.target?.kind ?? 'one') === 'one' ? <FormattedMessage id="subBudgets.delete.title" /> : <FormattedMessage id="subBudgets.deleteMultiple.title" />
+      }
       message={(target) =>
         target.kind === 'one' ? (
           <FormattedMessage id="subBudgets.delete.question" values={{ name: target.row.name }} />

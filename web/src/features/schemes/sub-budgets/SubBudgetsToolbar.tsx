@@ -74,10 +74,23 @@ export function SubBudgetsToolbar({
               <FormattedMessage id="subBudgets.import" />
             </span>
           </DropdownMenu>
-          <button type="button" className="button button-danger" disabled={selectedCount === 0 || editing} onClick={onDeleteSelected} data-testid="sub-budgets-delete-selected">
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={selectedCount === 0 || editing}
+            onClick={onDeleteSelected}
+            data-testid="sub-budgets-delete-selected"
+          >
             <FormattedMessage id="subBudgets.deleteSelected" />
           </button>
-          <InlineAddButton busy={editing} loading={loading || noClassifiers} busyTitleId="subBudgets.action.busy" labelId="subBudgets.add" onClick={onAdd} testId="sub-budgets-add" />
+          <InlineAddButton
+            busy={editing}
+            loading={loading || noClassifiers}
+            busyTitleId="subBudgets.action.busy"
+            labelId="subBudgets.add"
+            onClick={onAdd}
+            testId="sub-budgets-add"
+          />
         </>
       ) : null}
     </div>

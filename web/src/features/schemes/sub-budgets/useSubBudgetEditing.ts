@@ -62,7 +62,11 @@ export function useSubBudgetEditing({
   });
 
   const fields = useMemo(
-    () => Object.fromEntries([NAME_FIELD, COMBINATION_FIELD, ...columns.map((column) => column.classifierId)].map((field) => [field, true])) as Record<string, unknown>,
+    () =>
+      Object.fromEntries([NAME_FIELD, COMBINATION_FIELD, ...columns.map((column) => column.classifierId)].map((field) => [field, true])) as Record<
+        string,
+        unknown
+      >,
     [columns],
   );
   const onSave = useCallback(

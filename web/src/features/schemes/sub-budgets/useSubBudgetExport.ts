@@ -9,7 +9,12 @@ import type { SubBudgetRow } from '../sub-budget-edit';
 import { downloadXlsx } from '../xlsx';
 
 /** Exports the shown saved sub-budgets (not an unsaved new one) with their preselections as an .xlsx built in the browser. */
-export function useSubBudgetExport(scheme: Scheme | null, columns: readonly SchemeColumn[], classifiers: readonly Classifier[], gridApi: RefObject<GridApi<SubBudgetRow> | null>) {
+export function useSubBudgetExport(
+  scheme: Scheme | null,
+  columns: readonly SchemeColumn[],
+  classifiers: readonly Classifier[],
+  gridApi: RefObject<GridApi<SubBudgetRow> | null>,
+) {
   const { showError } = useToasts();
   return useMutation({
     mutationFn: async () => {
@@ -19,7 +24,12 @@ export function useSubBudgetExport(scheme: Scheme | null, columns: readonly Sche
       const shown: SubBudget[] = [];
       gridApi.current?.forEachNodeAfterFilterAndSort((node) => node.data?.subBudget && shown.push(node.data.subBudget));
       const preselectionColumns = preselectionColumnsOf(classifiers, presets);
-      await downloadXlsx(`${scheme.fieldName || 'sub-budgets'}.xlsx`, scheme.name, exportHeaders([...columns], preselectionColumns), exportRows(shown, [...columns], preselectionColumns, byId));
+      await downloadXlsx(
+        `${scheme.fieldName || 'sub-budgets'}.xlsx`,
+        scheme.name,
+        exportHeaders([...columns], preselectionColumns),
+        exportRows(shown, [...columns], preselectionColumns, byId),
+      );
     },
     onError: showError,
   });
@@ -27,14 +37,25 @@ export function useSubBudgetExport(scheme: Scheme | null, columns: readonly Sche
 
 /** Classifiers that have preselections anywhere in the scheme (the export's extra columns). */
 function preselectionColumnsOf(classifiers: readonly Classifier[], presets: ReadonlyArray<{ preselections: Record<string, string[]> }>): SchemeColumn[] {
-  const used = new Set(presets.flatMap((entry) => Object.entries(entry.preselections).filter(([, codes]) => codes.length > 0).map(([id]) => id)));
+  const used = new Set(
+    presets.flatMap((entry) =>
+      Object.entries(entry.preselections)
+        .filter(([, codes]) => codes.length > 0)
+        .map(([id]) => id),
+    ),
+  );
   return classifiers
     .filter((classifier) => used.has(classifier.id))
     .map((classifier) => ({ classifierId: classifier.id, type: 'SECONDARY' as const, fieldName: classifier.fieldName, name: classifier.name }));
 }
 
 /** Exports a common budget's shown sub-budgets of one scheme with their pins as an .xlsx built in the browser. */
-export function useBudgetSubBudgetExport(budgetName: string | undefined, scheme: Scheme | undefined, columns: readonly SchemeColumn[], gridApi: RefObject<GridApi<SubBudget> | null>) {
+export function useBudgetSubBudgetExport(
+  budgetName: string | undefined,
+  scheme: Scheme | undefined,
+  columns: readonly SchemeColumn[],
+  gridApi: RefObject<GridApi<SubBudget> | null>,
+) {
   const { showError } = useToasts();
   return useMutation({
     mutationFn: async () => {

@@ -38,7 +38,9 @@ export function useSubBudgetFilter({
     selected: new Set(selectedIds),
     text: filter.trim().toLocaleLowerCase(locale),
     rowText: (row) =>
-      [row.name, ...columns.map((column) => itemLabel(itemsByKey, column.classifierId, row.classifiers[column.classifierId] ?? ''))].join('\u0001').toLocaleLowerCase(locale),
+      [row.name, ...columns.map((column) => itemLabel(itemsByKey, column.classifierId, row.classifiers[column.classifierId] ?? ''))]
+        .join('\u0001')
+        .toLocaleLowerCase(locale),
   };
   useEffect(() => {
     void selectedOnly;
