@@ -5,7 +5,6 @@ import { createCommandRunner } from '@eelarve/gateway/infrastructure/command-run
 import type { AppDatabase } from '@eelarve/gateway/infrastructure/database';
 import { createKysely, createPool } from '@eelarve/postgres';
 import { checkpointWaiter } from '@eelarve/projections/checkpoint-waiter';
-import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 
 export interface WorkerContext {
