@@ -45,7 +45,13 @@ describe('resource permissions decider', () => {
   });
 
   it('refuses a budget grant in the organisation stream', () => {
-    const command: ResourcePermissionsCommand = { type: 'SetResourcePermissions', ...scope, documentId: null, grants: [grant('b1', null, true, false)], organizationGrant: NO_GRANT };
+    const command: ResourcePermissionsCommand = {
+      type: 'SetResourcePermissions',
+      ...scope,
+      documentId: null,
+      grants: [grant('b1', null, true, false)],
+      organizationGrant: NO_GRANT,
+    };
     expectDomainError(given([]).when(command), 'PERMISSIONS_CHAIN_INVALID');
   });
 
@@ -75,9 +81,16 @@ describe('resource permissions decider', () => {
 
   it('replaces the stream when copied from another occupation, and folds the copy', () => {
     const events = [wasSet([grant('b1', null, true, false)])];
-    const command: ResourcePermissionsCommand = { type: 'ReplaceResourcePermissions', ...scope, grants: [grant('b2', null, true, true)], copiedFromOccupationId: 'occ-source' };
+    const command: ResourcePermissionsCommand = {
+      type: 'ReplaceResourcePermissions',
+      ...scope,
+      grants: [grant('b2', null, true, true)],
+      copiedFromOccupationId: 'occ-source',
+    };
     const decided = given(events).when(command)();
-    expect(decided).toEqual([{ type: 'ResourcePermissionsReplaced', data: { ...scope, grants: [grant('b2', null, true, true)], copiedFromOccupationId: 'occ-source' } }]);
+    expect(decided).toEqual([
+      { type: 'ResourcePermissionsReplaced', data: { ...scope, grants: [grant('b2', null, true, true)], copiedFromOccupationId: 'occ-source' } },
+    ]);
     const state = [...events, ...decided].reduce(resourcePermissionsDecider.evolve, resourcePermissionsDecider.initialState());
     expect([...state.grants]).toEqual([['b2/', { read: true, update: true }]]);
     expect(given([...events, ...decided]).when(command)()).toEqual([]);

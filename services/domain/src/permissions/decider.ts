@@ -72,7 +72,10 @@ function withGrants(state: ResourcePermissionsState, grants: readonly ResourceGr
   return next;
 }
 
-function decideSet(command: Extract<ResourcePermissionsCommand, { type: 'SetResourcePermissions' }>, state: ResourcePermissionsState): ResourcePermissionEvent[] {
+function decideSet(
+  command: Extract<ResourcePermissionsCommand, { type: 'SetResourcePermissions' }>,
+  state: ResourcePermissionsState,
+): ResourcePermissionEvent[] {
   const { occupationId, organizationId, documentId, organizationGrant } = command;
   const requested = new Map(command.grants.map((grant) => [grantKey(grant), grant]));
   for (const grant of requested.values()) assertChain(documentId, grant);
@@ -89,7 +92,10 @@ function decideSet(command: Extract<ResourcePermissionsCommand, { type: 'SetReso
   return [{ type: 'ResourcePermissionsSet', data: { occupationId, organizationId, documentId, grants: changed } }];
 }
 
-function decideReplace(command: Extract<ResourcePermissionsCommand, { type: 'ReplaceResourcePermissions' }>, state: ResourcePermissionsState): ResourcePermissionEvent[] {
+function decideReplace(
+  command: Extract<ResourcePermissionsCommand, { type: 'ReplaceResourcePermissions' }>,
+  state: ResourcePermissionsState,
+): ResourcePermissionEvent[] {
   const { occupationId, organizationId, documentId, copiedFromOccupationId } = command;
   const grants = command.grants.filter((grant) => grant.read || grant.update);
   for (const grant of grants) assertChain(documentId, grant);

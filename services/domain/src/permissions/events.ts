@@ -27,4 +27,7 @@ export type ResourcePermissionsSet = DomainEvent<'ResourcePermissionsSet', Grant
 export type ResourcePermissionsReplaced = DomainEvent<'ResourcePermissionsReplaced', GrantScope & { grants: ResourceGrant[]; copiedFromOccupationId: string }>;
 
 export type ResourcePermissionEvent = ResourcePermissionsSet | ResourcePermissionsReplaced;
-export const RESOURCE_PERMISSION_EVENT_TYPES = ['ResourcePermissionsSet', 'ResourcePermissionsReplaced'] as const satisfies readonly ResourcePermissionEvent['type'][];
+export const RESOURCE_PERMISSION_EVENT_TYPES = [
+  'ResourcePermissionsSet',
+  'ResourcePermissionsReplaced',
+] as const satisfies readonly ResourcePermissionEvent['type'][];
