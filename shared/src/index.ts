@@ -13,3 +13,4 @@ export * from './contracts/schemes';
 export * from './contracts/documents';
 export * from './contracts/classifiers';
 export * from './contracts/budgets';
+export * from './contracts/resource-statuses';
