@@ -3,6 +3,7 @@ import { classifiersProjector } from './classifiers/projector';
 import { budgetsProjector } from './budgets/projector';
 import { documentsProjector } from './documents/projector';
 import { organizationsProjector } from './organizations/projector';
+import { permissionsProjector } from './permissions/projector';
 import type { Projector } from './projector';
 import { schemesProjector } from './schemes/projector';
 
@@ -19,6 +20,7 @@ export const productProjectors: readonly Projector[] = [
   budgetsProjector,
   schemesProjector,
   classifiersProjector,
+  permissionsProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */

@@ -1,0 +1,244 @@
+import { sql } from 'kysely';
+import type { ReadDatabase } from '../read-models';
+import { resourceKey } from './projector';
+
+export type PermissionAction = 'read' | 'update';
+
+/** A resource in the chain organisation → document → budget → sub-budget (as seen from its budget). */
+export interface PermissionResource {
+  organizationId: string;
+  documentId?: string | null;
+  budgetId?: string | null;
+  subBudgetId?: string | null;
+}
+
+export interface Flags {
+  read: boolean;
+  update: boolean;
+}
+
+/** Spec 1, section 3, Permission: `read`/`update` given on the resource itself, `inherited*` from above. */
+export interface EffectivePermission {
+  occupationId: string;
+  documentId: string | null;
+  budgetId: string | null;
+  subBudgetId: string | null;
+  read: boolean;
+  update: boolean;
+  inheritedRead: boolean;
+  inheritedUpdate: boolean;
+}
+
+export interface GrantRow {
+  occupation_id: string;
+  document_id: string | null;
+  budget_id: string | null;
+  sub_budget_id: string | null;
+  read: boolean;
+  update: boolean;
+}
+
+const NONE: Flags = { read: false, update: false };
+const either = (flags: readonly Flags[]): Flags => ({ read: flags.some((f) => f.read || f.update), update: flags.some((f) => f.update) });
+
+/** Keys of the resource and of everything above it, the resource's own key first. */
+function chainKeys(resource: PermissionResource): string[] {
+  const { documentId = null, budgetId = null, subBudgetId = null } = resource;
+  const keys = [resourceKey(null, null, null)];
+  if (documentId) keys.push(resourceKey(documentId, null, null));
+  if (documentId && budgetId) keys.push(resourceKey(documentId, budgetId, null));
+  if (documentId && budgetId && subBudgetId) keys.push(resourceKey(documentId, budgetId, subBudgetId));
+  return keys.reverse();
+}
+
+/** One occupation's explicit grant on the resource and what it inherits from above, in one query. */
+export async function effectiveFlags(read: ReadDatabase, occupationId: string, resource: PermissionResource): Promise<{ own: Flags; inherited: Flags }> {
+  const [ownKey, ...aboveKeys] = chainKeys(resource);
+  const rows = await read
+    .selectFrom('resource_permissions')
+    .select(['resource_key', 'read', 'update'])
+    .where('occupation_id', '=', occupationId)
+    .where('organization_id', '=', resource.organizationId)
+    .where('resource_key', 'in', [ownKey as string, ...aboveKeys])
+    .execute();
+  const byKey = new Map(rows.map((row) => [row.resource_key, { read: row.read, update: row.update }]));
+  return { own: byKey.get(ownKey as string) ?? NONE, inherited: either(aboveKeys.map((key) => byKey.get(key) ?? NONE)) };
+}
+
+/** Whether the occupation may perform `action` on the resource through its grants (own or inherited). */
+export async function hasGrant(read: ReadDatabase, occupationId: string, resource: PermissionResource, action: PermissionAction): Promise<boolean> {
+  const { own, inherited } = await effectiveFlags(read, occupationId, resource);
+  const flags = either([own, inherited]);
+  return action === 'read' ? flags.read : flags.update;
+}
+
+/** The occupation's organisation-level grant (inherited by everything in its documents). */
+export async function organizationGrant(read: ReadDatabase, occupationId: string, organizationId: string): Promise<Flags> {
+  return (await effectiveFlags(read, occupationId, { organizationId })).own;
+}
+
+/** The occupation's grants with `action` that cover budget `b` (and, with `sub`, sub-budget `s` seen from it). */
+function coveringGrants(read: ReadDatabase, occupationId: string, action: PermissionAction, sub: boolean) {
+  return read
+    .selectFrom('resource_permissions as g')
+    .select(sql`1`.as('one'))
+    .where('g.occupation_id', '=', occupationId)
+    .where('g.organization_id', '=', sql.ref<string>('b.organization_id'))
+    .where(action === 'read' ? 'g.read' : 'g.update', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('g.document_id', 'is', null),
+        eb.and([eb('g.document_id', '=', sql.ref<string>('b.document_id')), eb('g.budget_id', 'is', null)]),
+        eb.and([
+          eb('g.budget_id', '=', sql.ref<string>('b.id')),
+          sub ? eb.or([eb('g.sub_budget_id', 'is', null), eb('g.sub_budget_id', '=', sql.ref<string>('s.id'))]) : eb('g.sub_budget_id', 'is', null),
+        ]),
+      ]),
+    );
+}
+
+/**
+ * Budget ids of the document on which the occupation has `action` (own or inherited grant), as a
+ * subquery for a list endpoint's `where('id', 'in', budgetIdsWith(...))`: one query per list.
+ * Resource-status flags (READ_DISABLED, ...) join here on `b.id` once their read model exists.
+ */
+export function budgetIdsWith(read: ReadDatabase, occupationId: string, documentId: string, action: PermissionAction) {
+  return read
+    .selectFrom('budgets as b')
+    .select('b.id')
+    .where('b.document_id', '=', documentId)
+    .where(({ exists }) => exists(coveringGrants(read, occupationId, action, false)));
+}
+
+/**
+ * Sub-budget ids (of the budget's document) on which the occupation has `action` seen from the
+ * budget: all of them when the budget or anything above grants it, otherwise those granted one by
+ * one. A subquery, like `budgetIdsWith`.
+ */
+export function subBudgetIdsWith(read: ReadDatabase, occupationId: string, budgetId: string, action: PermissionAction) {
+  return read
+    .selectFrom('sub_budgets as s')
+    .innerJoin('budgets as b', (join) => join.onRef('b.document_id', '=', 's.document_id').on('b.id', '=', budgetId))
+    .select('s.id')
+    .where(({ exists }) => exists(coveringGrants(read, occupationId, action, true)));
+}
+
+/** Explicit grants of occupations in a document, and their organisation-level grants. */
+export function grantsReaching(read: ReadDatabase, organizationId: string, documentId: string | null, occupationId?: string): Promise<GrantRow[]> {
+  let query = read
+    .selectFrom('resource_permissions')
+    .select(['occupation_id', 'document_id', 'budget_id', 'sub_budget_id', 'read', 'update'])
+    .where('organization_id', '=', organizationId)
+    .where((eb) => (documentId ? eb.or([eb('document_id', 'is', null), eb('document_id', '=', documentId)]) : eb('budget_id', 'is', null)));
+  if (occupationId) query = query.where('occupation_id', '=', occupationId);
+  return query.orderBy('occupation_id').orderBy('resource_key').execute();
+}
+
+export interface ResourceTree {
+  documentIds: readonly string[];
+  /** Live budgets of the document (when one is asked for). */
+  budgetIds: readonly string[];
+  /** Live sub-budgets of the document: grants on deleted ones are left out. */
+  subBudgetIds: ReadonlySet<string>;
+}
+
+/**
+ * Folds one occupation's explicit grants down the tree: the organisation row, each document (or,
+ * for one document, the document, each budget and every explicitly granted sub-budget), with
+ * what each inherits. Rows granting nothing at all are left out unless `all`.
+ */
+export function effectivePermissions(
+  occupationId: string,
+  grants: readonly GrantRow[],
+  tree: ResourceTree,
+  documentId: string | null,
+  all = true,
+): EffectivePermission[] {
+  const own = new Map(
+    grants.filter((g) => g.occupation_id === occupationId).map((g) => [resourceKey(g.document_id, g.budget_id, g.sub_budget_id), g as Flags]),
+  );
+  const flagsOf = (d: string | null, b: string | null, s: string | null) => own.get(resourceKey(d, b, s)) ?? NONE;
+  const row = (d: string | null, b: string | null, s: string | null, inherited: Flags): EffectivePermission => {
+    const flags = flagsOf(d, b, s);
+    return {
+      occupationId,
+      documentId: d,
+      budgetId: b,
+      subBudgetId: s,
+      read: flags.read,
+      update: flags.update,
+      inheritedRead: inherited.read,
+      inheritedUpdate: inherited.update,
+    };
+  };
+  const organization = flagsOf(null, null, null);
+  const rows = [row(null, null, null, NONE)];
+  if (!documentId) {
+    rows.push(...tree.documentIds.map((d) => row(d, null, null, organization)));
+  } else {
+    const aboveBudgets = either([organization, flagsOf(documentId, null, null)]);
+    rows.push(row(documentId, null, null, organization));
+    for (const budgetId of tree.budgetIds) {
+      rows.push(row(documentId, budgetId, null, aboveBudgets));
+      const aboveSubBudgets = either([aboveBudgets, flagsOf(documentId, budgetId, null)]);
+      const granted = grants.filter(
+        (g) => g.occupation_id === occupationId && g.budget_id === budgetId && g.sub_budget_id && tree.subBudgetIds.has(g.sub_budget_id),
+      );
+      rows.push(...granted.map((g) => row(documentId, budgetId, g.sub_budget_id, aboveSubBudgets)));
+    }
+  }
+  return all ? rows : rows.filter((r) => r.read || r.update || r.inheritedRead || r.inheritedUpdate);
+}
+
+/** The document tree the fold needs: the organisation's documents, or one document's budgets and sub-budgets. */
+export async function resourceTree(read: ReadDatabase, organizationId: string, documentId: string | null): Promise<ResourceTree> {
+  if (!documentId) {
+    const documents = await read.selectFrom('documents').select('id').where('organization_id', '=', organizationId).orderBy('id').execute();
+    return { documentIds: documents.map((d) => d.id), budgetIds: [], subBudgetIds: new Set() };
+  }
+  const [budgets, subBudgets] = await Promise.all([
+    read.selectFrom('budgets').select('id').where('document_id', '=', documentId).orderBy('sort_order', 'desc').orderBy('created_at').orderBy('id').execute(),
+    read
+      .selectFrom('sub_budgets')
+      .select('id')
+      .where('document_id', '=', documentId)
+      .where(
+        'id',
+        'in',
+        read.selectFrom('resource_permissions').select('sub_budget_id').where('document_id', '=', documentId).where('sub_budget_id', 'is not', null) as never,
+      )
+      .execute(),
+  ]);
+  return { documentIds: [documentId], budgetIds: budgets.map((b) => b.id), subBudgetIds: new Set(subBudgets.map((s) => s.id)) };
+}
+
+/** GET api/occupation/{id}/permissions?documentId=: the occupation's effective permissions. */
+export async function occupationPermissions(
+  read: ReadDatabase,
+  organizationId: string,
+  occupationId: string,
+  documentId: string | null,
+): Promise<EffectivePermission[]> {
+  const [grants, tree] = await Promise.all([grantsReaching(read, organizationId, documentId, occupationId), resourceTree(read, organizationId, documentId)]);
+  return effectivePermissions(occupationId, grants, tree, documentId);
+}
+
+/** GET api/document/{id}/permissions: every occupation's effective permissions that grant something in the document. */
+export async function documentPermissions(read: ReadDatabase, organizationId: string, documentId: string): Promise<EffectivePermission[]> {
+  const [grants, tree] = await Promise.all([grantsReaching(read, organizationId, documentId), resourceTree(read, organizationId, documentId)]);
+  const occupations = [...new Set(grants.map((g) => g.occupation_id))];
+  return occupations.flatMap((occupationId) => effectivePermissions(occupationId, grants, tree, documentId, false));
+}
+
+/** Every explicit grant of an occupation, stream by stream (the copy reads these). */
+export async function occupationGrantsByDocument(read: ReadDatabase, occupationId: string): Promise<Map<string | null, GrantRow[]>> {
+  const rows = await read
+    .selectFrom('resource_permissions')
+    .select(['occupation_id', 'document_id', 'budget_id', 'sub_budget_id', 'read', 'update'])
+    .where('occupation_id', '=', occupationId)
+    .orderBy('resource_key')
+    .execute();
+  const byDocument = new Map<string | null, GrantRow[]>();
+  for (const row of rows) byDocument.set(row.document_id, [...(byDocument.get(row.document_id) ?? []), row]);
+  return byDocument;
+}
