@@ -16,3 +16,5 @@ export * from './classifiers/events';
 export * from './classifiers/items';
 export * from './classifiers/decider';
 export * from './classifiers/copy';
+export * from './resource-statuses/events';
+export * from './resource-statuses/decider';
