@@ -127,3 +127,29 @@ describe('import rules in biome.json', () => {
     });
   }
 });
+
+describe('mutation hooks live in the api modules', () => {
+  it('refuses useMutation in a screen of a feature and allows it in the feature api module', () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'eelarve-mutation-rule-'));
+    try {
+      copyFileSync(path.join(root, 'biome.json'), path.join(directory, 'biome.json'));
+      const files = {
+        'web/src/features/dashboard/Screen.tsx':
+          "import { useMutation, useQuery } from '@tanstack/react-query';\nexport const hooks = [useMutation, useQuery];\n",
+        'web/src/features/dashboard/sections/Section.tsx': "import { useMutation } from '@tanstack/react-query';\nexport const hook = useMutation;\n",
+        'web/src/features/dashboard/api/mutations.ts': "import { useMutation } from '@tanstack/react-query';\nexport const hook = useMutation;\n",
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(directory, file)), { recursive: true });
+        writeFileSync(path.join(directory, file), text);
+      }
+      const diagnostics = (JSON.parse(lint(directory)).diagnostics as Diagnostic[]).filter(
+        (diagnostic) => diagnostic.category === 'lint/style/noRestrictedImports',
+      );
+      const reportedFiles = [...new Set(diagnostics.map((diagnostic) => diagnostic.location.path.replaceAll('\\', '/')))].sort();
+      expect(reportedFiles).toEqual(['web/src/features/dashboard/Screen.tsx', 'web/src/features/dashboard/sections/Section.tsx']);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
