@@ -5,10 +5,18 @@ import type { ClassifiersReadModel } from './classifiers/tables';
 import type { DocumentsReadModel } from './documents/tables';
 import type { OrganizationsReadModel } from './organizations/tables';
 import type { PermissionsReadModel } from './permissions/tables';
+import type { ResourceStatusesReadModel } from './resource-statuses/tables';
 import type { SchemesReadModel } from './schemes/tables';
 
 /** Every read-model table as queries see it through the `read` schema's views. */
-export type ReadModels = OrganizationsReadModel & AccountsReadModel & DocumentsReadModel & BudgetsReadModel & SchemesReadModel & ClassifiersReadModel & PermissionsReadModel;
+export type ReadModels = OrganizationsReadModel &
+  AccountsReadModel &
+  DocumentsReadModel &
+  BudgetsReadModel &
+  SchemesReadModel &
+  ClassifiersReadModel &
+  PermissionsReadModel &
+  ResourceStatusesReadModel;
 
 /**
  * The read side's handle: queries (projections/src/<feature>/queries.ts) take this, never the

@@ -5,6 +5,7 @@ import { documentsProjector } from './documents/projector';
 import { organizationsProjector } from './organizations/projector';
 import { permissionsProjector } from './permissions/projector';
 import type { Projector } from './projector';
+import { resourceStatusesProjector } from './resource-statuses/projector';
 import { schemesProjector } from './schemes/projector';
 
 /**
@@ -21,6 +22,7 @@ export const productProjectors: readonly Projector[] = [
   schemesProjector,
   classifiersProjector,
   permissionsProjector,
+  resourceStatusesProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
