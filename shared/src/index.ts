@@ -14,3 +14,5 @@ export * from './contracts/documents';
 export * from './contracts/classifiers';
 export * from './contracts/budgets';
 export * from './contracts/resource-statuses';
+export * from './contracts/permissions';
+export * from './contracts/budget-approval';

@@ -242,3 +242,22 @@ export async function occupationGrantsByDocument(read: ReadDatabase, occupationI
   for (const row of rows) byDocument.set(row.document_id, [...(byDocument.get(row.document_id) ?? []), row]);
   return byDocument;
 }
+
+export interface ChainRow {
+  id: string;
+  document_id: string;
+  organization_id: string;
+}
+
+/** Where the budgets and sub-budgets a change names belong, to check the chain before anything is written. */
+export async function chainFacts(
+  read: ReadDatabase,
+  budgetIds: readonly string[],
+  subBudgetIds: readonly string[],
+): Promise<{ budgets: ChainRow[]; subBudgets: ChainRow[] }> {
+  const [budgets, subBudgets] = await Promise.all([
+    budgetIds.length ? read.selectFrom('budgets').select(['id', 'document_id', 'organization_id']).where('id', 'in', budgetIds).execute() : [],
+    subBudgetIds.length ? read.selectFrom('sub_budgets').select(['id', 'document_id', 'organization_id']).where('id', 'in', subBudgetIds).execute() : [],
+  ]);
+  return { budgets, subBudgets };
+}

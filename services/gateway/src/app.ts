@@ -26,6 +26,7 @@ import { organizationRoutes } from './features/organizations/routes';
 import { projectionRoutes } from './features/projections/routes';
 import { adminOccupationRoutes } from './features/admin-occupations/routes';
 import { occupationRoutes } from './features/occupations/routes';
+import { resourcePermissionRoutes } from './features/resource-permissions/routes';
 import { roleRoutes } from './features/roles/routes';
 import { budgetRoutes } from './features/budgets/routes';
 import { schemeRoutes } from './features/schemes/routes';
@@ -134,6 +135,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(schemeRoutes);
   await app.register(subBudgetRoutes);
   await app.register(occupationRoutes);
+  await app.register(resourcePermissionRoutes);
   await app.register(adminOccupationRoutes);
   await app.register(classifierRoutes);
   await app.register(documentRoutes);

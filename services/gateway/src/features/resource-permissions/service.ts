@@ -1,0 +1,152 @@
+import { type Flags, NO_GRANT, type ResourcePermissionsCommand, resourcePermissionsDecider } from '@eelarve/domain/permissions/decider';
+import type { ResourceGrant } from '@eelarve/domain/permissions/events';
+import { type OccupationRow, findOccupation } from '@eelarve/projections/accounts/queries';
+import { findDocument } from '@eelarve/projections/documents/queries';
+import {
+  chainFacts,
+  documentPermissions,
+  occupationGrantsByDocument,
+  occupationPermissions,
+  organizationGrant,
+} from '@eelarve/projections/permissions/queries';
+import type { ReadDatabase } from '@eelarve/projections/read-models';
+import { type CommandResult, DomainError, type Permission, type PermissionInput, type PermissionsCopy } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import { readModels } from '../../infrastructure/database';
+import type { AuthContext, Caller } from '../../types';
+import { documentResource, visibleTo } from '../permissions/authorize';
+
+/** The read models the permission screens read after a change. */
+const READ_MODELS = ['permissions'];
+
+const chainInvalid = (message: string) => new DomainError('PERMISSIONS_CHAIN_INVALID', message);
+
+/** An occupation of an organisation the caller may act in; any other id is "not found". */
+async function visibleOccupation(read: ReadDatabase, auth: AuthContext, occupationId: string): Promise<OccupationRow> {
+  const occupation = await findOccupation(read, occupationId);
+  if (!occupation || !visibleTo(auth, occupation.organization_id)) throw new DomainError('OCCUPATION_NOT_FOUND');
+  return occupation;
+}
+
+/** A document of the occupation's organisation; another organisation's is "not found". */
+async function assertDocumentOf(read: ReadDatabase, organizationId: string, documentId: string): Promise<void> {
+  const document = await findDocument(read, documentId);
+  if (!document || document.organization_id !== organizationId) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
+}
+
+/**
+ * Every id a change names exists in the occupation's organisation (404 otherwise) and sits where
+ * the change says: a budget in its document, a sub-budget in its budget's document
+ * (PERMISSIONS_CHAIN_INVALID otherwise). Checked for the whole change before anything is written.
+ */
+async function assertChains(read: ReadDatabase, organizationId: string, inputs: readonly PermissionInput[]): Promise<void> {
+  for (const documentId of new Set(inputs.map((input) => input.documentId).filter((value) => value !== null))) {
+    await assertDocumentOf(read, organizationId, documentId);
+  }
+  const budgetIds = [...new Set(inputs.map((input) => input.budgetId).filter((value) => value !== null))];
+  const subBudgetIds = [...new Set(inputs.map((input) => input.subBudgetId).filter((value) => value !== null))];
+  const facts = await chainFacts(read, budgetIds, subBudgetIds);
+  const budgets = new Map(facts.budgets.filter((row) => row.organization_id === organizationId).map((row) => [row.id, row.document_id]));
+  const subBudgets = new Map(facts.subBudgets.filter((row) => row.organization_id === organizationId).map((row) => [row.id, row.document_id]));
+  for (const input of inputs) {
+    if (input.budgetId && !budgets.has(input.budgetId)) throw new DomainError('BUDGET_NOT_FOUND');
+    if (input.subBudgetId && !subBudgets.has(input.subBudgetId)) throw new DomainError('SUB_BUDGET_NOT_FOUND');
+    if (input.budgetId && budgets.get(input.budgetId) !== input.documentId) throw chainInvalid('the budget is not in the document');
+    if (input.subBudgetId && subBudgets.get(input.subBudgetId) !== input.documentId) throw chainInvalid('the sub-budget is not in the document');
+  }
+}
+
+/** Inputs by the stream they go to: the organisation stream (null) first, then one per document. */
+function byStream(inputs: readonly PermissionInput[]): Map<string | null, ResourceGrant[]> {
+  const groups = new Map<string | null, ResourceGrant[]>([[null, []]]);
+  for (const { documentId, budgetId, subBudgetId, read, update } of inputs) {
+    groups.set(documentId, [...(groups.get(documentId) ?? []), { budgetId, subBudgetId, read, update }]);
+  }
+  if (groups.get(null)?.length === 0) groups.delete(null);
+  return groups;
+}
+
+const lastPosition = (results: readonly CommandResult[]) => results.reduce<string | null>((last, result) => result.position ?? last, null);
+
+/**
+ * Resource permissions of occupations (spec 1, sections 6 and 7): reading needs USER_VIEW or
+ * USER_ADMIN, changing USER_ADMIN (declared on the routes). Grants live in one stream per
+ * occupation and document (`resourcePermissionsDecider`).
+ */
+export function resourcePermissionService(app: FastifyInstance) {
+  const read = () => readModels(app.db);
+  const run = (caller: Caller, command: ResourcePermissionsCommand) =>
+    app.commands.run({ decider: resourcePermissionsDecider, command, actor: caller.actor, readModels: READ_MODELS, id: command.occupationId });
+
+  /** Sets grants of one stream; a document's stream is decided on the occupation's organisation grant. */
+  async function setStream(caller: Caller, occupation: OccupationRow, documentId: string | null, grants: ResourceGrant[]) {
+    const inherited: Flags = documentId ? await organizationGrant(read(), occupation.id, occupation.organization_id) : NO_GRANT;
+    return run(caller, {
+      type: 'SetResourcePermissions',
+      occupationId: occupation.id,
+      organizationId: occupation.organization_id,
+      documentId,
+      grants,
+      organizationGrant: inherited,
+    });
+  }
+
+  async function change(caller: Caller, occupationId: string, inputs: readonly PermissionInput[]) {
+    const occupation = await visibleOccupation(read(), caller.auth, occupationId);
+    await assertChains(read(), occupation.organization_id, inputs);
+    const results: CommandResult[] = [];
+    // The organisation stream first, so the documents are decided on its new grant.
+    for (const [documentId, grants] of byStream(inputs)) results.push(await setStream(caller, occupation, documentId, grants));
+    return { id: occupationId, position: lastPosition(results) };
+  }
+
+  return {
+    /** GET api/occupation/{id}/permissions?documentId= */
+    async ofOccupation(caller: Caller, occupationId: string, documentId: string | undefined): Promise<Permission[]> {
+      const occupation = await visibleOccupation(read(), caller.auth, occupationId);
+      if (documentId) await assertDocumentOf(read(), occupation.organization_id, documentId);
+      return occupationPermissions(read(), occupation.organization_id, occupationId, documentId ?? null);
+    },
+
+    /** GET api/document/{id}/permissions */
+    async ofDocument(caller: Caller, documentId: string): Promise<Permission[]> {
+      const { organizationId } = await documentResource(app, caller.auth, documentId, 'read');
+      return documentPermissions(read(), organizationId, documentId);
+    },
+
+    /** PUT api/occupation/{id}/permission */
+    set: (caller: Caller, occupationId: string, input: PermissionInput) => change(caller, occupationId, [input]),
+
+    /** PUT api/occupation/{id}/permissions: the header toggle grants update or removes grants over a set. */
+    setMany: (caller: Caller, occupationId: string, inputs: readonly PermissionInput[]) => change(caller, occupationId, inputs),
+
+    /** POST api/occupation/{id}/permissions/copy: the occupation's grants become exactly the other's. */
+    async copy(caller: Caller, occupationId: string, input: PermissionsCopy) {
+      const target = await visibleOccupation(read(), caller.auth, occupationId);
+      const source = await visibleOccupation(read(), caller.auth, input.fromOccupationId);
+      if (source.organization_id !== target.organization_id) throw new DomainError('OCCUPATION_NOT_FOUND', 'the occupations are in different organisations');
+      const [from, current] = await Promise.all([occupationGrantsByDocument(read(), source.id), occupationGrantsByDocument(read(), target.id)]);
+      const streams = [...new Set([...from.keys(), ...current.keys()])].sort((a, b) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+      const results: CommandResult[] = [];
+      for (const documentId of streams) {
+        const grants = (from.get(documentId) ?? []).map((row) => ({
+          budgetId: row.budget_id,
+          subBudgetId: row.sub_budget_id,
+          read: row.read,
+          update: row.update,
+        }));
+        results.push(
+          await run(caller, {
+            type: 'ReplaceResourcePermissions',
+            occupationId: target.id,
+            organizationId: target.organization_id,
+            documentId,
+            grants,
+            copiedFromOccupationId: source.id,
+          }),
+        );
+      }
+      return { id: occupationId, position: lastPosition(results) };
+    },
+  };
+}
