@@ -15,3 +15,4 @@ export * from './contracts/classifiers';
 export * from './contracts/budgets';
 export * from './contracts/resource-statuses';
 export * from './contracts/permissions';
+export * from './contracts/budget-approval';

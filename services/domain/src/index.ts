@@ -18,3 +18,5 @@ export * from './classifiers/decider';
 export * from './classifiers/copy';
 export * from './resource-statuses/events';
 export * from './resource-statuses/decider';
+export * from './budget-approval/events';
+export * from './budget-approval/decider';
