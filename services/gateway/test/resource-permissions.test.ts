@@ -5,6 +5,9 @@ import type { schemesFixture } from '@eelarve/testing/schemes';
 import type { TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../src/infrastructure/commands';
+import { readModels } from '../src/infrastructure/database';
+import { resourceGrantProvider } from '../src/features/resource-permissions/grant-provider';
+import type { AuthContext } from '../src/types';
 import { type Client, login } from './helpers';
 import { schemesWorld } from './schemes-world';
 
@@ -285,5 +288,51 @@ describe('resource permissions', () => {
   it('a platform administrator reads any organisation', async () => {
     const rows = await permissionsOf(admin, otherOccupation, otherDocument);
     expect(rows.map((row) => row.documentId)).toEqual([null, otherDocument]);
+  });
+
+  it('the (unregistered) grant provider answers authorize.ts from the grants', async () => {
+    const reader = await occupation();
+    await putMany(userAdmin, reader, [
+      { documentId, budgetId: budgetA, read: true, update: false },
+      { documentId, budgetId: budgetA, subBudgetId: subBudgets[3], read: true, update: true },
+    ]);
+    const auth = (occupationId: string, privileges: string[] = []): AuthContext => ({
+      session: {} as never,
+      userId: randomUUID(),
+      occupationId,
+      organizationId,
+      privileges,
+    });
+    const ask = (occupationId: string, resource: object, action: 'read' | 'update', privileges: string[] = []) =>
+      resourceGrantProvider({
+        app: server.app,
+        auth: auth(occupationId, privileges),
+        resource: { organizationId, ...resource },
+        action,
+        options: { privileges: ['SCHEMA_ADMIN'] },
+        baseline: true,
+      });
+    expect(await ask(reader, { documentId, budgetId: budgetA }, 'read')).toBe(true);
+    expect(await ask(reader, { documentId, budgetId: budgetB }, 'read')).toBe(false);
+    expect(await ask(reader, { documentId }, 'read')).toBe(false);
+    expect(await ask(reader, { documentId, budgetId: budgetA }, 'update')).toBe(false);
+    expect(await ask(reader, { documentId, budgetId: budgetA, subBudgetId: subBudgets[3] }, 'update')).toBe(true);
+    expect(await ask(reader, { documentId, budgetId: budgetA, subBudgetId: subBudgets[4] }, 'read')).toBe(true);
+    // A privilege that grants update (SCHEMA_ADMIN here) does so only where the grants let the occupation read.
+    expect(await ask(reader, { documentId, budgetId: budgetA }, 'update', ['SCHEMA_ADMIN'])).toBe(true);
+    expect(await ask(reader, { documentId, budgetId: budgetB }, 'update', ['SCHEMA_ADMIN'])).toBe(false);
+    // No opinion on reading the organisation itself, nor for an ADMIN-type occupation (the baseline stands).
+    expect(await ask(reader, {}, 'read')).toBeUndefined();
+    expect(await ask(reader, {}, 'update')).toBe(false);
+    const assigned = await admin.request({ method: 'POST', url: `/api/admin/${organizationId}` });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const adminOccupation = await readModels(server.app.db)
+      .selectFrom('occupations')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('type', '=', 'ADMIN')
+      .executeTakeFirst();
+    expect(adminOccupation).toBeDefined();
+    expect(await ask(adminOccupation?.id as string, { documentId, budgetId: budgetB }, 'update')).toBeUndefined();
   });
 });
