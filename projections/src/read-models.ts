@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccountsReadModel } from './accounts/tables';
+import type { BudgetApprovalReadModel } from './budget-approval/tables';
 import type { BudgetsReadModel } from './budgets/tables';
 import type { ClassifiersReadModel } from './classifiers/tables';
 import type { DocumentsReadModel } from './documents/tables';
@@ -16,7 +17,8 @@ export type ReadModels = OrganizationsReadModel &
   SchemesReadModel &
   ClassifiersReadModel &
   PermissionsReadModel &
-  ResourceStatusesReadModel;
+  ResourceStatusesReadModel &
+  BudgetApprovalReadModel;
 
 /**
  * The read side's handle: queries (projections/src/<feature>/queries.ts) take this, never the

@@ -1,4 +1,5 @@
 import { accountsProjector } from './accounts/projector';
+import { budgetApprovalProjector } from './budget-approval/projector';
 import { classifiersProjector } from './classifiers/projector';
 import { budgetsProjector } from './budgets/projector';
 import { documentsProjector } from './documents/projector';
@@ -23,6 +24,7 @@ export const productProjectors: readonly Projector[] = [
   classifiersProjector,
   permissionsProjector,
   resourceStatusesProjector,
+  budgetApprovalProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
