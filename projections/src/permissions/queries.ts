@@ -230,14 +230,23 @@ export async function documentPermissions(read: ReadDatabase, organizationId: st
   return occupations.flatMap((occupationId) => effectivePermissions(occupationId, grants, tree, documentId, false));
 }
 
-/** Every explicit grant of an occupation, stream by stream (the copy reads these). */
-export async function occupationGrantsByDocument(read: ReadDatabase, occupationId: string): Promise<Map<string | null, GrantRow[]>> {
-  const rows = await read
+/** Every explicit grant of an occupation (or only in the documents listed, null for the organisation), stream by stream. */
+export async function occupationGrantsByDocument(
+  read: ReadDatabase,
+  occupationId: string,
+  only?: readonly (string | null)[],
+): Promise<Map<string | null, GrantRow[]>> {
+  let query = read
     .selectFrom('resource_permissions')
     .select(['occupation_id', 'document_id', 'budget_id', 'sub_budget_id', 'read', 'update'])
-    .where('occupation_id', '=', occupationId)
-    .orderBy('resource_key')
-    .execute();
+    .where('occupation_id', '=', occupationId);
+  if (only) {
+    const documentIds = only.filter((id) => id !== null);
+    query = query.where((eb) =>
+      eb.or([...(only.includes(null) ? [eb('document_id', 'is', null)] : []), ...(documentIds.length ? [eb('document_id', 'in', documentIds)] : [])]),
+    );
+  }
+  const rows = await query.orderBy('resource_key').execute();
   const byDocument = new Map<string | null, GrantRow[]>();
   for (const row of rows) byDocument.set(row.document_id, [...(byDocument.get(row.document_id) ?? []), row]);
   return byDocument;

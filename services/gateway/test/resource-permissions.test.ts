@@ -199,6 +199,16 @@ describe('resource permissions', () => {
       'PERMISSIONS_CHAIN_INVALID',
     );
     expect(await permissionsOf(userAdmin, sports, secondDocument)).toEqual(before);
+    // ...also when the refusal comes from a later stream's grants (here: what the document gives, narrowed below it).
+    expectError(
+      await putMany(userAdmin, sports, [
+        { documentId: secondDocument, read: true, update: false },
+        { documentId, budgetId: budgetB, read: true, update: false },
+      ]),
+      422,
+      'PERMISSIONS_CHAIN_INVALID',
+    );
+    expect(await permissionsOf(userAdmin, sports, secondDocument)).toEqual(before);
   });
 
   it('answers 400 for malformed requests', async () => {

@@ -1,9 +1,17 @@
-import { type Flags, NO_GRANT, type ResourcePermissionsCommand, resourcePermissionsDecider } from '@eelarve/domain/permissions/decider';
+import {
+  type Flags,
+  grantKey,
+  NO_GRANT,
+  type ResourcePermissionsCommand,
+  type ResourcePermissionsState,
+  resourcePermissionsDecider,
+} from '@eelarve/domain/permissions/decider';
 import type { ResourceGrant } from '@eelarve/domain/permissions/events';
 import { type OccupationRow, findOccupation } from '@eelarve/projections/accounts/queries';
 import { findDocument } from '@eelarve/projections/documents/queries';
 import {
   chainFacts,
+  type GrantRow,
   documentPermissions,
   occupationGrantsByDocument,
   occupationPermissions,
@@ -66,6 +74,40 @@ function byStream(inputs: readonly PermissionInput[]): Map<string | null, Resour
   return groups;
 }
 
+const stateOf = (rows: readonly GrantRow[]): ResourcePermissionsState => ({
+  grants: new Map(rows.map((row) => [grantKey({ budgetId: row.budget_id, subBudgetId: row.sub_budget_id }), { read: row.read, update: row.update }])),
+});
+
+/**
+ * A change spanning several streams is decided on all of them (on the read model's grants) before
+ * the first is written, so a refused bulk change writes nothing; each stream is then decided again
+ * on its own events when written.
+ */
+async function assertDecidable(read: ReadDatabase, occupation: OccupationRow, groups: Map<string | null, ResourceGrant[]>): Promise<void> {
+  const current = await occupationGrantsByDocument(read, occupation.id, [null, ...groups.keys()]);
+  const scope = { occupationId: occupation.id, organizationId: occupation.organization_id };
+  let organization = stateOf(current.get(null) ?? []);
+  const organizationChange = groups.get(null);
+  if (organizationChange) {
+    const command: ResourcePermissionsCommand = {
+      type: 'SetResourcePermissions',
+      ...scope,
+      documentId: null,
+      grants: organizationChange,
+      organizationGrant: NO_GRANT,
+    };
+    organization = resourcePermissionsDecider.decide(command, organization).reduce(resourcePermissionsDecider.evolve, organization);
+  }
+  const organizationGrant = organization.grants.get(grantKey({ budgetId: null, subBudgetId: null })) ?? NO_GRANT;
+  for (const [documentId, grants] of groups) {
+    if (documentId === null) continue;
+    resourcePermissionsDecider.decide(
+      { type: 'SetResourcePermissions', ...scope, documentId, grants, organizationGrant },
+      stateOf(current.get(documentId) ?? []),
+    );
+  }
+}
+
 const lastPosition = (results: readonly CommandResult[]) => results.reduce<string | null>((last, result) => result.position ?? last, null);
 
 /**
@@ -94,9 +136,11 @@ export function resourcePermissionService(app: FastifyInstance) {
   async function change(caller: Caller, occupationId: string, inputs: readonly PermissionInput[]) {
     const occupation = await visibleOccupation(read(), caller.auth, occupationId);
     await assertChains(read(), occupation.organization_id, inputs);
+    const groups = byStream(inputs);
+    if (groups.size > 1) await assertDecidable(read(), occupation, groups);
     const results: CommandResult[] = [];
     // The organisation stream first, so the documents are decided on its new grant.
-    for (const [documentId, grants] of byStream(inputs)) results.push(await setStream(caller, occupation, documentId, grants));
+    for (const [documentId, grants] of groups) results.push(await setStream(caller, occupation, documentId, grants));
     return { id: occupationId, position: lastPosition(results) };
   }
 
