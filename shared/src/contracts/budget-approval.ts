@@ -3,6 +3,7 @@ import { LIMITS } from '../limits';
 import { PRIVILEGES } from '../privileges';
 import { multiLineText } from '../text';
 import { optionalTextArea, uuid } from '../validation';
+import { DEFAULT_RESOURCE_STATUSES } from './resource-statuses';
 
 /**
  * A budget's approval route (issue 10, point 6; beyond the spec). The route is a stream of its own
@@ -62,6 +63,24 @@ export const approvalRouteSchema = z.object({
   approverMustDifferFromSubmitter: z.boolean().default(false),
 });
 export type ApprovalRoute = z.output<typeof approvalRouteSchema>;
+
+const anyoneWhoMayUpdate: ApprovalRule = { allowedPrivileges: [], allowedRoleIds: [] };
+const statusAdministrators: ApprovalRule = { allowedPrivileges: ['STATUS_ADMIN'], allowedRoleIds: [] };
+
+/**
+ * The route an organisation has until it configures its own: whoever may update the budget
+ * submits it; status administrators approve, send back and reopen, and not their own submission.
+ * When the organisation uses resource statuses, each step sets the matching default status
+ * (a submitted or approved budget is locked, a sent back or reopened one is in preparation again).
+ */
+export function defaultApprovalRoute(usesResourceStatuses: boolean): ApprovalRoute {
+  const [inPreparation, submitted, approved] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id);
+  return {
+    rules: { SUBMIT: anyoneWhoMayUpdate, APPROVE: statusAdministrators, SEND_BACK: statusAdministrators, REOPEN: statusAdministrators },
+    stepStatuses: usesResourceStatuses ? { DRAFT: inPreparation, SUBMITTED: submitted, SENT_BACK: inPreparation, APPROVED: approved } : {},
+    approverMustDifferFromSubmitter: true,
+  };
+}
 
 /** Bodies of the route's calls: submit and approve may carry a comment; send back and reopen need a reason. */
 export const approvalCommentSchema = z.object({ comment: optionalTextArea().default('') });

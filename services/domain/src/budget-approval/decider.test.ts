@@ -1,4 +1,12 @@
-import { type ApprovalRoute, DEFAULT_RESOURCE_STATUSES, type DomainError, LIMITS } from '@eelarve/shared';
+import {
+  type ApprovalRoute,
+  approvalCommentSchema,
+  approvalReasonSchema,
+  DEFAULT_RESOURCE_STATUSES,
+  type DomainError,
+  defaultApprovalRoute,
+  LIMITS,
+} from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
 import { expectDomainError, givenFor } from '../testing';
 import { type ApprovalActor, type BudgetApprovalCommand, type BudgetApprovalState, budgetApprovalDecider, budgetApprovalStream } from './decider';
@@ -160,5 +168,39 @@ describe('budget approval decider', () => {
     expectDomainError(given([wasSubmitted]).when(approveAs(submitterAsApprover)), 'APPROVAL_SELF_APPROVAL_NOT_ALLOWED');
     expect(given([wasSubmitted]).when(approveAs(finance))()).toHaveLength(1);
     expect(given([wasSubmitted]).when(approveAs(submitterAsApprover, route))()).toHaveLength(1);
+  });
+});
+
+describe('default approval route', () => {
+  const defaults = defaultApprovalRoute(true);
+  const run = (events: BudgetApprovalEvent[], command: BudgetApprovalCommand) => given(events).when({ ...command, route: defaults })();
+
+  it('locks a submitted and an approved budget with the default statuses, and opens a sent back one again', () => {
+    const [first] = run([], submit());
+    expect(first?.data.resourceStatusId).toBe(DEFAULT_RESOURCE_STATUSES.find((status) => status.name.en === 'Submitted for approval')?.id);
+    const [back] = run([wasSubmitted], sendBack(statusAdmin));
+    expect(back?.data.resourceStatusId).toBe(DEFAULT_RESOURCE_STATUSES.find((status) => status.name.en === 'In preparation')?.id);
+    const [done] = run([wasSubmitted], approve(statusAdmin));
+    expect(done?.data.resourceStatusId).toBe(DEFAULT_RESOURCE_STATUSES.find((status) => status.name.en === 'Approved')?.id);
+    const [again] = run([wasSubmitted, wasApproved], reopen(statusAdmin));
+    expect(again?.data.resourceStatusId).toBe(back?.data.resourceStatusId);
+  });
+
+  it('lets status administrators approve, but not their own submission, and sets no status where statuses are not used', () => {
+    expectDomainError(() => run([wasSubmitted], approve(finance)), 'APPROVAL_ACTION_NOT_ALLOWED');
+    const submittedByAdmin: BudgetApprovalEvent = { type: 'BudgetSubmittedForApproval', data: stepData(statusAdmin, {}) };
+    expectDomainError(() => run([submittedByAdmin], approve(statusAdmin)), 'APPROVAL_SELF_APPROVAL_NOT_ALLOWED');
+    const [event] = given([]).when({ ...submit(), route: defaultApprovalRoute(false) })();
+    expect(event?.data.resourceStatusId).toBeNull();
+  });
+});
+
+describe('approval request bodies', () => {
+  it('require a reason to send back or reopen, trimmed and bounded, and leave the comment optional', () => {
+    expect(approvalReasonSchema.safeParse({ reason: '  ' }).error?.issues[0]?.message).toBe('validation.required');
+    expect(approvalReasonSchema.safeParse({ reason: 'x'.repeat(LIMITS.textArea + 1) }).error?.issues[0]?.message).toBe('validation.maxLength');
+    expect(approvalReasonSchema.parse({ reason: ' Rida 1\nRida 2 ' })).toEqual({ reason: 'Rida 1\nRida 2' });
+    expect(approvalCommentSchema.parse({})).toEqual({ comment: '' });
+    expect(approvalCommentSchema.safeParse({ comment: 'a\u0000b' }).success).toBe(false);
   });
 });
