@@ -27,6 +27,7 @@ import { projectionRoutes } from './features/projections/routes';
 import { adminOccupationRoutes } from './features/admin-occupations/routes';
 import { occupationRoutes } from './features/occupations/routes';
 import { resourcePermissionRoutes } from './features/resource-permissions/routes';
+import { resourceStatusRoutes } from './features/resource-statuses/routes';
 import { roleRoutes } from './features/roles/routes';
 import { budgetRoutes } from './features/budgets/routes';
 import { schemeRoutes } from './features/schemes/routes';
@@ -131,6 +132,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(projectionRoutes);
   await app.register(userRoutes);
   await app.register(roleRoutes);
+  await app.register(resourceStatusRoutes);
   await app.register(budgetRoutes);
   await app.register(schemeRoutes);
   await app.register(subBudgetRoutes);

@@ -3,6 +3,7 @@ import { LIMITS } from '../limits';
 import { rawText } from '../text';
 import { requiredText } from '../validation';
 import { AUTHENTICATION_TYPES } from './organizations';
+import { resourceStatusSchema } from './resource-statuses';
 
 export const loginRequestSchema = z.object({
   username: requiredText(LIMITS.text),
@@ -36,6 +37,8 @@ export const meSchema = z.object({
   privileges: z.array(z.string()),
   authenticationType: z.enum(AUTHENTICATION_TYPES),
   organizationEnableResourceStatuses: z.boolean(),
+  /** The organisation's statuses (none when it does not use them). */
+  resourceStatuses: z.array(resourceStatusSchema),
   organizationLocaleSettings: z.record(z.string(), z.string()).nullable(),
   userLanguage: z.string().nullable(),
   hasPersonalCode: z.boolean(),

@@ -125,6 +125,14 @@ export function sameRules(a: readonly ResourceStatusRule[], b: readonly Resource
   return key(a) === key(b);
 }
 
+type StatusLabels = { name: LocalizedText; description: LocalizedText; icon: string };
+
+/** Name, description and icon equal (stored JSON may order the languages differently). */
+export function sameLabels(a: StatusLabels, b: StatusLabels): boolean {
+  const sameText = (x: LocalizedText, y: LocalizedText) => RESOURCE_STATUS_LANGUAGES.every((language) => x[language] === y[language]);
+  return sameText(a.name, b.name) && sameText(a.description, b.description) && a.icon === b.icon;
+}
+
 /** The default a read-only status is reset to: the one with the same rules (spec 1, section 4). */
 export const matchingDefaultResourceStatus = (rules: readonly ResourceStatusRule[]) =>
   DEFAULT_RESOURCE_STATUSES.find((status) => sameRules(status.rules, rules));

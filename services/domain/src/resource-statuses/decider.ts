@@ -7,6 +7,7 @@ import {
   matchingDefaultResourceStatus,
   type ResourceStatusLanguage,
   type ResourceStatusRule,
+  sameLabels,
   sameRules,
 } from '@eelarve/shared';
 import type { Decider } from '../decider';
@@ -81,8 +82,7 @@ function assertValidContent(content: ResourceStatusContent, facts: ResourceStatu
 const uniqueRules = (rules: ResourceStatusRule[]): ResourceStatusRule[] =>
   rules.map((rule) => ({ type: rule.type, overridePrivileges: [...new Set(rule.overridePrivileges)], overrideRoles: [...new Set(rule.overrideRoles)] }));
 
-const sameContent = (a: ResourceStatusContent, b: ResourceStatusContent) =>
-  JSON.stringify([a.name, a.description, a.icon]) === JSON.stringify([b.name, b.description, b.icon]) && sameRules(a.rules, b.rules);
+const sameContent = (a: ResourceStatusContent, b: ResourceStatusContent) => sameLabels(a, b) && sameRules(a.rules, b.rules);
 
 function create(command: Extract<ResourceStatusCommand, { type: 'CreateResourceStatus' }>, state: ResourceStatusState): ResourceStatusEvent[] {
   assertEditingAllowed(command.facts.editingAllowed);

@@ -8,6 +8,7 @@ export const ME_DEFAULTS = {
   privileges: [],
   authenticationType: 'LOGIN',
   organizationEnableResourceStatuses: false,
+  resourceStatuses: [],
   organizationLocaleSettings: null,
   userLanguage: null,
   hasPersonalCode: false,

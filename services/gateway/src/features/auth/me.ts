@@ -4,6 +4,7 @@ import { DomainError, type Me } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import { hasElectronicId } from '../electronic-id/bindings';
+import { resourceStatusesOf } from '../resource-statuses/service';
 import { hasPassword } from './credentials';
 import { hasMfa } from './mfa';
 import { countActiveSessions, type SessionRecord } from './sessions';
@@ -38,6 +39,7 @@ export async function meOf(app: FastifyInstance, session: SessionRecord): Promis
     privileges: current ? ((await occupationPrivileges(read, user.id, current.id)) ?? []) : [],
     authenticationType: session.authenticationType as Me['authenticationType'],
     organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,
+    resourceStatuses: await resourceStatusesOf(read, organization),
     organizationLocaleSettings: organization?.locale_settings ?? null,
     userLanguage: user.language,
     hasPersonalCode: personalCode,

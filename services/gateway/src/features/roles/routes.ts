@@ -1,4 +1,12 @@
-import { commandResultSchema, idParamsSchema, type Privilege, privilegeSchema, roleInputSchema, roleSchema } from '@eelarve/shared';
+import {
+  commandResultSchema,
+  commandResultWithWarningsSchema,
+  idParamsSchema,
+  type Privilege,
+  privilegeSchema,
+  roleInputSchema,
+  roleSchema,
+} from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -38,7 +46,7 @@ export async function roleRoutes(app: FastifyInstance): Promise<void> {
 
   api.delete(
     '/api/organization/:orgId/role/:id',
-    { config: { access: editors }, schema: { tags, params: roleParamsSchema, response: { 200: commandResultSchema } } },
+    { config: { access: editors }, schema: { tags, params: roleParamsSchema, response: { 200: commandResultWithWarningsSchema } } },
     (request) => roles.remove(request.caller, request.params.orgId, request.params.id),
   );
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
 import { isPlatformAdmin, isPlatformOrganization, organizationInScope, privilegesNotHeld, visibleTo } from '../permissions/authorize';
+import { removeRoleFromResourceStatuses } from '../resource-statuses/service';
 import { dryRun } from '../users/reservations';
 import { releaseRoleNameOf, withRoleName } from './name-reservation';
 import { privilegeOption, toRole } from './responses';
@@ -106,7 +107,9 @@ export function roleService(app: FastifyInstance) {
       await roleInPath(caller.auth, organizationId, roleId);
       const result = await run(caller, { type: 'DeleteRole', roleId, attachedToOccupation: await roleAttached(read(), roleId) });
       await releaseRoleNameOf(app, result, { organizationId, roleId, actor: caller.actor });
-      return result;
+      // A role used in statuses leaves their rules, and the answer says so (spec 1, section 6).
+      const warnings = await removeRoleFromResourceStatuses(app, caller, organizationId, roleId);
+      return warnings.length > 0 ? { ...result, warnings } : result;
     },
   };
 }
