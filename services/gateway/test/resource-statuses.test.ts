@@ -136,6 +136,12 @@ describe('POST api/resource-statuses', () => {
     ]);
   });
 
+  it('refuses two rules of one type', async () => {
+    const response = await create(ownStatus({ rules: [{ type: 'READ_DISABLED' }, { type: 'READ_DISABLED', overridePrivileges: ['STATUS_ADMIN'] }] }));
+    expectError(response, 400, 'SCHEMA_VALIDATION_ERROR');
+    expect(response.json().details).toEqual([{ path: 'body.rules.1.type', message: 'validation.invalid' }]);
+  });
+
   it('refuses an unknown rule type or icon', async () => {
     expectError(await create(ownStatus({ rules: [{ type: 'EVERYTHING_DISABLED' }] })), 400, 'SCHEMA_VALIDATION_ERROR');
     expectError(await create(ownStatus({ icon: 'skull' })), 400, 'SCHEMA_VALIDATION_ERROR');

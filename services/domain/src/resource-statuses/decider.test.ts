@@ -74,6 +74,13 @@ describe('resource status decider', () => {
     expectDomainError(given([created]).when(update(statusId, { rules: foreign })), 'INVALID_USER_OR_ROLE');
   });
 
+  it('refuses two rules of one type', () => {
+    const twice = [content.rules[0]!, { type: 'RESOURCE_WRITE_DISABLED' as const, overridePrivileges: [], overrideRoles: [] }];
+    expect(given([created]).when(update(statusId, { rules: twice }))).toThrowError(
+      expect.objectContaining({ code: 'SCHEMA_VALIDATION_ERROR', details: [{ field: 'rules.1.type', message: 'validation.invalid' }] }),
+    );
+  });
+
   it('updates an own status, and records nothing when nothing changes', () => {
     const events = given([created]).when(update(statusId, { icon: 'star', rules: [] }))();
     expect(events).toEqual([{ type: 'ResourceStatusUpdated', data: { statusId, organizationId, ...content, icon: 'star', rules: [], readOnly: false } }]);

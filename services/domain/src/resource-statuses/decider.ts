@@ -71,6 +71,9 @@ function assertValidContent(content: ResourceStatusContent, facts: ResourceStatu
     .map((field) => ({ field: `${field}.${facts.language}`, message: 'validation.required' }));
   if (missing.length > 0) throw fieldErrors('SCHEMA_VALIDATION_ERROR', missing);
   content.rules.forEach((rule, index) => {
+    // One rule per type: two would leave unclear who is exempt.
+    if (content.rules.findIndex((other) => other.type === rule.type) !== index)
+      throw fieldError('SCHEMA_VALIDATION_ERROR', `rules.${index}.type`, 'validation.invalid');
     if (rule.overridePrivileges.length > 0 && rule.overrideRoles.length > 0) {
       throw fieldError('RESOURCE_STATUS_RULE_MIXES_OVERRIDES', `rules.${index}`, 'a rule overrides privileges or roles, not both');
     }
