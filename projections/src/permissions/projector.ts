@@ -1,6 +1,6 @@
 import { RESOURCE_PERMISSION_EVENT_TYPES, type ResourceGrant, type ResourcePermissionEvent } from '@eelarve/domain/permissions/events';
 import type { StoredEvent } from '@eelarve/eventstore';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { defineProjector } from '../projector';
 import type { PermissionsReadModel, ResourcePermissionsTable } from './tables';
 
@@ -74,7 +74,7 @@ async function apply(db: Db, event: ResourcePermissionEvent): Promise<void> {
 /** Explicit resource grants per occupation; queries.ts folds them into effective permissions. */
 export const permissionsProjector = defineProjector<PermissionsReadModel>({
   name: 'permissions',
-  version: 1,
+  version: 2,
   eventTypes: RESOURCE_PERMISSION_EVENT_TYPES,
   tables: ['resource_permissions'],
   async migrate(db) {
@@ -90,9 +90,21 @@ export const permissionsProjector = defineProjector<PermissionsReadModel>({
       .addColumn('update', 'boolean', (col) => col.notNull())
       .addPrimaryKeyConstraint('resource_permissions_pk', ['occupation_id', 'resource_key'])
       .execute();
-    // The list filters ask "which grants of this occupation reach this document".
+    // The list filters probe one occupation's grants on a budget or above it (few rows, kept apart
+    // from the many sub-budget grants), and its grant on one sub-budget.
+    await db.schema
+      .createIndex('resource_permissions_above_sub_budgets')
+      .on('resource_permissions')
+      .columns(['occupation_id', 'document_id', 'budget_id'])
+      .where(sql.ref('sub_budget_id'), 'is', null)
+      .execute();
+    await db.schema
+      .createIndex('resource_permissions_sub_budget')
+      .on('resource_permissions')
+      .columns(['occupation_id', 'sub_budget_id', 'budget_id'])
+      .execute();
+    // The permission screens read a document's or an organisation's grants of every occupation.
     await db.schema.createIndex('resource_permissions_document').on('resource_permissions').columns(['document_id', 'occupation_id']).execute();
-    await db.schema.createIndex('resource_permissions_budget').on('resource_permissions').columns(['budget_id', 'occupation_id']).execute();
     await db.schema.createIndex('resource_permissions_organization').on('resource_permissions').columns(['organization_id', 'occupation_id']).execute();
   },
   async handle(events: StoredEvent[], db) {

@@ -77,22 +77,20 @@ export async function organizationGrant(read: ReadDatabase, occupationId: string
   return (await effectiveFlags(read, occupationId, { organizationId })).own;
 }
 
-/** The occupation's grants with `action` that cover budget `b` (and, with `sub`, sub-budget `s` seen from it). */
-function coveringGrants(read: ReadDatabase, occupationId: string, action: PermissionAction, sub: boolean) {
+/** The occupation's grants with `action` on budget `b` or above it (organisation, document). */
+function grantsOnBudgetOrAbove(read: ReadDatabase, occupationId: string, action: PermissionAction) {
   return read
     .selectFrom('resource_permissions as g')
     .select(sql`1`.as('one'))
     .where('g.occupation_id', '=', occupationId)
     .where('g.organization_id', '=', sql.ref<string>('b.organization_id'))
+    .where('g.sub_budget_id', 'is', null)
     .where(action === 'read' ? 'g.read' : 'g.update', '=', true)
     .where((eb) =>
       eb.or([
         eb('g.document_id', 'is', null),
         eb.and([eb('g.document_id', '=', sql.ref<string>('b.document_id')), eb('g.budget_id', 'is', null)]),
-        eb.and([
-          eb('g.budget_id', '=', sql.ref<string>('b.id')),
-          sub ? eb.or([eb('g.sub_budget_id', 'is', null), eb('g.sub_budget_id', '=', sql.ref<string>('s.id'))]) : eb('g.sub_budget_id', 'is', null),
-        ]),
+        eb('g.budget_id', '=', sql.ref<string>('b.id')),
       ]),
     );
 }
@@ -107,7 +105,7 @@ export function budgetIdsWith(read: ReadDatabase, occupationId: string, document
     .selectFrom('budgets as b')
     .select('b.id')
     .where('b.document_id', '=', documentId)
-    .where(({ exists }) => exists(coveringGrants(read, occupationId, action, false)));
+    .where(({ exists }) => exists(grantsOnBudgetOrAbove(read, occupationId, action)));
 }
 
 /**
@@ -116,11 +114,23 @@ export function budgetIdsWith(read: ReadDatabase, occupationId: string, document
  * one. A subquery, like `budgetIdsWith`.
  */
 export function subBudgetIdsWith(read: ReadDatabase, occupationId: string, budgetId: string, action: PermissionAction) {
+  const budgetGranted = read
+    .selectFrom('budgets as b')
+    .select(sql`1`.as('one'))
+    .where('b.id', '=', budgetId)
+    .where(({ exists }) => exists(grantsOnBudgetOrAbove(read, occupationId, action)));
+  const grantedOneByOne = read
+    .selectFrom('resource_permissions as g')
+    .select('g.sub_budget_id')
+    .where('g.occupation_id', '=', occupationId)
+    .where('g.budget_id', '=', budgetId)
+    .where('g.sub_budget_id', 'is not', null)
+    .where(action === 'read' ? 'g.read' : 'g.update', '=', true);
   return read
     .selectFrom('sub_budgets as s')
-    .innerJoin('budgets as b', (join) => join.onRef('b.document_id', '=', 's.document_id').on('b.id', '=', budgetId))
     .select('s.id')
-    .where(({ exists }) => exists(coveringGrants(read, occupationId, action, true)));
+    .where('s.document_id', '=', read.selectFrom('budgets').select('document_id').where('id', '=', budgetId))
+    .where((eb) => eb.or([eb.exists(budgetGranted), eb('s.id', 'in', grantedOneByOne as never)]));
 }
 
 /** Explicit grants of occupations in a document, and their organisation-level grants. */
@@ -154,9 +164,14 @@ export function effectivePermissions(
   documentId: string | null,
   all = true,
 ): EffectivePermission[] {
-  const own = new Map(
-    grants.filter((g) => g.occupation_id === occupationId).map((g) => [resourceKey(g.document_id, g.budget_id, g.sub_budget_id), g as Flags]),
-  );
+  const mine = grants.filter((g) => g.occupation_id === occupationId);
+  const own = new Map(mine.map((g) => [resourceKey(g.document_id, g.budget_id, g.sub_budget_id), g as Flags]));
+  const subBudgetGrants = new Map<string, string[]>();
+  for (const g of mine) {
+    if (g.budget_id && g.sub_budget_id && tree.subBudgetIds.has(g.sub_budget_id)) {
+      subBudgetGrants.set(g.budget_id, [...(subBudgetGrants.get(g.budget_id) ?? []), g.sub_budget_id]);
+    }
+  }
   const flagsOf = (d: string | null, b: string | null, s: string | null) => own.get(resourceKey(d, b, s)) ?? NONE;
   const row = (d: string | null, b: string | null, s: string | null, inherited: Flags): EffectivePermission => {
     const flags = flagsOf(d, b, s);
@@ -181,35 +196,36 @@ export function effectivePermissions(
     for (const budgetId of tree.budgetIds) {
       rows.push(row(documentId, budgetId, null, aboveBudgets));
       const aboveSubBudgets = either([aboveBudgets, flagsOf(documentId, budgetId, null)]);
-      const granted = grants.filter(
-        (g) => g.occupation_id === occupationId && g.budget_id === budgetId && g.sub_budget_id && tree.subBudgetIds.has(g.sub_budget_id),
-      );
-      rows.push(...granted.map((g) => row(documentId, budgetId, g.sub_budget_id, aboveSubBudgets)));
+      rows.push(...(subBudgetGrants.get(budgetId) ?? []).map((subBudgetId) => row(documentId, budgetId, subBudgetId, aboveSubBudgets)));
     }
   }
   return all ? rows : rows.filter((r) => r.read || r.update || r.inheritedRead || r.inheritedUpdate);
 }
 
-/** The document tree the fold needs: the organisation's documents, or one document's budgets and sub-budgets. */
-export async function resourceTree(read: ReadDatabase, organizationId: string, documentId: string | null): Promise<ResourceTree> {
+/**
+ * The document tree the fold needs: the organisation's documents, or one document's budgets and
+ * its live sub-budgets (those the occupation has grants on, when one is named).
+ */
+export async function resourceTree(read: ReadDatabase, organizationId: string, documentId: string | null, occupationId?: string): Promise<ResourceTree> {
   if (!documentId) {
     const documents = await read.selectFrom('documents').select('id').where('organization_id', '=', organizationId).orderBy('id').execute();
     return { documentIds: documents.map((d) => d.id), budgetIds: [], subBudgetIds: new Set() };
   }
-  const [budgets, subBudgets] = await Promise.all([
-    read.selectFrom('budgets').select('id').where('document_id', '=', documentId).orderBy('sort_order', 'desc').orderBy('created_at').orderBy('id').execute(),
-    read
-      .selectFrom('sub_budgets')
-      .select('id')
+  let subBudgets = read.selectFrom('sub_budgets').select('id').where('document_id', '=', documentId);
+  if (occupationId) {
+    const granted = read
+      .selectFrom('resource_permissions')
+      .select('sub_budget_id')
+      .where('occupation_id', '=', occupationId)
       .where('document_id', '=', documentId)
-      .where(
-        'id',
-        'in',
-        read.selectFrom('resource_permissions').select('sub_budget_id').where('document_id', '=', documentId).where('sub_budget_id', 'is not', null) as never,
-      )
-      .execute(),
+      .where('sub_budget_id', 'is not', null);
+    subBudgets = subBudgets.where('id', 'in', granted as never);
+  }
+  const [budgetRows, subBudgetRows] = await Promise.all([
+    read.selectFrom('budgets').select('id').where('document_id', '=', documentId).orderBy('sort_order', 'desc').orderBy('created_at').orderBy('id').execute(),
+    subBudgets.execute(),
   ]);
-  return { documentIds: [documentId], budgetIds: budgets.map((b) => b.id), subBudgetIds: new Set(subBudgets.map((s) => s.id)) };
+  return { documentIds: [documentId], budgetIds: budgetRows.map((b) => b.id), subBudgetIds: new Set(subBudgetRows.map((row) => row.id)) };
 }
 
 /** GET api/occupation/{id}/permissions?documentId=: the occupation's effective permissions. */
@@ -219,15 +235,19 @@ export async function occupationPermissions(
   occupationId: string,
   documentId: string | null,
 ): Promise<EffectivePermission[]> {
-  const [grants, tree] = await Promise.all([grantsReaching(read, organizationId, documentId, occupationId), resourceTree(read, organizationId, documentId)]);
+  const [grants, tree] = await Promise.all([
+    grantsReaching(read, organizationId, documentId, occupationId),
+    resourceTree(read, organizationId, documentId, occupationId),
+  ]);
   return effectivePermissions(occupationId, grants, tree, documentId);
 }
 
 /** GET api/document/{id}/permissions: every occupation's effective permissions that grant something in the document. */
 export async function documentPermissions(read: ReadDatabase, organizationId: string, documentId: string): Promise<EffectivePermission[]> {
   const [grants, tree] = await Promise.all([grantsReaching(read, organizationId, documentId), resourceTree(read, organizationId, documentId)]);
-  const occupations = [...new Set(grants.map((g) => g.occupation_id))];
-  return occupations.flatMap((occupationId) => effectivePermissions(occupationId, grants, tree, documentId, false));
+  const byOccupation = new Map<string, GrantRow[]>();
+  for (const grant of grants) byOccupation.set(grant.occupation_id, [...(byOccupation.get(grant.occupation_id) ?? []), grant]);
+  return [...byOccupation].flatMap(([occupationId, own]) => effectivePermissions(occupationId, own, tree, documentId, false));
 }
 
 /** Every explicit grant of an occupation (or only in the documents listed, null for the organisation), stream by stream. */
