@@ -212,7 +212,8 @@ export const en: Messages = {
   'error.RESOURCE_STATUS_HAS_NO_DEFAULT': 'This status has no default to reset to.',
   'error.APPROVAL_ACTION_NOT_ALLOWED': 'Your occupation may not take this step of the approval route.',
   'error.APPROVAL_SELF_APPROVAL_NOT_ALLOWED': 'A budget must be approved by someone other than the person who submitted it.',
-  'error.APPROVAL_STATE_INVALID': 'The budget is not at a step of its approval route where this action is possible. Someone may have acted on it meanwhile; reload and try again.',
+  'error.APPROVAL_STATE_INVALID':
+    'The budget is not at a step of its approval route where this action is possible. Someone may have acted on it meanwhile; reload and try again.',
   'error.APPROVAL_RULE_MIXES_ALLOWANCES': 'A rule of the approval route may allow either privileges or roles, not both.',
   'warning.ROLE_REMOVED_FROM_RESOURCE_STATUSES': 'The role was also removed from the rules of the resource statuses that used it.',
   'error.EXTERNAL_AUTH_COOKIE_FAILED': 'The cookies for external authentication could not be set. Please try again.',

@@ -214,7 +214,8 @@ export const et = {
   'error.RESOURCE_STATUS_HAS_NO_DEFAULT': 'Sellel staatusel pole vaikeväärtusi, millele lähtestada.',
   'error.APPROVAL_ACTION_NOT_ALLOWED': 'Sinu ametikoht ei tohi kinnitamise marsruudil seda sammu teha.',
   'error.APPROVAL_SELF_APPROVAL_NOT_ALLOWED': 'Eelarve peab kinnitama keegi teine kui see, kes selle kinnitamisele saatis.',
-  'error.APPROVAL_STATE_INVALID': 'Eelarve ei ole kinnitamise marsruudil sammul, kus see toiming on võimalik. Keegi võis vahepeal tegutseda; laadi leht uuesti ja proovi uuesti.',
+  'error.APPROVAL_STATE_INVALID':
+    'Eelarve ei ole kinnitamise marsruudil sammul, kus see toiming on võimalik. Keegi võis vahepeal tegutseda; laadi leht uuesti ja proovi uuesti.',
   'error.APPROVAL_RULE_MIXES_ALLOWANCES': 'Kinnitamise marsruudi reegel võib lubada kas õigusi või rolle, mitte mõlemat.',
   'warning.ROLE_REMOVED_FROM_RESOURCE_STATUSES': 'Roll eemaldati ka seda kasutanud ressursi staatuste reeglitest.',
   'error.EXTERNAL_AUTH_COOKIE_FAILED': 'Välise autentimise küpsiseid ei õnnestunud seada. Proovi uuesti.',
