@@ -23,6 +23,7 @@ import { z } from 'zod';
 import type { CommandContext, CommandLock } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
+import { assertResourceStatusField } from '../documents/service';
 import { canAccessEach, documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
 import { budgetResource, componentFacts, permissionsOfEach } from './access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
@@ -182,6 +183,7 @@ export function budgetService(app: FastifyInstance) {
 
     create: async (caller: Caller, documentId: string, input: BudgetCreateInput) => {
       const document = await documentResource(app, caller.auth, documentId, 'update');
+      await assertResourceStatusField(app, document.organizationId, input.resourceStatusId);
       const hasMasterClassifier = await documentHasMasterClassifier(read(), documentId);
       assertAdminFields(caller.auth, input);
       const source = input.copy ? await copySource(caller, documentId, input.copy) : null;
@@ -215,6 +217,7 @@ export function budgetService(app: FastifyInstance) {
 
     update: async (caller: Caller, budgetId: string, input: BudgetUpdateInput) => {
       const row = await budgetResource(app, caller.auth, budgetId, 'update');
+      await assertResourceStatusField(app, row.organization_id, input.resourceStatusId);
       assertAdminFields(caller.auth, input);
       const sum = row.type === 'SUM_BUDGET';
       return run(
