@@ -6,6 +6,7 @@ import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router'
 import { canCopyPermissions, isPlatformAdmin } from '../../app/document/access';
 import { useDocument } from '../../app/document/current-document';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { ResourceStatusSelect, resourceStatusServerError, resourceStatusValue, usesResourceStatuses } from '../../components/ResourceStatusSelect';
 import { type FieldErrors, Form, FormActions, TextAreaField, TextField, useFieldErrors, validate } from '../../components/form';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
@@ -50,6 +51,7 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
   const [type, setType] = useState<BudgetTypeValue>(budget?.type ?? 'COMMON');
   const [name, setName] = useState(budget?.name ?? '');
   const [description, setDescription] = useState(budget?.description ?? '');
+  const [resourceStatusId, setResourceStatusId] = useState(budget?.resourceStatusId ?? '');
   const [components, setComponents] = useState<string[]>(budget?.sumBudgetComponentIds ?? []);
   const [monitoringValues, setMonitoringValues] = useState<MonitoringValues>({
     gwUrl: adminView?.gwUrl ?? '',
@@ -70,7 +72,11 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
       navigate(monitoring ? `/document/${documentId}/budget/${result.id}/edit?initial=true` : budgetLink(documentId, { id: result.id, type }));
     },
     // Spec 2, section 8: the form's own failure toast, the server's message as detail.
-    onError: (error) => showFailure(budget ? 'dashboard.budget.form.updateError' : 'dashboard.budget.form.createError', error),
+    // The status field's own message comes back under the field too.
+    onError: (error) => {
+      setErrors(resourceStatusServerError(error));
+      showFailure(budget ? 'dashboard.budget.form.updateError' : 'dashboard.budget.form.createError', error);
+    },
   });
 
   const chooseType = (next: BudgetTypeValue) => {
@@ -80,7 +86,8 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
   };
 
   const onSubmit = () => {
-    const values: Record<string, unknown> = { name, description };
+    const status = resourceStatusValue(me, resourceStatusId);
+    const values: Record<string, unknown> = { name, description, resourceStatusId: status.value };
     if (!budget) values.type = type;
     if (type === 'SUM_BUDGET') values.sumBudgetComponentIds = components;
     if (admin && monitoring && budget) {
@@ -90,6 +97,7 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
     if (copy.copying) values.copy = copy.options();
     const { data, errors: found } = validate(budget ? budgetInputSchema : budgetCreateSchema, values);
     const problems: FieldErrors = { ...found, ...formRules(type, components, copy.copying && copy.sourceBudgetId === '') };
+    if (status.error) problems.resourceStatusId = status.error;
     setErrors(problems);
     if (!data || Object.keys(problems).length > 0) return;
     const syncChanged = admin && adminView !== null && monitoring && monitoringValues.syncEnabled !== adminView.syncEnabled;
@@ -112,6 +120,9 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
         error={errors.description}
         testId="budget-description"
       />
+      {usesResourceStatuses(me) ? (
+        <ResourceStatusSelect me={me} value={resourceStatusId} onChange={setResourceStatusId} error={errors.resourceStatusId} testId="budget-resource-status" />
+      ) : null}
       {type === 'SUM_BUDGET' ? (
         <SumBudgetComponents
           documentId={documentId}

@@ -6,6 +6,7 @@ import { canUpdateOrganization, isPlatformAdmin } from '../../app/document/acces
 import { useDocument } from '../../app/document/current-document';
 import { useCurrentUser } from '../../app/session';
 import { Alert } from '../../components/Alert';
+import { ResourceStatusSelect, resourceStatusServerError, resourceStatusValue, usesResourceStatuses } from '../../components/ResourceStatusSelect';
 import { CheckboxField, type FieldErrors, Form, messageOf, TextAreaField, TextField, useFieldErrors, validate } from '../../components/form';
 import { useToasts } from '../../components/Toasts';
 import { ForbiddenPage } from '../../app/errors/ForbiddenPage';
@@ -57,6 +58,7 @@ function DocumentForm({ document }: { document: Document | null }) {
   const [recordAmountKey, setRecordAmountKey] = useState(document?.recordAmountKey ?? DOCUMENT_LIMITS.defaultRecordAmountKey);
   const [masterClassifierId, setMasterClassifierId] = useState(document?.masterClassifierId ?? '');
   const [allowCommenting, setAllowCommenting] = useState(document?.allowCommentingWithReadPermissions ?? false);
+  const [resourceStatusId, setResourceStatusId] = useState(document?.resourceStatusId ?? '');
   const copy = useDocumentCopy();
   const { errors, setErrors } = useFieldErrors();
   const masterOptions = useMasterOptions(document);
@@ -69,7 +71,11 @@ function DocumentForm({ document }: { document: Document | null }) {
       navigate(`/document/${result.id}/budgets`);
     },
     // Spec 2, section 8: documentCreationErrorMessage / documentEditErrorMessage, the server's message as detail.
-    onError: (error) => showFailure(document ? 'documents.documentEditErrorMessage' : 'documents.documentCreationErrorMessage', error),
+    // The status field's own message comes back under the field too.
+    onError: (error) => {
+      setErrors(resourceStatusServerError(error));
+      showFailure(document ? 'documents.documentEditErrorMessage' : 'documents.documentCreationErrorMessage', error);
+    },
   });
 
   const onSubmit = () => {
@@ -81,11 +87,14 @@ function DocumentForm({ document }: { document: Document | null }) {
     };
     if (document) values.masterClassifierId = masterClassifierId === '' ? null : masterClassifierId;
     if (platformAdmin) values.allowCommentingWithReadPermissions = allowCommenting;
+    const status = resourceStatusValue(me, resourceStatusId);
+    values.resourceStatusId = status.value;
     const copyOptions = document ? undefined : copy.options();
     if (copyOptions) values.copy = copyOptions;
     const { data, errors: found } = validate(documentInputSchema, values);
     const problems: FieldErrors = { ...found };
     if (document && masterOptions.length > 0 && masterClassifierId === '') problems.masterClassifierId = messageOf('validation.required');
+    if (status.error) problems.resourceStatusId = status.error;
     setErrors(problems);
     if (data && Object.keys(problems).length === 0) save.mutate(values as DocumentInput);
   };
@@ -123,6 +132,15 @@ function DocumentForm({ document }: { document: Document | null }) {
         error={errors.description}
         testId="document-description"
       />
+      {usesResourceStatuses(me) ? (
+        <ResourceStatusSelect
+          me={me}
+          value={resourceStatusId}
+          onChange={setResourceStatusId}
+          error={errors.resourceStatusId}
+          testId="document-resource-status"
+        />
+      ) : null}
       <PeriodFields value={period} onChange={setPeriod} locked={document !== null && document.recordsCount > 0} error={periodError(errors)} />
       {document ? (
         <MasterClassifierField options={masterOptions} value={masterClassifierId} onChange={setMasterClassifierId} error={errors.masterClassifierId} />
