@@ -37,6 +37,8 @@ export const meSchema = z.object({
   privileges: z.array(z.string()),
   authenticationType: z.enum(AUTHENTICATION_TYPES),
   organizationEnableResourceStatuses: z.boolean(),
+  /** The organisation lets STATUS_ADMIN edit its statuses (spec 1, section 6). */
+  organizationAllowResourceStatusEditing: z.boolean(),
   /** The organisation's statuses (none when it does not use them). */
   resourceStatuses: z.array(resourceStatusSchema),
   organizationLocaleSettings: z.record(z.string(), z.string()).nullable(),

@@ -39,6 +39,7 @@ export async function meOf(app: FastifyInstance, session: SessionRecord): Promis
     privileges: current ? ((await occupationPrivileges(read, user.id, current.id)) ?? []) : [],
     authenticationType: session.authenticationType as Me['authenticationType'],
     organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,
+    organizationAllowResourceStatusEditing: organization?.allow_resource_status_editing ?? false,
     resourceStatuses: await resourceStatusesOf(read, organization),
     organizationLocaleSettings: organization?.locale_settings ?? null,
     userLanguage: user.language,
