@@ -3,6 +3,7 @@ import { accountMessages } from '../../features/account/messages';
 import { authMessages } from '../../features/auth/messages';
 import { organizationAdminMessages } from '../../features/organizations/messages';
 import { rolesMessages } from '../../features/roles/messages';
+import { resourceStatusesMessages } from '../../features/resource-statuses/messages';
 import { usersMessages } from '../../features/users/messages';
 import { documentStructureMessages } from '../../features/document-structure/messages';
 import { schemesMessages } from '../../features/schemes/messages';
@@ -240,6 +241,7 @@ export const en: Messages = {
   ...authMessages.en,
   ...accountMessages.en,
   ...rolesMessages.en,
+  ...resourceStatusesMessages.en,
   ...usersMessages.en,
   ...documentStructureMessages.en,
   ...schemesMessages.en,
