@@ -7,6 +7,7 @@ import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useCurrentUser } from '../../app/session';
 import { useDocument } from '../../app/document/current-document';
 import { type BudgetView, budgetLink, budgetListQuery } from './api/queries';
+import { ApprovalPanel } from './approval/ApprovalPanel';
 import { useBudget } from './BudgetLayout';
 import { BudgetTypeIcon } from './BudgetTypeIcon';
 
@@ -88,6 +89,7 @@ export function BudgetReportPage() {
           </>
         ) : null}
       </dl>
+      <ApprovalPanel budget={budget} />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { documentStructureMessages } from '../../features/document-structure/mes
 import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
+import { approvalMessages } from '../../features/budgets/approval/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -247,5 +248,6 @@ export const en: Messages = {
   ...schemesMessages.en,
   ...documentsMessages.en,
   ...classifierMessages.en,
+  ...approvalMessages.en,
   ...organizationAdminMessages.en,
 };

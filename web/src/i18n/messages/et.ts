@@ -9,6 +9,7 @@ import { documentStructureMessages } from '../../features/document-structure/mes
 import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
+import { approvalMessages } from '../../features/budgets/approval/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -249,6 +250,7 @@ export const et = {
   ...schemesMessages.et,
   ...documentsMessages.et,
   ...classifierMessages.et,
+  ...approvalMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 
