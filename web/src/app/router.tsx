@@ -13,27 +13,16 @@ import { NotFoundPage } from './errors/NotFoundPage';
 import { AdminLayout } from '../features/organizations/AdminLayout';
 import { OrganizationsTab } from '../features/organizations/OrganizationsTab';
 import { RolesPage } from '../features/roles/RolesPage';
+import { ResourceStatusesPage } from '../features/resource-statuses/ResourceStatusesPage';
 import { OccupationsTab } from '../features/users/OccupationsTab';
 import { UsersLayout } from '../features/users/UsersLayout';
 import { UsersTab } from '../features/users/UsersTab';
-import { type AccessRule, access } from './access';
+import { access } from './access';
 import { AuthGate, PublicOnly, RequireAccess, RequireOccupation, RequireUser } from './guards';
 import { RouteError } from './RouteError';
 import { SignedInFrame } from './SignedInFrame';
 
-/** An area whose screens come with a later issue: the privilege gate already applies. */
-function Gated({ rule }: { rule: AccessRule }) {
-  return (
-    <RequireAccess rule={rule}>
-      <NotFoundPage />
-    </RequireAccess>
-  );
-}
-
-/**
- * Routes of spec 1, section 2. The statuses area comes with a later issue; its privilege gate is
- * already in place so that the menu and the routes agree.
- */
+/** Routes of spec 1, section 2; each area behind the privilege gate its menu entry uses. */
 export function createRouter() {
   return createBrowserRouter([
     {
@@ -96,7 +85,14 @@ export function createRouter() {
                         { path: '*', element: <NotFoundPage /> },
                       ],
                     },
-                    { path: '/resource-statuses/*', element: <Gated rule={access.statuses} /> },
+                    {
+                      path: '/resource-statuses/*',
+                      element: (
+                        <RequireAccess rule={access.statuses}>
+                          <ResourceStatusesPage />
+                        </RequireAccess>
+                      ),
+                    },
                     {
                       path: ADMIN_ROUTE,
                       element: (
