@@ -695,15 +695,17 @@ describe('copy from an existing budget', () => {
       'INSUFFICIENT_PERMISSIONS',
     );
     // Parts whose feature is not there yet are refused before anything is created.
-    expect((await writer.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({ parts: ['pinnedPreselections'] });
+    expect((await writer.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({
+      parts: ['permissions', 'pinnedPreselections', 'subBudgetPermissions'],
+    });
     const before = (await list(admin, document)).length;
     const refused = await create(
-      { type: 'MONITORING', name: 'Monitoring copy', copy: copy({ copyPermissions: true, schemes: [{ schemeId, copySubBudgetPermissions: true }] }) },
+      { type: 'COMMON', name: 'Permissions and comments copy', copy: copy({ copyPermissions: true, schemes: [{ schemeId, copyComments: true }] }) },
       admin,
       document,
     );
     expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
-    expect(refused.json().details).toEqual([{ path: 'body.copy.copyPermissions', message: 'copyPartUnavailable' }]);
+    expect(refused.json().details).toEqual([{ path: 'body.copy.schemes.0.copyComments', message: 'copyPartUnavailable' }]);
     expectError(
       await create({ type: 'COMMON', name: 'Comments copy', copy: copy({ schemes: [{ schemeId, copyComments: true }] }) }, writer, document),
       422,

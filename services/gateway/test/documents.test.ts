@@ -505,11 +505,11 @@ describe('documents: copy', () => {
 
   it('refuses a part that cannot be copied yet, and fails the task when a step fails', async () => {
     const source = await createDocument();
-    // Resource permissions arrive with their own issue: until then the copy is refused before any document is made.
+    // Report views arrive with their own feature: until then the copy is refused before any document is made.
     const before = (await list()).length;
-    const refused = await create(payload({ copy: { sourceDocumentId: source, permissions: true } }));
+    const refused = await create(payload({ copy: { sourceDocumentId: source, classifiers: true, schemes: true, reportViews: true } }));
     expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
-    expect(refused.json().details).toEqual([{ path: 'body.copy.permissions', message: 'copyPartUnavailable' }]);
+    expect(refused.json().details).toEqual([{ path: 'body.copy.reportViews', message: 'copyPartUnavailable' }]);
     expect((await list()).length).toBe(before);
     const off = registerDocumentCopyStep('permissions', async () => {
       throw new Error('boom');
@@ -783,10 +783,10 @@ describe('documents: copy of classifiers and schemes', () => {
   });
 
   it('tells the create form which parts a copy can take now', async () => {
-    expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes'] });
-    const off = registerDocumentCopyStep('permissions', async () => {});
+    expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions'] });
+    const off = registerDocumentCopyStep('reportViews', async () => {});
     try {
-      expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions'] });
+      expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions', 'reportViews'] });
     } finally {
       off();
     }

@@ -2,6 +2,8 @@ import { budgetCopyTask } from '@eelarve/gateway/features/budgets/copy';
 import { documentCopyTask } from '@eelarve/gateway/features/documents/copy';
 import type { TaskContext } from '@eelarve/gateway/features/tasks/context';
 import type { TaskDefinition } from '@eelarve/gateway/features/tasks/definition';
+// Registers the permission parts of both copies (they live in their own feature).
+import '@eelarve/gateway/features/resource-permissions/copy-steps';
 
 /**
  * What the worker process runs. A new kind of background work (imports, ERP sync) adds its task

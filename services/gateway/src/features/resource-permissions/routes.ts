@@ -12,6 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourcePermissionService } from './service';
+// Registers the permission parts of the document and budget copies.
+import './copy-steps';
 
 /**
  * Resource permissions (spec 1, section 7). Besides the spec's calls:
