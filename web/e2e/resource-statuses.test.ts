@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { DEFAULT_RESOURCE_STATUSES, type ResourceStatus } from '@eelarve/shared';
 import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
+import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
@@ -14,6 +17,19 @@ import { browserSuite, gridRows, signIn } from './harness';
  */
 
 const submitted = DEFAULT_RESOURCE_STATUSES[1]!;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical axe-core findings (WCAG 2.x A and AA) on the page as it is now, as `rule: targets`. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const results = (await page.evaluate(() =>
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
+    (window as any).axe.run(document, { resultTypes: ['violations'] }),
+  )) as AxeResults;
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
 
 function statusRow(page: Page, name: string): Locator {
   return gridRows(page, 'statuses-grid').filter({ has: page.getByTestId('status-name').getByText(name) });
@@ -25,6 +41,8 @@ describe('web: resource statuses screen (browser)', () => {
   let statusAdmin: { email: string };
   let viewer: { email: string };
   let statusAdminApi: ApiClient;
+  /** STATUS_ADMIN in an organisation that uses statuses but does not allow editing them. */
+  let lockedAdmin: { email: string };
 
   beforeAll(async () => {
     admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
@@ -38,6 +56,15 @@ describe('web: resource statuses screen (browser)', () => {
     statusAdmin = await fixture.member(organizationId, ['STATUS_ADMIN', 'STATUS_VIEW']);
     viewer = await fixture.member(organizationId, ['STATUS_VIEW']);
     statusAdminApi = await apiClient(suite.server.app, statusAdmin.email, PASSWORD);
+    const lockedName = `Locked statuses ${randomBytes(3).toString('hex')}`;
+    const lockedId = await fixture.organization(lockedName);
+    const locked = await admin.request({
+      method: 'PUT',
+      url: `/api/organization/${lockedId}`,
+      payload: { ...organizationPayload(lockedName), enableResourceStatuses: true, allowResourceStatusEditing: false },
+    });
+    expect(locked.statusCode, locked.body).toBe(200);
+    lockedAdmin = await fixture.member(lockedId, ['STATUS_ADMIN']);
   }, 180_000);
 
   async function serverStatuses(): Promise<ResourceStatus[]> {
@@ -58,6 +85,7 @@ describe('web: resource statuses screen (browser)', () => {
   it('adds, edits, resets and deletes statuses; default statuses keep their rules', async () => {
     const page = await openStatuses(statusAdmin.email);
     expect(await page.getByTestId('statuses-view-only').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
     // The defaults are marked read-only: they cannot be deleted, and reset is disabled while they equal their default.
     const submittedRow = statusRow(page, submitted.name.et);
     expect(await submittedRow.getByTestId('status-read-only').count()).toBe(1);
@@ -81,6 +109,7 @@ describe('web: resource statuses screen (browser)', () => {
     await page.getByTestId('status-rule-READ_DISABLED-privileges-option-STATUS_ADMIN').check();
     await page.keyboard.press('Escape');
     await page.getByTestId('status-rule-READ_DISABLED-privileges-popup').waitFor({ state: 'detached' });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByTestId('status-form-save').click();
     await modal.waitFor({ state: 'detached' });
     await statusRow(page, 'Ülevaatusel').waitFor();
@@ -133,5 +162,15 @@ describe('web: resource statuses screen (browser)', () => {
     const buttons = page.locator('[data-testid="statuses-grid"] button[data-testid^="status-"]');
     expect(await buttons.count()).toBeGreaterThan(0);
     expect(await buttons.evaluateAll((all) => all.every((button) => (button as HTMLButtonElement).disabled))).toBe(true);
+  });
+
+  it('is view only for STATUS_ADMIN when the organisation does not allow editing statuses', async () => {
+    const page = await openStatuses(lockedAdmin.email);
+    await page.getByTestId('statuses-view-only').waitFor();
+    expect(await page.getByTestId('statuses-view-only').textContent()).toBe(et['statuses.viewOnly.organization']);
+    expect(await page.getByTestId('statuses-add').isDisabled()).toBe(true);
+    const edit = gridRows(page, 'statuses-grid').first().getByTestId('status-edit');
+    expect(await edit.isDisabled()).toBe(true);
+    expect(await gridRows(page, 'statuses-grid').first().getByTestId('status-edit-tooltip').getAttribute('title')).toBe(et['statuses.viewOnly.organization']);
   });
 });
