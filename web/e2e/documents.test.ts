@@ -302,8 +302,9 @@ describe('web: documents and budgets (browser)', () => {
     // Parts this version cannot copy yet are offered greyed out, with the reason as the hint.
     await page.getByTestId('budget-copy-scheme').first().waitFor();
     await expect.poll(() => page.getByTestId('budget-copy-pinned').first().isEnabled()).toBe(true);
-    expect(await page.getByTestId('budget-copy-permissions').isDisabled()).toBe(true);
-    expect(await page.getByTestId('budget-copy-permissions').locator('xpath=..').getAttribute('title')).toBe(et['budgets.copy.partUnavailable']);
+    expect(await page.getByTestId('budget-copy-permissions').isEnabled()).toBe(true);
+    expect(await page.getByTestId('budget-copy-comments').first().isDisabled()).toBe(true);
+    expect(await page.getByTestId('budget-copy-comments').first().locator('xpath=..').getAttribute('title')).toBe(et['budgets.copy.partUnavailable']);
     expect(await page.getByTestId('budget-save').isDisabled()).toBe(true);
     await page.getByTestId('budget-copy-pinned').first().check();
     expect(await page.getByTestId('budget-save').isDisabled()).toBe(false);
@@ -337,8 +338,9 @@ describe('web: documents and budgets (browser)', () => {
     await page.getByTestId('document-copy-enabled').check();
     // Parts this version cannot copy yet are offered greyed out, with the reason as the hint.
     await expect.poll(() => page.getByTestId('document-copy-classifiers').isEnabled()).toBe(true);
-    expect(await page.getByTestId('document-copy-permissions').isDisabled()).toBe(true);
-    expect(await page.getByTestId('document-copy-permissions').locator('xpath=..').getAttribute('title')).toBe(et['documents.copy.partUnavailable']);
+    expect(await page.getByTestId('document-copy-permissions').isEnabled()).toBe(true);
+    expect(await page.getByTestId('document-copy-report-views').isDisabled()).toBe(true);
+    expect(await page.getByTestId('document-copy-report-views').locator('xpath=..').getAttribute('title')).toBe(et['documents.copy.partUnavailable']);
     await page.goto('/');
     const copyName = `Koopia ${tag}`;
     const copyId = await createDocumentThroughUi(page, copyName, first, ['classifiers', 'schemes']);
