@@ -38,7 +38,7 @@ function statusRow(page: Page, name: string): Locator {
 describe('web: resource statuses screen (browser)', () => {
   const suite = browserSuite();
   let admin: ApiClient;
-  let statusAdmin: { email: string };
+  let statusAdmin: { email: string; roleId: string };
   let viewer: { email: string };
   let statusAdminApi: ApiClient;
   /** STATUS_ADMIN in an organisation that uses statuses but does not allow editing them. */
@@ -53,7 +53,7 @@ describe('web: resource statuses screen (browser)', () => {
     const payload = { ...organizationPayload(name), enableResourceStatuses: true, allowResourceStatusEditing: true };
     const enabled = await admin.request({ method: 'PUT', url: `/api/organization/${organizationId}`, payload });
     expect(enabled.statusCode, enabled.body).toBe(200);
-    statusAdmin = await fixture.member(organizationId, ['STATUS_ADMIN', 'STATUS_VIEW']);
+    statusAdmin = await fixture.member(organizationId, ['STATUS_ADMIN', 'STATUS_VIEW', 'ROLES_VIEW']);
     viewer = await fixture.member(organizationId, ['STATUS_VIEW']);
     statusAdminApi = await apiClient(suite.server.app, statusAdmin.email, PASSWORD);
     const lockedName = `Locked statuses ${randomBytes(3).toString('hex')}`;
@@ -120,17 +120,24 @@ describe('web: resource statuses screen (browser)', () => {
       rules: [{ type: 'READ_DISABLED', overridePrivileges: ['STATUS_ADMIN'], overrideRoles: [] }],
     });
 
-    // Edit: the English name is added and the exception removed.
+    // Edit: the English name is added and the exception changed to a role (the privileges are then not sent).
     await statusRow(page, 'Ülevaatusel').getByTestId('status-edit').click();
     await modal.waitFor();
     expect(await page.getByTestId('status-name-et').inputValue()).toBe('Ülevaatusel');
     await page.getByTestId('status-name-en').fill('In review');
-    await page.getByTestId('status-rule-READ_DISABLED-override').selectOption('none');
+    await page.getByTestId('status-rule-READ_DISABLED-override').selectOption('roles');
+    await page.getByTestId('status-rule-READ_DISABLED-roles').click();
+    await page.getByTestId(`status-rule-READ_DISABLED-roles-option-${statusAdmin.roleId}`).check();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('status-rule-READ_DISABLED-roles-popup').waitFor({ state: 'detached' });
     await page.getByTestId('status-form-save').click();
     await modal.waitFor({ state: 'detached' });
     await expect
       .poll(async () => (await serverStatuses()).find((status) => status.id === created?.id))
-      .toMatchObject({ name: { et: 'Ülevaatusel', en: 'In review' }, rules: [{ type: 'READ_DISABLED', overridePrivileges: [], overrideRoles: [] }] });
+      .toMatchObject({
+        name: { et: 'Ülevaatusel', en: 'In review' },
+        rules: [{ type: 'READ_DISABLED', overridePrivileges: [], overrideRoles: [statusAdmin.roleId] }],
+      });
 
     // A default status renamed: its rules are locked in the form, and reset restores the default name.
     await submittedRow.getByTestId('status-edit').click();

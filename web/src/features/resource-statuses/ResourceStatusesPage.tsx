@@ -1,8 +1,9 @@
 import { hasAnyPrivilege, type Me, type ResourceStatus, type Role } from '@eelarve/shared';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useRoles } from '../../app/organization/accounts';
+import { rolesQueryOptions } from '../../app/organization/accounts';
 import { useCurrentUser } from '../../app/session';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog } from '../../components/ConfirmAction';
@@ -26,6 +27,8 @@ function viewOnlyReason(me: Me): MessageKey | null {
   return null;
 }
 
+const canReadRoles = (me: Me) => hasAnyPrivilege(me.privileges, 'ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN');
+
 interface StatusActions {
   viewOnly: string | null;
   onEdit: (status: ResourceStatus) => void;
@@ -43,7 +46,9 @@ export function ResourceStatusesPage() {
   const viewOnly = reasonId ? intl.formatMessage({ id: reasonId }) : null;
 
   const statuses = useResourceStatuses(organizationId);
-  const roles = useRoles(organizationId);
+  // The role list is read only where the caller may read roles (the server refuses it otherwise):
+  // without it, role exceptions show role ids and new ones cannot be chosen.
+  const roles = useQuery({ ...rolesQueryOptions(organizationId), enabled: canReadRoles(me) });
   const [editing, setEditing] = useState<ResourceStatus | 'new' | null>(null);
   const reset = useResetResourceStatus();
   const remove = useDeleteResourceStatus();

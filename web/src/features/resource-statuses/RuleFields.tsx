@@ -74,7 +74,8 @@ function RuleRow({
             data-testid={`status-rule-${type}-override`}
           >
             {(Object.keys(OVERRIDE_LABELS) as OverrideKind[]).map((kind) => (
-              <option key={kind} value={kind}>
+              // Roles can be chosen only when there are default-type roles to offer.
+              <option key={kind} value={kind} disabled={kind === 'roles' && roleOptions.length === 0 && rule.override !== 'roles'}>
                 {intl.formatMessage({ id: OVERRIDE_LABELS[kind] })}
               </option>
             ))}
