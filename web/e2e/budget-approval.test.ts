@@ -2,6 +2,7 @@ import { registerResourceGrantProvider } from '@eelarve/gateway/features/permiss
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, formatDdMmYyyy, newContext, signIn, watchErrors } from './harness';
 
@@ -138,7 +139,6 @@ describe('web: a budget approval route (browser)', () => {
       expect(await cells('budget-approval-entry-reason')).toEqual(['Valmis ülevaatuseks', 'Palgakulud on puudu', '', 'Kinnitatud eelarvekomisjonis']);
       const today = formatDdMmYyyy(new Date());
       for (const when of await cells('budget-approval-entry-when')) expect(when).toMatch(new RegExp(`^${today.replaceAll('.', '\\.')} \\d{2}:\\d{2}$`));
-      expect(approverErrors).toEqual([]);
 
       // The preparer (who may not list users) sees their own name and the other user's as "another user".
       await preparerPage.reload();
@@ -149,6 +149,22 @@ describe('web: a budget approval route (browser)', () => {
         preparer.name,
         'Teine kasutaja',
       ]);
+
+      // Four eyes: the approver reopens it (a reason), submits it themselves and may not approve it;
+      // the refusal is shown translated in the dialog.
+      await approverPage.reload();
+      await takeAction(approverPage, 'REOPEN', 'Lisaeelarve');
+      await expect.poll(() => step(approverPage)).toBe('DRAFT');
+      await takeAction(approverPage, 'SUBMIT', '');
+      await expect.poll(() => step(approverPage)).toBe('SUBMITTED');
+      await approverPage.getByTestId('budget-approval-APPROVE').click();
+      await approverPage.getByTestId('approval-dialog-save').click();
+      const refusal = approverPage.getByTestId('approval-dialog-error').locator('[data-error-code]');
+      await expect.poll(() => refusal.getAttribute('data-error-code')).toBe('APPROVAL_SELF_APPROVAL_NOT_ALLOWED');
+      expect(await refusal.textContent()).toBe(et['error.APPROVAL_SELF_APPROVAL_NOT_ALLOWED']);
+      await approverPage.getByTestId('approval-dialog-cancel').click();
+      expect(await step(approverPage)).toBe('SUBMITTED');
+      expect(approverErrors).toEqual([]);
     } finally {
       await approverContext.close();
     }
