@@ -19,6 +19,9 @@ const ICON_GLYPHS: Readonly<Record<string, string>> = {
   warning: '⚠',
 };
 
+/** The glyph of a status icon; an unknown icon has none. */
+export const statusIconGlyph = (icon: string): string => ICON_GLYPHS[icon] ?? '';
+
 /** The status name in the UI language, else in the organisation's language, else in any language it has. */
 export function resourceStatusName(status: ResourceStatus, uiLanguage: string, organizationLanguage: string | undefined): string {
   const names = status.name as Record<string, string>;
@@ -27,7 +30,7 @@ export function resourceStatusName(status: ResourceStatus, uiLanguage: string, o
 
 /** The option's text: the icon's glyph, then the name. */
 export function resourceStatusLabel(status: ResourceStatus, uiLanguage: string, organizationLanguage: string | undefined): string {
-  const glyph = ICON_GLYPHS[status.icon];
+  const glyph = statusIconGlyph(status.icon);
   const name = resourceStatusName(status, uiLanguage, organizationLanguage);
   return glyph ? `${glyph} ${name}` : name;
 }

@@ -16,7 +16,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { useDeleteResourceStatus, useResetResourceStatus } from './api/mutations';
 import { useResourceStatuses } from './api/queries';
 import { StatusModal } from './StatusModal';
-import { statusIconGlyph } from './status-icon';
+import { statusIconGlyph } from '../../components/ResourceStatusSelect';
 import { statusLanguageOf } from './status-form';
 import './resource-statuses.css';
 

@@ -7,7 +7,7 @@ import { Modal } from '../../components/Modal';
 import type { MessageKey } from '../../i18n/messages';
 import { useSaveResourceStatus } from './api/mutations';
 import { RuleFields } from './RuleFields';
-import { statusIconGlyph } from './status-icon';
+import { statusIconGlyph } from '../../components/ResourceStatusSelect';
 import { initialValues, type StatusValues, validateStatus } from './status-form';
 
 const LANGUAGES: readonly ResourceStatusLanguage[] = ['et', 'en'];
