@@ -27,8 +27,6 @@ function viewOnlyReason(me: Me): MessageKey | null {
   return null;
 }
 
-const canReadRoles = (me: Me) => hasAnyPrivilege(me.privileges, 'ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN');
-
 interface StatusActions {
   viewOnly: string | null;
   onEdit: (status: ResourceStatus) => void;
@@ -48,7 +46,8 @@ export function ResourceStatusesPage() {
   const statuses = useResourceStatuses(organizationId);
   // The role list is read only where the caller may read roles (the server refuses it otherwise):
   // without it, role exceptions show role ids and new ones cannot be chosen.
-  const roles = useQuery({ ...rolesQueryOptions(organizationId), enabled: canReadRoles(me) });
+  // Everyone on this screen holds STATUS_VIEW or STATUS_ADMIN, who may read the roles.
+  const roles = useQuery(rolesQueryOptions(organizationId));
   const [editing, setEditing] = useState<ResourceStatus | 'new' | null>(null);
   const reset = useResetResourceStatus();
   const remove = useDeleteResourceStatus();

@@ -23,7 +23,7 @@ import { z } from 'zod';
 import type { CommandContext, CommandLock } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
-import { assertResourceStatusField } from '../documents/service';
+import { assertResourceStatusField } from '../resource-statuses/service';
 import { canAccessEach, documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
 import { budgetResource, componentFacts, permissionsOfEach } from './access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';

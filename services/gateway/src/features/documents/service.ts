@@ -17,7 +17,7 @@ import type { CommandContext } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
 import { documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
-import { assertResourceStatusInOrganization } from '../resource-statuses/service';
+import { assertResourceStatusField } from '../resource-statuses/service';
 import { availableCopySteps, chosenCopySteps, type DocumentCopyStepName, startDocumentCopy } from './copy';
 import { checkMasterClassifier } from './master-classifier';
 import { documentResponse, documentResponses } from './responses';
@@ -29,22 +29,6 @@ const READ_MODELS = ['documents'] as const;
 
 /** The answer when a body names another object than its path. */
 const mismatch = (field: string) => fieldError('SCHEMA_VALIDATION_ERROR', field, 'validation.mismatch', 'request does not match the schema');
-
-/**
- * The status field of the document and budget forms (spec 2, section 2): shown, and so required,
- * when the organisation uses resource statuses; hidden otherwise. An organisation without statuses
- * has none (`me` lists none), so any id sent there names no status of it and is refused like an
- * unknown one rather than silently dropped.
- */
-export async function assertResourceStatusField(app: FastifyInstance, organizationId: string, statusId: string | null): Promise<void> {
-  const organization = await findOrganization(readModels(app.db), organizationId);
-  if (!organization?.enable_resource_statuses) {
-    if (statusId !== null) throw fieldError('RESOURCE_STATUS_NOT_FOUND', 'resourceStatusId', 'the organisation does not use resource statuses');
-    return;
-  }
-  if (statusId === null) throw fieldError('SCHEMA_VALIDATION_ERROR', 'resourceStatusId', 'validation.required', 'a resource status is required');
-  await assertResourceStatusInOrganization(app, organizationId, statusId);
-}
 
 /** Copy options need privileges (spec 2, section 5); IS_ADMIN may do everything. */
 const COPY_PRIVILEGES: Partial<Record<keyof DocumentCopyOptions, Privilege>> = {

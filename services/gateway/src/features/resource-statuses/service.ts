@@ -30,6 +30,22 @@ export async function assertResourceStatusInOrganization(
   if (!status) throw fieldError('RESOURCE_STATUS_NOT_FOUND', field, 'no such resource status in the organisation');
 }
 
+/**
+ * The status field of the document and budget forms (spec 2, section 2): shown, and so required,
+ * when the organisation uses resource statuses; hidden otherwise. An organisation without statuses
+ * has none (`me` lists none), so any id sent there names no status of it and is refused like an
+ * unknown one rather than silently dropped.
+ */
+export async function assertResourceStatusField(app: FastifyInstance, organizationId: string, statusId: string | null): Promise<void> {
+  const organization = await findOrganization(readModels(app.db), organizationId);
+  if (!organization?.enable_resource_statuses) {
+    if (statusId !== null) throw fieldError('RESOURCE_STATUS_NOT_FOUND', 'resourceStatusId', 'the organisation does not use resource statuses');
+    return;
+  }
+  if (statusId === null) throw fieldError('SCHEMA_VALIDATION_ERROR', 'resourceStatusId', 'validation.required', 'a resource status is required');
+  await assertResourceStatusInOrganization(app, organizationId, statusId);
+}
+
 /** The organisation's statuses as `me` lists them: none when it does not use statuses. */
 export async function resourceStatusesOf(
   read: ReadDb,

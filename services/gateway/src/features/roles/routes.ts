@@ -13,8 +13,9 @@ import { z } from 'zod';
 import { roleService } from './service';
 
 const tags = ['roles'];
-// User administrators read roles too: the occupation form offers them.
-const viewers = { privileges: ['ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN'] as Privilege[] };
+// User administrators read roles too (the occupation form offers them), and so do status
+// viewers and administrators (a status rule's exceptions name default-type roles; spec 1, section 3).
+const viewers = { privileges: ['ROLES_VIEW', 'ROLES_ADMIN', 'USER_VIEW', 'USER_ADMIN', 'STATUS_VIEW', 'STATUS_ADMIN'] as Privilege[] };
 const editors = { privileges: ['ROLES_ADMIN'] as Privilege[] };
 const roleParamsSchema = z.object({ orgId: z.uuid({ message: 'validation.format' }), id: z.uuid({ message: 'validation.format' }) });
 
