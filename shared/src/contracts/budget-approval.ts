@@ -82,6 +82,15 @@ export function defaultApprovalRoute(usesResourceStatuses: boolean): ApprovalRou
   };
 }
 
+/**
+ * An organisation's route as GET/PUT/DELETE api/organization/{id}/approval-route answer it: the
+ * route it configured, or the default one (`configured: false`) until it does or after a reset.
+ * The PUT body is `approvalRouteSchema`.
+ */
+export const organizationApprovalRouteSchema = z.object({ configured: z.boolean(), route: approvalRouteSchema });
+export type OrganizationApprovalRoute = z.output<typeof organizationApprovalRouteSchema>;
+export type ApprovalRouteInput = z.input<typeof approvalRouteSchema>;
+
 /** Bodies of the route's calls: submit and approve may carry a comment; send back and reopen need a reason. */
 export const approvalCommentSchema = z.object({ comment: optionalTextArea().default('') });
 export const approvalReasonSchema = z.object({ reason: multiLineText(LIMITS.textArea).min(1, { message: 'validation.required' }) });
