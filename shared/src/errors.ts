@@ -71,6 +71,8 @@ export const ERROR_STATUS = {
   RESOURCE_STATUS_RULE_MIXES_OVERRIDES: 422,
   RESOURCE_STATUS_ALREADY_DEFAULT: 422,
   RESOURCE_STATUS_HAS_NO_DEFAULT: 422,
+  /** The resource's status (document's or budget's) forbids the action and the caller is not exempt. */
+  ACTION_DISALLOWED_DUE_TO_STATUS: 403,
   // budget approval route (issue 10, point 6)
   APPROVAL_ACTION_NOT_ALLOWED: 403,
   APPROVAL_SELF_APPROVAL_NOT_ALLOWED: 403,
