@@ -20,3 +20,5 @@ export * from './resource-statuses/events';
 export * from './resource-statuses/decider';
 export * from './budget-approval/events';
 export * from './budget-approval/decider';
+export * from './budget-approval/route-events';
+export * from './budget-approval/route-decider';
