@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { IconAction } from '../../components/IconAction';
 import { EditIcon, TrashIcon } from '../../components/icons';
 import { type BudgetView, budgetLink } from './api/queries';
+import type { StatusDisplay } from './status-filter';
 
 /** What the budget list's cells get from the list. */
 export interface BudgetsGridContext {
@@ -17,6 +18,8 @@ export interface BudgetsGridContext {
   onEdit: (budget: BudgetView) => void;
   onDelete: (budget: BudgetView) => void;
   onTags: (budget: BudgetView, tags: string[]) => void;
+  /** The organisation's resource statuses by id (empty where it does not use statuses). */
+  statuses: ReadonlyMap<string, StatusDisplay>;
 }
 
 /** The budget's name, a link when it may be read. */
@@ -27,6 +30,22 @@ export function BudgetNameCell({ data, context }: CustomCellRendererProps<Budget
     <Link to={budgetLink(context.documentId, data)} className="grid-link" data-testid="budget-name">
       {data.name}
     </Link>
+  );
+}
+
+/** The budget's resource status: its icon and its name in the UI language (spec 2, Budget list table). */
+export function BudgetStatusCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
+  const status = data?.resourceStatusId ? context.statuses.get(data.resourceStatusId) : undefined;
+  if (!status) return null;
+  return (
+    <span className="budget-status" data-testid="budget-status" data-status-id={status.id}>
+      {status.glyph ? (
+        <span className="budget-status-icon" aria-hidden="true">
+          {status.glyph}
+        </span>
+      ) : null}
+      <span data-testid="budget-status-name">{status.name}</span>
+    </span>
   );
 }
 

@@ -12,12 +12,16 @@ import { QueryGrid } from '../../grid/QueryGrid';
 import { useGridSearch } from '../../grid/search';
 import { GridToolbar } from '../../grid/GridToolbar';
 import { useDocument } from '../../app/document/current-document';
+import { useCurrentUser } from '../../app/session';
+import { usesResourceStatuses } from '../../components/ResourceStatusSelect';
+import { textComparator } from '../../grid/columns';
 import { useRowHighlight } from '../../grid/useInlineRowEditing';
 import { useBudgetTags, useDeleteBudget, useReorderBudgets } from './api/mutations';
 import { type BudgetView, budgetListQuery } from './api/queries';
-import { BudgetActionsCell, BudgetNameCell, type BudgetsGridContext, TagsCell } from './BudgetCells';
+import { BudgetActionsCell, BudgetNameCell, BudgetStatusCell, type BudgetsGridContext, TagsCell } from './BudgetCells';
 import { takeCreatedBudgets } from './recently-created';
 import { BudgetTypeIcon } from './BudgetTypeIcon';
+import { filterByStatuses, type StatusDisplay, statusDisplays, statusFilterOptions } from './status-filter';
 import { filterByTags } from './tag-filter';
 import './budgets.css';
 
@@ -35,7 +39,8 @@ export function BudgetsTab() {
   const tagOptions = useMemo(() => allTags.map((tag) => ({ value: tag, label: tag })), [allTags]);
   // Tag filter: any of the chosen tags that budgets still carry (spec 2, Budget list table).
   const activeTags = useMemo(() => tagFilter.filter((tag) => allTags.includes(tag)), [tagFilter, allTags]);
-  const rows = useMemo(() => filterByTags(found, activeTags), [found, activeTags]);
+  const { statuses, statusOptions, statusFilter, setStatusFilter } = useStatusFilter();
+  const rows = useMemo(() => filterByStatuses(filterByTags(found, activeTags), statusFilter), [found, activeTags, statusFilter]);
   const canWrite = document.permissions.update;
   const noMaster = document.masterClassifierId === null;
 
@@ -108,9 +113,14 @@ export function BudgetsTab() {
         tooltipField: 'info',
       },
     ];
+    // Spec 2, Budget list table: the status column only where the organisation uses statuses.
+    if (statusOptions.length > 0) {
+      // Dragging needs the rows in their stored order.
+      definitions.splice(3, 0, { ...statusColumn(intl.formatMessage({ id: 'budgets.column.status' }), statuses, intl.locale), sortable: !editOrder });
+    }
     if (canWrite && !editOrder) definitions.push(actionsColumn(intl.formatMessage({ id: 'common.actions' }), 104, BudgetActionsCell));
     return definitions;
-  }, [intl, canWrite, editOrder]);
+  }, [intl, canWrite, editOrder, statuses, statusOptions.length]);
 
   const context = useMemo<BudgetsGridContext>(
     () => ({
@@ -121,8 +131,9 @@ export function BudgetsTab() {
       onEdit: (budget) => navigate(`/document/${documentId}/budget/${budget.id}/edit`),
       onDelete: remove.ask,
       onTags: (budget, next) => tags.mutate({ budget, tags: next }),
+      statuses,
     }),
-    [documentId, canWrite, remove.target, remove.ask, navigate, tags.mutate, highlighted],
+    [documentId, canWrite, remove.target, remove.ask, navigate, tags.mutate, highlighted, statuses],
   );
 
   const addDisabledReason = noMaster ? 'budgets.add.noMaster' : !canWrite ? 'budgets.add.noPermission' : null;
@@ -141,6 +152,7 @@ export function BudgetsTab() {
               onClick={() => {
                 setSearch('');
                 setTagFilter([]);
+                setStatusFilter([]);
                 setEditOrder((value) => !value);
               }}
               data-testid="budgets-edit-order"
@@ -185,6 +197,25 @@ export function BudgetsTab() {
               />
             </div>
           ) : null}
+          {statusOptions.length > 0 ? (
+            <div className="tag-filter" data-testid="budgets-status-filter-field">
+              <span className="muted tag-filter-label" aria-hidden="true">
+                <FormattedMessage id="budgets.status.filter" />
+              </span>
+              {/* Spec 2, Budget list table: a select filter over the organisation's statuses. */}
+              <MultiSelect
+                options={statusOptions}
+                value={statusFilter}
+                onChange={setStatusFilter}
+                placeholder={intl.formatMessage({ id: 'budgets.status.filterPlaceholder' })}
+                label={intl.formatMessage({ id: 'budgets.column.status' })}
+                maxShown={2}
+                inline
+                selectAll={false}
+                testId="budgets-status-filter"
+              />
+            </div>
+          ) : null}
         </div>
       )}
       {editOrder ? (
@@ -220,4 +251,36 @@ export function BudgetsTab() {
       />
     </section>
   );
+}
+
+/**
+ * The organisation's statuses for the status column and its filter: none where the organisation
+ * does not use statuses. A chosen status that no longer exists filters nothing out.
+ */
+function useStatusFilter() {
+  const intl = useIntl();
+  const me = useCurrentUser();
+  const organizationLanguage = me.organizationLocaleSettings?.language;
+  const used = usesResourceStatuses(me);
+  const statuses = useMemo(
+    () => statusDisplays(used ? me.resourceStatuses : [], intl.locale, organizationLanguage),
+    [used, me.resourceStatuses, intl.locale, organizationLanguage],
+  );
+  const statusOptions = useMemo(() => statusFilterOptions(statuses), [statuses]);
+  const [chosen, setStatusFilter] = useState<string[]>([]);
+  const statusFilter = useMemo(() => chosen.filter((id) => statuses.has(id)), [chosen, statuses]);
+  return { statuses, statusOptions, statusFilter, setStatusFilter };
+}
+
+/** The status column: icon and name, sorted by the name. */
+function statusColumn(headerName: string, statuses: ReadonlyMap<string, StatusDisplay>, locale: string): ColDef<BudgetView> {
+  return {
+    colId: 'status',
+    headerName,
+    flex: 0.8,
+    minWidth: 160,
+    valueGetter: ({ data }) => (data?.resourceStatusId ? (statuses.get(data.resourceStatusId)?.name ?? '') : ''),
+    comparator: textComparator(locale),
+    cellRenderer: BudgetStatusCell,
+  };
 }

@@ -58,6 +58,10 @@ const et = {
   'validation.fieldName': 'Lubatud on tähed, numbrid ja alakriips; esimene märk ei tohi olla number.',
   'validation.mainClassifierRequired': 'Vähemalt üks põhiklassifikaator on kohustuslik.',
   'validation.unique': 'Väärtus peab olema unikaalne.',
+  'budgets.column.status': 'Staatus',
+  'budgets.status.filter': 'Staatus',
+  'budgets.status.filterPlaceholder': 'Kõik staatused',
+  'documents.sider.resourceStatus': 'Staatus: {name}',
 };
 
 const en: Record<keyof typeof et, string> = {
@@ -115,6 +119,10 @@ const en: Record<keyof typeof et, string> = {
   'validation.fieldName': 'Letters, digits and underscores only; it must not start with a digit.',
   'validation.mainClassifierRequired': 'At least one main classifier is required.',
   'validation.unique': 'The value must be unique.',
+  'budgets.column.status': 'Status',
+  'budgets.status.filter': 'Status',
+  'budgets.status.filterPlaceholder': 'All statuses',
+  'documents.sider.resourceStatus': 'Status: {name}',
 };
 
 export const documentStructureMessages = { et, en };
