@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccountsReadModel } from './accounts/tables';
+import type { ApprovalRoutesReadModel } from './budget-approval/route-tables';
 import type { BudgetApprovalReadModel } from './budget-approval/tables';
 import type { BudgetsReadModel } from './budgets/tables';
 import type { ClassifiersReadModel } from './classifiers/tables';
@@ -18,7 +19,8 @@ export type ReadModels = OrganizationsReadModel &
   ClassifiersReadModel &
   PermissionsReadModel &
   ResourceStatusesReadModel &
-  BudgetApprovalReadModel;
+  BudgetApprovalReadModel &
+  ApprovalRoutesReadModel;
 
 /**
  * The read side's handle: queries (projections/src/<feature>/queries.ts) take this, never the

@@ -1,5 +1,6 @@
 import { accountsProjector } from './accounts/projector';
 import { budgetApprovalProjector } from './budget-approval/projector';
+import { approvalRoutesProjector } from './budget-approval/route-projector';
 import { classifiersProjector } from './classifiers/projector';
 import { budgetsProjector } from './budgets/projector';
 import { documentsProjector } from './documents/projector';
@@ -25,6 +26,7 @@ export const productProjectors: readonly Projector[] = [
   permissionsProjector,
   resourceStatusesProjector,
   budgetApprovalProjector,
+  approvalRoutesProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
