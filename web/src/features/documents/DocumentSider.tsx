@@ -1,4 +1,4 @@
-import type { Document } from '@eelarve/shared';
+import type { Document, Me } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -14,6 +14,7 @@ import { useRememberDocument, useReorderDocuments } from './api/mutations';
 import { rememberedDocumentQuery } from './api/queries';
 import { CopyStatusMarker, CopyTaskNotice } from './CopyNotices';
 import { ChevronIcon, DocumentIcon, DragIcon } from '../../components/document-icons';
+import { resourceStatusName, statusIconGlyph, usesResourceStatuses } from '../../components/ResourceStatusSelect';
 import { periodLabel, periodStatus } from './period';
 import './documents.css';
 
@@ -184,8 +185,11 @@ export function DocumentSider() {
                       <DocumentIcon />
                     </span>
                     <span className="document-text">
-                      <span className="document-name" data-testid="document-name">
-                        {document.name}
+                      <span className="document-name-line">
+                        <span className="document-name" data-testid="document-name">
+                          {document.name}
+                        </span>
+                        <DocumentResourceStatus me={me} statusId={document.resourceStatusId} />
                       </span>
                       <span className="document-period muted">{periodLabel(document.period)}</span>
                       <CopyStatusMarker status={document.copyStatus} />
@@ -198,5 +202,31 @@ export function DocumentSider() {
         </>
       )}
     </aside>
+  );
+}
+
+/**
+ * The document's resource status beside its name (spec 2, Document sider): the icon, named for
+ * screen readers and in the tooltip. Nothing where the organisation does not use statuses.
+ */
+function DocumentResourceStatus({ me, statusId }: { me: Me; statusId: string | null }) {
+  const intl = useIntl();
+  const status = statusId && usesResourceStatuses(me) ? me.resourceStatuses.find((candidate) => candidate.id === statusId) : undefined;
+  if (!status) return null;
+  const label = intl.formatMessage(
+    { id: 'documents.sider.resourceStatus' },
+    { name: resourceStatusName(status, intl.locale, me.organizationLocaleSettings?.language) },
+  );
+  return (
+    <span
+      className="document-resource-status"
+      role="img"
+      aria-label={label}
+      title={label}
+      data-testid="document-resource-status-icon"
+      data-status-id={status.id}
+    >
+      {statusIconGlyph(status.icon) || '•'}
+    </span>
   );
 }
