@@ -10,6 +10,7 @@ import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
+import { permissionsMessages } from '../../features/permissions/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -250,5 +251,6 @@ export const en: Messages = {
   ...documentsMessages.en,
   ...classifierMessages.en,
   ...approvalMessages.en,
+  ...permissionsMessages.en,
   ...organizationAdminMessages.en,
 };

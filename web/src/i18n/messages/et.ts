@@ -10,6 +10,7 @@ import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
+import { permissionsMessages } from '../../features/permissions/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -252,6 +253,7 @@ export const et = {
   ...documentsMessages.et,
   ...classifierMessages.et,
   ...approvalMessages.et,
+  ...permissionsMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 

@@ -1,0 +1,116 @@
+import type { Budget, CommandResult, Document, Occupation, Permission, PermissionInput, Scheme, SubBudget } from '@eelarve/shared';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api';
+import type { MutationCallbacks } from '../../app/mutation';
+import { occupationKeys, organizationPath } from '../../app/organization/accounts';
+
+const enc = encodeURIComponent;
+
+/**
+ * Queries of the permission screens (spec 1, section 7). The resource lists sit under the prefix
+ * their own feature invalidates (`documents`, `budgets`, `schemes`), so a change made elsewhere
+ * shows here too; the grants sit under `permissions`, refreshed after every change made here.
+ */
+export const permissionKeys = {
+  all: ['permissions'] as const,
+  occupation: (occupationId: string, documentId: string | null) => ['permissions', 'occupation', occupationId, documentId ?? 'organization'] as const,
+  document: (documentId: string) => ['permissions', 'document', documentId] as const,
+};
+
+const resourceKeys = {
+  documents: (organizationId: string) => ['documents', 'all', organizationId, 'permissions'] as const,
+  budgets: (documentId: string) => ['budgets', documentId, 'permissions'] as const,
+  schemes: (documentId: string) => ['schemes', 'document', documentId, 'permissions'] as const,
+  subBudgets: (budgetId: string, schemeId: string) => ['schemes', 'budget-sub-budgets', budgetId, schemeId, 'permissions'] as const,
+};
+
+/** Every document of the organisation, readable or not (GET api/organization/{id}/all-documents). */
+export const allDocumentsQuery = (organizationId: string) =>
+  queryOptions({ queryKey: resourceKeys.documents(organizationId), queryFn: () => api.get<Document[]>(`${organizationPath(organizationId)}/all-documents`) });
+
+export const documentSchemesQuery = (documentId: string) =>
+  queryOptions({
+    queryKey: resourceKeys.schemes(documentId),
+    queryFn: () => api.get<Scheme[]>(`/api/document/${enc(documentId)}/schemas`),
+    enabled: documentId !== '',
+  });
+
+export const documentBudgetsQuery = (documentId: string) =>
+  queryOptions({
+    queryKey: resourceKeys.budgets(documentId),
+    queryFn: () => api.get<Budget[]>(`/api/document/${enc(documentId)}/budgets`),
+    enabled: documentId !== '',
+  });
+
+/** A budget's sub-budgets in a scheme (loaded when the budget is opened in the tree). */
+export const budgetSubBudgetsQuery = (budgetId: string, schemeId: string) =>
+  queryOptions({
+    queryKey: resourceKeys.subBudgets(budgetId, schemeId),
+    queryFn: () => api.get<SubBudget[]>(`/api/budget/${enc(budgetId)}/schema/${enc(schemeId)}/sub-budgets`),
+  });
+
+export const occupationsQuery = (organizationId: string) =>
+  queryOptions({ queryKey: occupationKeys.list(organizationId), queryFn: () => api.get<Occupation[]>(`${organizationPath(organizationId)}/occupations`) });
+
+/** GET api/occupation/{id}/permissions[?documentId=]: the organisation and its documents, or one document's budgets and granted sub-budgets. */
+export const occupationPermissionsQuery = (occupationId: string, documentId: string | null) =>
+  queryOptions({
+    queryKey: permissionKeys.occupation(occupationId, documentId),
+    queryFn: () => api.get<Permission[]>(`/api/occupation/${enc(occupationId)}/permissions${documentId ? `?documentId=${enc(documentId)}` : ''}`),
+    enabled: occupationId !== '',
+  });
+
+/** GET api/document/{id}/permissions: every occupation's grants in the document. */
+export const documentPermissionsQuery = (documentId: string) =>
+  queryOptions({
+    queryKey: permissionKeys.document(documentId),
+    queryFn: () => api.get<Permission[]>(`/api/document/${enc(documentId)}/permissions`),
+    enabled: documentId !== '',
+  });
+
+export const useAllDocuments = (organizationId: string) => useQuery(allDocumentsQuery(organizationId));
+export const useDocumentSchemes = (documentId: string) => useQuery(documentSchemesQuery(documentId));
+export const useDocumentBudgets = (documentId: string) => useQuery(documentBudgetsQuery(documentId));
+export const useOccupations = (organizationId: string) => useQuery(occupationsQuery(organizationId));
+
+export interface PermissionChange {
+  occupationId: string;
+  permissions: PermissionInput[];
+}
+
+/** One grant (PUT api/occupation/{id}/permission) or several (PUT …/permissions, the header toggle). */
+function sendChange({ occupationId, permissions }: PermissionChange): Promise<CommandResult> {
+  const path = `/api/occupation/${enc(occupationId)}`;
+  const [only] = permissions;
+  if (permissions.length === 1 && only) return api.put<CommandResult>(`${path}/permission`, only);
+  return api.put<CommandResult>(`${path}/permissions`, { permissions });
+}
+
+/** Any change to grants: every permission list is read again (an organisation grant reaches every document). */
+function useRefreshingMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<CommandResult>, callbacks: MutationCallbacks<CommandResult, TVariables>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...callbacks,
+    mutationFn,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
+      await callbacks.onSuccess?.(...args);
+    },
+  });
+}
+
+export const useChangePermissions = (callbacks: MutationCallbacks<CommandResult, PermissionChange> = {}) =>
+  useRefreshingMutation(sendChange, callbacks);
+
+export interface PermissionCopy {
+  occupationId: string;
+  fromOccupationId: string;
+}
+
+/** POST api/occupation/{id}/permissions/copy: the occupation's grants become exactly the other's. */
+export const useCopyPermissions = (callbacks: MutationCallbacks<CommandResult, PermissionCopy> = {}) =>
+  useRefreshingMutation(
+    ({ occupationId, fromOccupationId }: PermissionCopy) =>
+      api.post<CommandResult>(`/api/occupation/${enc(occupationId)}/permissions/copy`, { fromOccupationId }),
+    callbacks,
+  );
