@@ -29,6 +29,7 @@ import { occupationRoutes } from './features/occupations/routes';
 import { resourcePermissionRoutes } from './features/resource-permissions/routes';
 import { resourceStatusRoutes } from './features/resource-statuses/routes';
 import { roleRoutes } from './features/roles/routes';
+import { approvalRouteRoutes } from './features/approval-route/routes';
 import { budgetApprovalRoutes } from './features/budget-approval/routes';
 import { budgetRoutes } from './features/budgets/routes';
 import { schemeRoutes } from './features/schemes/routes';
@@ -136,6 +137,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(resourceStatusRoutes);
   await app.register(budgetRoutes);
   await app.register(budgetApprovalRoutes);
+  await app.register(approvalRouteRoutes);
   await app.register(schemeRoutes);
   await app.register(subBudgetRoutes);
   await app.register(occupationRoutes);

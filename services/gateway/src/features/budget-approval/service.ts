@@ -2,10 +2,10 @@ import { type ApprovalActor, type BudgetApprovalCommand, budgetApprovalDecider }
 import { findOccupation } from '@eelarve/projections/accounts/queries';
 import { approvalHistory, approvalState } from '@eelarve/projections/budget-approval/queries';
 import type { BudgetRow } from '@eelarve/projections/budgets/queries';
-import { findOrganization } from '@eelarve/projections/organizations/queries';
-import { type ApprovalHistoryEntry, type ApprovalState, defaultApprovalRoute, PRIVILEGES } from '@eelarve/shared';
+import { type ApprovalHistoryEntry, type ApprovalState, PRIVILEGES } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
+import { effectiveApprovalRoute } from '../approval-route/service';
 import type { Caller } from '../../types';
 import { budgetResource } from '../budgets/access';
 import { isPlatformAdmin } from '../permissions/authorize';
@@ -40,11 +40,8 @@ export function budgetApprovalService(app: FastifyInstance) {
     };
   }
 
-  /** Until an organisation can store its own route, it has the default one. */
-  async function routeOf(budget: BudgetRow) {
-    const organization = await findOrganization(read(), budget.organization_id);
-    return defaultApprovalRoute(organization?.enable_resource_statuses === true);
-  }
+  /** The route the organisation configured, the default one until it does. */
+  const routeOf = (budget: BudgetRow) => effectiveApprovalRoute(app, budget.organization_id);
 
   /**
    * The step's status goes on the budget through the budget's own stream, after the approval
@@ -65,7 +62,7 @@ export function budgetApprovalService(app: FastifyInstance) {
   }
 
   async function takeStep(caller: Caller, budgetId: string, step: StepCommand) {
-    const budget = await budgetResource(app, caller.auth, budgetId, 'update');
+    const budget = await budgetResource(app, caller.auth, budgetId, 'updateStatus');
     const [actor, route] = await Promise.all([actorOf(caller), routeOf(budget)]);
     const outcome = await app.commands.run({
       decider: budgetApprovalDecider,
@@ -92,7 +89,7 @@ export function budgetApprovalService(app: FastifyInstance) {
     /** Where the budget stands on its route and every step it took, oldest first. */
     get: async (caller: Caller, budgetId: string): Promise<{ state: ApprovalState; history: ApprovalHistoryEntry[] }> => {
       // Whoever may read the budget sees its route and history.
-      const budget = await budgetResource(app, caller.auth, budgetId, 'read');
+      const budget = await budgetResource(app, caller.auth, budgetId, 'see');
       const [state, history] = await Promise.all([approvalState(read(), budget.id), approvalHistory(read(), budget.id)]);
       return { state, history };
     },
