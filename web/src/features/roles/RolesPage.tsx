@@ -1,7 +1,7 @@
 import { hasAnyPrivilege, PRIVILEGES, type Privilege, roleInputSchema } from '@eelarve/shared';
 import type { GetRowIdParams, GridApi, GridReadyEvent, RowClassRules, RowEditingStoppedEvent } from 'ag-grid-community';
 import { type MouseEvent, useCallback, useEffect, useMemo, useRef } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { errorCodeOf } from '../../api';
 import { Alert } from '../../components/Alert';
 import { ConfirmActionDialog, useConfirmAction } from '../../components/ConfirmAction';
@@ -11,11 +11,12 @@ import { ListError } from '../../grid/ListError';
 import { moveUnsavedFirst } from '../../grid/inline-edit';
 import { InlineAddButton, InlineEditInvalidAlert } from '../../grid/InlineEditParts';
 import { useInlineRowEditing } from '../../grid/useInlineRowEditing';
-import { useCurrentUser } from '../../app/session';
+import { useCurrentUser, useRefreshMe } from '../../app/session';
 import { deleteRole, usePrivileges, useRefreshRoles, useRoles, useSaveRole } from './api';
 import type { RolesGridContext } from './cells';
 import { draftOf, EMPTY_DRAFT, type RoleDraft, RoleEditStore, type RoleRow, rowFromRole, sortPrivileges } from './edit-state';
 import { useRoleColumns } from './role-columns';
+import { removedFromStatuses, statusesUsingRole } from './status-usage';
 
 /** Server codes that concern the name: the name editor is marked besides the toast. */
 const NAME_ERRORS = new Set(['ROLE_NAME_NOT_UNIQUE', 'ROLE_RESERVED']);
@@ -103,8 +104,12 @@ export function RolesPage() {
     [submit, save.mutate],
   );
 
+  const refreshMe = useRefreshMe();
   const remove = useConfirmAction({
-    run: (row: RoleRow) => deleteRole(organizationId, row.key),
+    run: async (row: RoleRow) => {
+      // The statuses on `me` lose the role too (spec 1, section 6).
+      if (removedFromStatuses(await deleteRole(organizationId, row.key))) await refreshMe();
+    },
     onDone: refreshRoles,
   });
 
@@ -232,7 +237,7 @@ export function RolesPage() {
         action={remove}
         testId="role-delete-dialog"
         title={<FormattedMessage id="roles.delete.title" />}
-        message={(role) => <FormattedMessage id="roles.delete.question" values={{ name: role.name }} />}
+        message={(role) => <RoleDeleteQuestion role={role} />}
         confirmLabel={<FormattedMessage id="common.delete" />}
         failedTitle={<FormattedMessage id="roles.delete.failed" />}
         errorTestId="role-delete-error"
@@ -242,3 +247,20 @@ export function RolesPage() {
 }
 
 const getRowKey = ({ data }: GetRowIdParams<RoleRow>) => data.key;
+
+/** The delete question, and the warning when statuses name the role as an exception (spec 1, sections 4 and 6). */
+function RoleDeleteQuestion({ role }: { role: RoleRow }) {
+  const intl = useIntl();
+  const me = useCurrentUser();
+  const statuses = statusesUsingRole(me.resourceStatuses, role.key, intl.locale, me.organizationLocaleSettings?.language);
+  return (
+    <>
+      <FormattedMessage id="roles.delete.question" values={{ name: role.name }} />
+      {statuses.length > 0 ? (
+        <span className="role-delete-warning" data-testid="role-delete-statuses-warning">
+          <FormattedMessage id="roles.delete.statusesWarning" values={{ statuses: statuses.join(', ') }} />
+        </span>
+      ) : null}
+    </>
+  );
+}

@@ -5,6 +5,7 @@ import { api } from '../../api';
 import type { MutationCallbacks } from '../../app/mutation';
 import { occupationKeys, organizationPath as org, roleKeys, useRoles } from '../../app/organization/accounts';
 import type { EditSession } from './edit-state';
+import type { RoleDeleteResult } from './status-usage';
 
 export { roleKeys, useRoles };
 
@@ -24,7 +25,7 @@ export type RolePayload = Required<Pick<RoleInput, 'name' | 'description' | 'pri
 export const createRole = (organizationId: string, body: RolePayload) => api.post<CommandResult>(`${org(organizationId)}/role`, body);
 export const updateRole = (organizationId: string, id: string, body: RolePayload) =>
   api.put<CommandResult>(`${org(organizationId)}/role/${encodeURIComponent(id)}`, { id, organizationId, ...body });
-export const deleteRole = (organizationId: string, id: string) => api.delete<CommandResult>(`${org(organizationId)}/role/${encodeURIComponent(id)}`);
+export const deleteRole = (organizationId: string, id: string) => api.delete<RoleDeleteResult>(`${org(organizationId)}/role/${encodeURIComponent(id)}`);
 
 // ---- hooks -------------------------------------------------------------------
 
