@@ -122,7 +122,11 @@ export function RolesPage() {
     privilegeIds,
     onEdit: (row) => rowEditing.start(row, 'editing', draftOf(row)),
     onDuplicate: (row) => rowEditing.start({ ...row, key: rowEditing.newKey(), id: null, type: 'DEFAULT', inUse: false }, 'duplicating', draftOf(row)),
-    onDelete: remove.ask,
+    // The statuses that name the role are read afresh: the warning must not miss one added since sign-in.
+    onDelete: (row) => {
+      void refreshMe();
+      remove.ask(row);
+    },
     onSave,
     onCancel: rowEditing.finish,
   };
