@@ -32,7 +32,11 @@ const reset = (organizationId: string): GivenEvent => ({ stream: `approval-route
 describe('approval routes projector', () => {
   it('keeps each organisation’s latest configured route, and none for an organisation that configured none', async () => {
     const [organization, other, untouched] = [newId(), newId(), newId()];
-    await spec.given(configured(organization, defaultApprovalRoute(true)), configured(organization, financeRoute), configured(other, defaultApprovalRoute(false)));
+    await spec.given(
+      configured(organization, defaultApprovalRoute(true)),
+      configured(organization, financeRoute),
+      configured(other, defaultApprovalRoute(false)),
+    );
     expect(await configuredApprovalRoute(spec.read, organization)).toEqual(financeRoute);
     expect(await configuredApprovalRoute(spec.read, other)).toEqual(defaultApprovalRoute(false));
     expect(await configuredApprovalRoute(spec.read, untouched)).toBeUndefined();

@@ -28,7 +28,12 @@ const financeRoute: ApprovalRoute = {
   approverMustDifferFromSubmitter: true,
 };
 
-const configure = (route: ApprovalRoute, withFacts = facts): ApprovalRouteCommand => ({ type: 'ConfigureApprovalRoute', organizationId, route, facts: withFacts });
+const configure = (route: ApprovalRoute, withFacts = facts): ApprovalRouteCommand => ({
+  type: 'ConfigureApprovalRoute',
+  organizationId,
+  route,
+  facts: withFacts,
+});
 const reset = (editingAllowed = true): ApprovalRouteCommand => ({ type: 'ResetApprovalRoute', organizationId, editingAllowed });
 const configured = (route = financeRoute): ApprovalRouteEvent => ({ type: 'ApprovalRouteConfigured', data: { organizationId, route } });
 const wasReset: ApprovalRouteEvent = { type: 'ApprovalRouteReset', data: { organizationId } };

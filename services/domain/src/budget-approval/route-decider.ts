@@ -71,7 +71,8 @@ function sameRoute(a: ApprovalRoute, b: ApprovalRoute): boolean {
     APPROVAL_STEPS.every((step) => a.stepStatuses[step] === b.stepStatuses[step]) &&
     APPROVAL_ACTIONS.every(
       (action) =>
-        sameSet(a.rules[action].allowedPrivileges, b.rules[action].allowedPrivileges) && sameSet(a.rules[action].allowedRoleIds, b.rules[action].allowedRoleIds),
+        sameSet(a.rules[action].allowedPrivileges, b.rules[action].allowedPrivileges) &&
+        sameSet(a.rules[action].allowedRoleIds, b.rules[action].allowedRoleIds),
     )
   );
 }

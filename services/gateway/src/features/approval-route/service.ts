@@ -39,10 +39,12 @@ export async function effectiveApprovalRoute(app: FastifyInstance, organizationI
   const { configured, route } = await organizationRoute(read, organization);
   if (!configured) return route;
   const statusIds = await statusIdsOf(read, organization);
-  const stepStatuses = Object.fromEntries(APPROVAL_STEPS.flatMap((step) => {
-    const statusId = route.stepStatuses[step];
-    return statusId && statusIds.includes(statusId) ? [[step, statusId]] : [];
-  }));
+  const stepStatuses = Object.fromEntries(
+    APPROVAL_STEPS.flatMap((step) => {
+      const statusId = route.stepStatuses[step];
+      return statusId && statusIds.includes(statusId) ? [[step, statusId]] : [];
+    }),
+  );
   return { ...route, stepStatuses };
 }
 
