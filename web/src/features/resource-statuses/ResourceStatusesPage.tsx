@@ -15,6 +15,7 @@ import { ListError } from '../../grid/ListError';
 import type { MessageKey } from '../../i18n/messages';
 import { useDeleteResourceStatus, useResetResourceStatus } from './api/mutations';
 import { useResourceStatuses } from './api/queries';
+import { ApprovalRouteSection } from './ApprovalRouteSection';
 import { StatusModal } from './StatusModal';
 import { statusIconGlyph } from '../../components/ResourceStatusSelect';
 import { statusLanguageOf } from './status-form';
@@ -92,6 +93,14 @@ export function ResourceStatusesPage() {
         columnDefs={columns}
         context={actions}
         getRowId={({ data }) => data.id}
+      />
+
+      <ApprovalRouteSection
+        organizationId={organizationId}
+        roles={roles.isPending ? undefined : (roles.data ?? [])}
+        statuses={statuses.isPending ? undefined : (statuses.data ?? [])}
+        organizationLanguage={organizationLanguage}
+        viewOnly={viewOnly}
       />
 
       {editing ? (
