@@ -14,6 +14,8 @@ import { AdminLayout } from '../features/organizations/AdminLayout';
 import { OrganizationsTab } from '../features/organizations/OrganizationsTab';
 import { RolesPage } from '../features/roles/RolesPage';
 import { ResourceStatusesPage } from '../features/resource-statuses/ResourceStatusesPage';
+import { BudgetPermissionsTab } from '../features/permissions/BudgetPermissionsTab';
+import { PermissionsTab } from '../features/permissions/PermissionsTab';
 import { OccupationsTab } from '../features/users/OccupationsTab';
 import { UsersLayout } from '../features/users/UsersLayout';
 import { UsersTab } from '../features/users/UsersTab';
@@ -82,6 +84,8 @@ export function createRouter() {
                       children: [
                         { index: true, element: <UsersTab /> },
                         { path: 'occupations', element: <OccupationsTab /> },
+                        { path: 'permissions', element: <PermissionsTab /> },
+                        { path: 'budget-permissions', element: <BudgetPermissionsTab /> },
                         { path: '*', element: <NotFoundPage /> },
                       ],
                     },

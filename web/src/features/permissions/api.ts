@@ -1,4 +1,4 @@
-import type { Budget, CommandResult, Document, Occupation, Permission, PermissionInput, Scheme, SubBudget } from '@eelarve/shared';
+import { type Budget, type CommandResult, type Document, MAX_PERMISSIONS_PER_CHANGE, type Occupation, type Permission, type PermissionInput, type Scheme, type SubBudget } from '@eelarve/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
 import type { MutationCallbacks } from '../../app/mutation';
@@ -87,7 +87,7 @@ function sendChange({ occupationId, permissions }: PermissionChange): Promise<Co
 }
 
 /** Any change to grants: every permission list is read again (an organisation grant reaches every document). */
-function useRefreshingMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<CommandResult>, callbacks: MutationCallbacks<CommandResult, TVariables>) {
+function useRefreshingMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<unknown>, callbacks: MutationCallbacks<unknown, TVariables>) {
   const queryClient = useQueryClient();
   return useMutation({
     ...callbacks,
@@ -96,11 +96,25 @@ function useRefreshingMutation<TVariables>(mutationFn: (variables: TVariables) =
       await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
       await callbacks.onSuccess?.(...args);
     },
+    // A bulk change over several occupations may stop half-way: what was written is shown.
+    onError: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: permissionKeys.all });
+      await callbacks.onError?.(...args);
+    },
   });
 }
 
-export const useChangePermissions = (callbacks: MutationCallbacks<CommandResult, PermissionChange> = {}) =>
-  useRefreshingMutation(sendChange, callbacks);
+/** Changes of one or more occupations (the occupations table's header toggle spans several), one after another. */
+async function sendChanges(changes: readonly PermissionChange[]): Promise<void> {
+  for (const { occupationId, permissions } of changes) {
+    // The server takes at most MAX_PERMISSIONS_PER_CHANGE grants in one call.
+    for (let start = 0; start < permissions.length; start += MAX_PERMISSIONS_PER_CHANGE) {
+      await sendChange({ occupationId, permissions: permissions.slice(start, start + MAX_PERMISSIONS_PER_CHANGE) });
+    }
+  }
+}
+
+export const useChangePermissions = (callbacks: MutationCallbacks<unknown, PermissionChange[]> = {}) => useRefreshingMutation(sendChanges, callbacks);
 
 export interface PermissionCopy {
   occupationId: string;
@@ -108,7 +122,7 @@ export interface PermissionCopy {
 }
 
 /** POST api/occupation/{id}/permissions/copy: the occupation's grants become exactly the other's. */
-export const useCopyPermissions = (callbacks: MutationCallbacks<CommandResult, PermissionCopy> = {}) =>
+export const useCopyPermissions = (callbacks: MutationCallbacks<unknown, PermissionCopy> = {}) =>
   useRefreshingMutation(
     ({ occupationId, fromOccupationId }: PermissionCopy) =>
       api.post<CommandResult>(`/api/occupation/${enc(occupationId)}/permissions/copy`, { fromOccupationId }),

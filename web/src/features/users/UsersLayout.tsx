@@ -7,12 +7,14 @@ import { canEditUsers } from './access';
 import './users.css';
 
 /**
- * The users area (spec 1, section 2): users (the default tab) and occupations. The permissions
- * and budget-permissions tabs come with a later issue. Switching tabs replaces the history entry.
+ * The users area (spec 1, section 2): users (the default tab), occupations, permissions and
+ * budget permissions. Switching tabs replaces the history entry.
  */
 const TABS: Tab[] = [
   { to: '/users', label: 'usersArea.tab.users', testId: 'users-tab-users', end: true },
   { to: '/users/occupations', label: 'usersArea.tab.occupations', testId: 'users-tab-occupations', end: false },
+  { to: '/users/permissions', label: 'permissions.tab.permissions', testId: 'users-tab-permissions', end: false },
+  { to: '/users/budget-permissions', label: 'permissions.tab.budgetPermissions', testId: 'users-tab-budget-permissions', end: false },
 ];
 
 export function UsersLayout() {
