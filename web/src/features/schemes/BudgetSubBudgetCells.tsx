@@ -2,6 +2,7 @@ import type { SubBudget } from '@eelarve/shared';
 import type { ICellRendererParams } from 'ag-grid-community';
 import { useIntl } from 'react-intl';
 import { Link } from 'react-router';
+import { ShieldIcon } from '../../components/icons';
 
 /** What the pin and name cells get from the sub-budgets tab. */
 export interface PinContext {
@@ -9,6 +10,8 @@ export interface PinContext {
   busy: boolean;
   recordsPath: (subBudgetId: string) => string;
   onToggle: (row: SubBudget) => void;
+  /** The sub-budget's permissions page (USER_VIEW or USER_ADMIN); absent for others. */
+  permissionsPath?: (subBudgetId: string) => string;
 }
 
 type Params = ICellRendererParams<SubBudget, unknown, PinContext>;
@@ -41,5 +44,25 @@ export function PinCell({ data, context }: Params) {
     >
       <span aria-hidden="true">{data.pinned ? '★' : '☆'}</span>
     </button>
+  );
+}
+
+/** Spec 2, section 6: the sub-budget permissions button opens /users/budget-permissions at this sub-budget in a new tab. */
+export function PermissionsLinkCell({ data, context }: Params) {
+  const intl = useIntl();
+  if (!data || !context.permissionsPath) return null;
+  const label = intl.formatMessage({ id: 'permissions.subBudgetButton' }, { name: data.name });
+  return (
+    <a
+      className="icon-button"
+      href={context.permissionsPath(data.id)}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={label}
+      title={label}
+      data-testid="budget-sub-budget-permissions"
+    >
+      <ShieldIcon />
+    </a>
   );
 }

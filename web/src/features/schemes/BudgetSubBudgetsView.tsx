@@ -9,18 +9,19 @@ import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DropdownMenu } from '../../components/DropdownMenu';
 import { useToasts } from '../../components/Toasts';
-import { textComparator } from '../../grid/columns';
+import { actionsColumn, textComparator } from '../../grid/columns';
 import { DataGrid } from '../../grid/DataGrid';
 import { ListError } from '../../grid/ListError';
 import { useLocale } from '../../i18n/I18nProvider';
 import { useCurrentUser } from '../../app/session';
 import { canEditSchemes } from '../../app/document/access';
+import { access } from '../../app/access';
 import { useBudgetPins, useRefreshSubBudgets } from './api/mutations';
 import { budgetSubBudgetsQuery, classifierItemsQuery, schemeBudgetQuery, schemeClassifiersQuery } from './api/queries';
 import type { ImportType } from './api/requests';
 import { ImportModal } from './ImportModal';
 import { itemIndex, itemLabel, schemeColumns, classifierValue } from './model';
-import { NameLinkCell, type PinContext, PinCell } from './BudgetSubBudgetCells';
+import { NameLinkCell, PermissionsLinkCell, type PinContext, PinCell } from './BudgetSubBudgetCells';
 import { useBudgetSubBudgetExport } from './sub-budgets/useSubBudgetExport';
 import { useBudgetScheme } from './useBudgetScheme';
 import './schemes.css';
@@ -74,6 +75,10 @@ export function BudgetSubBudgetsView() {
     canPin,
     busy: pin.isPending,
     recordsPath: (subBudgetId) => `/document/${documentId}/budget/${budgetId}/records/${subBudgetId}`,
+    permissionsPath: access.users(me)
+      ? (subBudgetId) =>
+          `/users/budget-permissions?${new URLSearchParams({ documentId, schemaId: schemeId ?? '', budgetId, subBudgetId }).toString()}`
+      : undefined,
     onToggle: (row) => {
       if (!row.pinned) pin.mutate({ pinned: [...pinnedIds, row.id], confirmed: false });
       else if (row.hasRecords) setConfirmUnpin(row);
@@ -112,8 +117,11 @@ export function BudgetSubBudgetsView() {
         valueGetter: ({ data }) => (data ? itemLabel(itemsByKey, column.classifierId, classifierValue(data, column)) : ''),
       })),
       { colId: 'records', field: 'recordsCount', headerName: intl.formatMessage({ id: 'subBudgets.column.records' }), width: 120 },
+      ...(access.users(me)
+        ? [actionsColumn<SubBudget>(intl.formatMessage({ id: 'permissions.tab.permissions' }), 90, PermissionsLinkCell)]
+        : []),
     ];
-  }, [intl, locale, columns, itemsByKey]);
+  }, [intl, locale, columns, itemsByKey, me]);
 
   const exportFile = useBudgetSubBudgetExport(budget.data?.name, scheme, columns, gridApi);
 
