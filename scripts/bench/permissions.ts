@@ -43,7 +43,7 @@ const POLL_INTERVAL_MS = 10;
 
 interface Measurement {
   name: string;
-  /** Rows the answer held (the last one), where that says whether grants filtered it. */
+  /** Rows and size of the (last) answer: whether grants filtered it, and how much there was to send. */
   rows: string;
   durationsMs: number[];
   /** p95 for lists, max for bulk changes. */
@@ -77,9 +77,11 @@ async function withServer<T>(run: (adminUrl: string) => Promise<T>): Promise<T> 
 /** A GET list answered LIST_REQUESTS times in a row, after a few unmeasured ones. */
 async function measureList(name: string, client: Client, url: string, total: number): Promise<Measurement> {
   let rows = 0;
+  let bytes = 0;
   const get = async () => {
     const response = expectStatus(await client.request({ method: 'GET', url }), 200, name);
     rows = (response.json() as unknown[]).length;
+    bytes = response.rawPayload.length;
   };
   for (let index = 0; index < WARM_UP_REQUESTS; index++) await get();
   const durationsMs: number[] = [];
@@ -88,7 +90,7 @@ async function measureList(name: string, client: Client, url: string, total: num
     await get();
     durationsMs.push(performance.now() - started);
   }
-  return { name, rows: `${rows} of ${total}`, durationsMs, target: { statistic: 'p95', ms: LIST_TARGET_P95_MS } };
+  return { name, rows: `${rows} of ${total}, ${Math.ceil(bytes / 1024)} KiB`, durationsMs, target: { statistic: 'p95', ms: LIST_TARGET_P95_MS } };
 }
 
 /** Update on the document, every budget and as many sub-budgets (spread over the budgets) as make BULK_GRANTS. */
@@ -164,13 +166,13 @@ async function measure(world: World): Promise<Measurement[]> {
 }
 
 function printTable(measurements: readonly Measurement[]): void {
-  const header = `${'measurement'.padEnd(62)} ${'n'.padStart(4)} ${'rows'.padStart(14)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)}  target`;
+  const header = `${'measurement'.padEnd(62)} ${'n'.padStart(4)} ${'rows, size'.padStart(26)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)}  target`;
   console.log(`\n${header}\n${'-'.repeat(header.length + 12)}`);
   for (const measurement of measurements) {
     const { p50, p95, max } = statistics(measurement.durationsMs);
     const target = measurement.target ? `${measurement.target.statistic} <= ${measurement.target.ms} ms ${missed(measurement) ? 'MISSED' : 'met'}` : '';
     const cells = [p50, p95, max].map((value) => value.toFixed(1).padStart(8)).join(' ');
-    console.log(`${measurement.name.padEnd(62)} ${String(measurement.durationsMs.length).padStart(4)} ${measurement.rows.padStart(14)} ${cells}  ${target}`);
+    console.log(`${measurement.name.padEnd(62)} ${String(measurement.durationsMs.length).padStart(4)} ${measurement.rows.padStart(26)} ${cells}  ${target}`);
   }
 }
 
@@ -187,6 +189,12 @@ async function main(): Promise<void> {
       console.log(`seeding took ${((performance.now() - started) / 1000).toFixed(1)} s (not measured); load average ${load.join(' ')}`);
       const measurements = await measure(world);
       printTable(measurements);
+      console.log(
+        `load average after measuring ${os
+          .loadavg()
+          .map((average) => average.toFixed(2))
+          .join(' ')} (other processes on the machine slow every figure)`,
+      );
       const failed = measurements.filter(missed);
       if (failed.length > 0 && assert) {
         console.log(`\n${failed.length} target(s) missed (run with --no-assert to only measure)`);
