@@ -119,6 +119,8 @@ describe('web: accessibility of every screen (axe-core, browser)', () => {
     await open(page, 'schemes tab and sub-budgets', `${document}/schemes`, 'schemes-tab');
     await open(page, 'users', '/users', 'users-tab');
     await open(page, 'occupations', '/users/occupations', 'occupations-tab');
+    await open(page, 'permissions', `/users/permissions?documentId=${documentId}`, 'permissions-grid');
+    await open(page, 'budget permissions', `/users/budget-permissions?documentId=${documentId}&budgetId=${commonBudgetId}`, 'budget-permissions-grid');
     await open(page, 'roles', '/settings', 'roles-page');
     await open(page, 'account', '/account', 'account-page');
 
