@@ -74,7 +74,7 @@ async function apply(db: Db, event: ResourcePermissionEvent): Promise<void> {
 /** Explicit resource grants per occupation; queries.ts folds them into effective permissions. */
 export const permissionsProjector = defineProjector<PermissionsReadModel>({
   name: 'permissions',
-  version: 2,
+  version: 3,
   eventTypes: RESOURCE_PERMISSION_EVENT_TYPES,
   tables: ['resource_permissions'],
   async migrate(db) {
@@ -102,6 +102,13 @@ export const permissionsProjector = defineProjector<PermissionsReadModel>({
       .createIndex('resource_permissions_sub_budget')
       .on('resource_permissions')
       .columns(['occupation_id', 'sub_budget_id', 'budget_id'])
+      .execute();
+    // A budget is visible through grants on its sub-budgets: one probe per budget.
+    await db.schema
+      .createIndex('resource_permissions_below_budget')
+      .on('resource_permissions')
+      .columns(['occupation_id', 'budget_id'])
+      .where(sql.ref('sub_budget_id'), 'is not', null)
       .execute();
     // The permission screens read a document's or an organisation's grants of every occupation.
     await db.schema.createIndex('resource_permissions_document').on('resource_permissions').columns(['document_id', 'occupation_id']).execute();

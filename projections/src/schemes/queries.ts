@@ -1,6 +1,6 @@
 import type { ClassifierCatalogue } from '@eelarve/domain';
-import { type Selectable, sql } from 'kysely';
-import type { ReadDatabase } from '../read-models';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type { ReadDatabase, ReadModels } from '../read-models';
 import type { SchemesTable, SubBudgetsTable } from './tables';
 
 /** Rows of the schemes read model, as queries return them (the one definition: tables.ts). */
@@ -56,9 +56,14 @@ export function findSubBudget(read: ReadDatabase, subBudgetId: string): Promise<
 }
 
 /** Sub-budgets of a scheme, by name. */
-export function listSubBudgets(read: ReadDatabase, schemeId: string): Promise<SubBudgetRow[]> {
-  return read.selectFrom('sub_budgets').selectAll().where('scheme_id', '=', schemeId).orderBy('name').orderBy('id').execute();
+export function listSubBudgets(read: ReadDatabase, schemeId: string, only?: SubBudgetIdFilter): Promise<SubBudgetRow[]> {
+  let query = read.selectFrom('sub_budgets').selectAll().where('scheme_id', '=', schemeId);
+  if (only) query = query.where('id', 'in', only);
+  return query.orderBy('name').orderBy('id').execute();
 }
+
+/** A subquery of sub-budget ids (the permissions read model's `subBudgetIdsWith`), to filter a list in SQL. */
+export type SubBudgetIdFilter = SelectQueryBuilder<ReadModels & { s: ReadModels['sub_budgets'] }, 's', { id: string }>;
 
 /** The sub-budgets of the scheme that the budget has pinned. */
 export async function pinnedSubBudgetIds(read: ReadDatabase, schemeId: string, budgetId: string): Promise<string[]> {

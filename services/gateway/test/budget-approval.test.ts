@@ -4,7 +4,6 @@ import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
 import { executeCommand } from '../src/infrastructure/commands';
 import { type Client, login } from './helpers';
 
@@ -36,7 +35,6 @@ let reader: Member;
 let stranger: Member;
 let organizationId: string;
 let documentId: string;
-let removeGrant: () => void;
 
 const [IN_PREPARATION, SUBMITTED_STATUS, APPROVED_STATUS] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id);
 const actor = { correlationId: 'budget-approval-test', userId: null, occupationId: null, organizationId: null };
@@ -113,16 +111,13 @@ beforeAll(async () => {
   selfApprover = await signIn(organizationId, ['STATUS_ADMIN']);
   reader = await signIn(organizationId, ['DATA_VIEW']);
   stranger = await signIn(otherOrganizationId, ['STATUS_ADMIN']);
-  const updaters = new Set([preparer, approver, secondApprover, selfApprover].map((member) => member.occupationId));
-  // Per-occupation grants do not decide access yet: these occupations may update the organisation's budgets.
-  removeGrant = registerResourceGrantProvider(({ auth, action }) =>
-    action === 'update' && auth.occupationId && updaters.has(auth.occupationId) ? true : undefined,
-  );
+  // These occupations may update the organisation's budgets; the reader only reads them.
+  for (const member of [preparer, approver, secondApprover, selfApprover]) await fixture.grant(member.occupationId, [{ update: true }]);
+  await fixture.grant(reader.occupationId, [{ read: true }]);
   documentId = await documentFixture(organizationId);
 });
 
 afterAll(async () => {
-  removeGrant?.();
   await server?.close();
 });
 

@@ -3,7 +3,6 @@ import { type BudgetEvent, budgetDecider, documentDecider, foldEvents, schemeDec
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BudgetCopyContext, registerBudgetCopyPart } from '../src/features/budgets/copy';
 import { executeCommand } from '../src/infrastructure/commands';
-import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
@@ -22,7 +21,6 @@ let organizationId: string;
 let otherOrganizationId: string;
 let documentId: string;
 let bareDocumentId: string;
-let removeGrant: () => void;
 
 const actor = { correlationId: 'budgets-test', userId: null, occupationId: null, organizationId: null };
 
@@ -62,9 +60,9 @@ beforeAll(async () => {
   const writerMember = await fixture.member(organizationId, ['USER_VIEW']);
   const readerMember = await fixture.member(organizationId, ['DATA_VIEW']);
   const strangerMember = await fixture.member(otherOrganizationId, ['DATA_VIEW']);
-  removeGrant = registerResourceGrantProvider(({ auth, action }) =>
-    action === 'update' && auth.occupationId === writerMember.occupationId ? true : undefined,
-  );
+  // The writer may update the organisation's documents and budgets; the reader reads them.
+  await fixture.grant(writerMember.occupationId, [{ update: true }]);
+  await fixture.grant(readerMember.occupationId, [{ read: true }]);
   writer = await login(server.app, writerMember.email, PASSWORD);
   reader = await login(server.app, readerMember.email, PASSWORD);
   stranger = await login(server.app, strangerMember.email, PASSWORD);
@@ -72,7 +70,6 @@ beforeAll(async () => {
   bareDocumentId = await documentFixture(organizationId, null);
 });
 afterAll(async () => {
-  removeGrant?.();
   await server?.close();
 });
 

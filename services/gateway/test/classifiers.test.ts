@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsWorkbook } from '../src/features/classifiers/files';
-import { registerResourceGrantProvider } from '../src/features/permissions/authorize';
 import { schemesFixture } from '@eelarve/testing/schemes';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
@@ -21,6 +20,7 @@ let editor: Client;
 let viewer: Client;
 /** DATA_VIEW only. */
 let clerk: Client;
+let clerkOccupationId: string;
 /** CLASSIFICATION_ADMIN in another organisation. */
 let outsider: Client;
 
@@ -30,9 +30,17 @@ beforeAll(async () => {
   accounts = accountsFixture(server.app, admin);
   documents = schemesFixture(server.app);
   organizationId = await accounts.organization('Rakvere Linnavalitsus');
-  editor = await login(server.app, (await accounts.member(organizationId, ['CLASSIFICATION_ADMIN'])).email, PASSWORD);
-  viewer = await login(server.app, (await accounts.member(organizationId, ['CLASSIFICATION_VIEW'])).email, PASSWORD);
-  clerk = await login(server.app, (await accounts.member(organizationId, ['DATA_VIEW'])).email, PASSWORD);
+  // Each reads the organisation's documents (a read grant on the organisation); privileges decide the rest.
+  const readerWith = async (privileges: string[]) => {
+    const member = await accounts.member(organizationId, privileges);
+    await accounts.grant(member.occupationId, [{ read: true }]);
+    return member;
+  };
+  editor = await login(server.app, (await readerWith(['CLASSIFICATION_ADMIN'])).email, PASSWORD);
+  viewer = await login(server.app, (await readerWith(['CLASSIFICATION_VIEW'])).email, PASSWORD);
+  const clerkMember = await readerWith(['DATA_VIEW']);
+  clerkOccupationId = clerkMember.occupationId;
+  clerk = await login(server.app, clerkMember.email, PASSWORD);
   const other = await accounts.organization('Valga Vallavalitsus');
   outsider = await login(server.app, (await accounts.member(other, ['CLASSIFICATION_ADMIN'])).email, PASSWORD);
   documentId = await documents.document(organizationId);
@@ -158,19 +166,15 @@ describe('classifiers: create, read, update, access', () => {
 
   it('lists the classifiers to whoever may update the document, for choosing its master classifier', async () => {
     const { id } = await newClassifier();
-    const clerkSession = await clerk.request({ method: 'GET', url: '/initial/auth/me' });
-    const clerkUserId = clerkSession.json().id as string;
-    // Document update granted to the clerk (as the resource-permissions feature will), without any classifier privilege.
-    const off = registerResourceGrantProvider(({ auth, resource, action }) =>
-      auth.userId === clerkUserId && resource.documentId === documentId && action === 'update' ? true : undefined,
-    );
+    // Document update granted to the clerk, without any classifier privilege.
+    await accounts.grant(clerkOccupationId, [{ documentId, update: true }]);
     try {
       const listed = ok(await clerk.request({ method: 'GET', url: `/api/document/${documentId}/classifiers` }));
       expect(listed.some((row: { id: string }) => row.id === id)).toBe(true);
       // Listing is all it gives: the classifiers themselves stay closed.
       expectError(await clerk.request({ method: 'GET', url: `/api/classifier/${id}/items` }), 403, 'INSUFFICIENT_PERMISSIONS');
     } finally {
-      off();
+      await accounts.grant(clerkOccupationId, [{ documentId, read: false, update: false }]);
     }
   });
 

@@ -53,7 +53,7 @@ describe('writers of one stream that do not conflict', () => {
     const accounts = accountsFixture(server.app, admin);
     const users: Client[] = [];
     for (let index = 0; index < 16; index++)
-      users.push(await login(server.app, (await accounts.member(organizationId, ['CLASSIFICATION_ADMIN'])).email, PASSWORD));
+      users.push(await login(server.app, (await accounts.reader(organizationId, ['CLASSIFICATION_ADMIN'])).email, PASSWORD));
     const codes = users.map((_, index) => `K${String(index).padStart(2, '0')}`);
     const responses = await Promise.all(
       users.map((user, index) =>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDocumentCopyStep } from '../src/features/documents/copy';
-import { assertResourceAccess, canAccess, findDocumentOrganization, registerResourceGrantProvider } from '../src/features/permissions/authorize';
+import { assertResourceAccess, canAccess, findDocumentOrganization } from '../src/features/permissions/authorize';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import type { AuthContext } from '../src/types';
@@ -34,7 +34,7 @@ type Doc = {
   order: number;
   recordsCount: number;
   createdAt: string;
-  permissions: { read: boolean; update: boolean };
+  permissions: { read: boolean; update: boolean; restrictions: string[] };
 };
 
 const payload = (changes: object = {}) => ({ name: 'Eelarve 2027', description: 'Aasta eelarve', period: { year: 2027, month: 1, duration: 1 }, ...changes });
@@ -64,6 +64,7 @@ beforeAll(async () => {
   orgAdmin = await adminOccupationClient(organizationId);
   const member = await fixture.member(organizationId, ['DATA_VIEW']);
   readerOccupationId = member.occupationId;
+  await fixture.grant(readerOccupationId, [{ read: true }]);
   reader = await login(server.app, member.email, PASSWORD);
   const strangerMember = await fixture.member(otherOrganizationId, ['USER_ADMIN']);
   stranger = await login(server.app, strangerMember.email, PASSWORD);
@@ -129,7 +130,7 @@ describe('documents: create and read', () => {
       order: expect.any(Number),
       recordsCount: 0,
       createdAt: expect.any(String),
-      permissions: { read: true, update: true },
+      permissions: { read: true, update: true, restrictions: [] },
       copyStatus: null,
     });
     expect((await list()).map((doc) => doc.id)).toContain(id);
@@ -146,7 +147,7 @@ describe('documents: create and read', () => {
   it('lets every occupation of the organisation read, but not update', async () => {
     const id = await createDocument();
     const seen = (await list(reader)).find((doc) => doc.id === id);
-    expect(seen?.permissions).toEqual({ read: true, update: false });
+    expect(seen?.permissions).toEqual({ read: true, update: false, restrictions: [] });
     expect((await getDocument(id, reader)).statusCode).toBe(200);
     const all = await reader.request({ method: 'GET', url: `/api/organization/${organizationId}/all-documents` });
     expect(all.statusCode).toBe(200);
@@ -542,8 +543,8 @@ describe('documents: copy', () => {
 
   it('needs USER_ADMIN, CLASSIFICATION_ADMIN and SCHEMA_ADMIN for the parts that need them', async () => {
     const source = await createDocument();
-    // A per-occupation grant (the extension point): this reader may update the organisation.
-    const off = registerResourceGrantProvider(({ auth, action }) => (auth.occupationId === readerOccupationId && action === 'update' ? true : undefined));
+    // An organisation-update grant: this reader may create documents.
+    await fixture.grant(readerOccupationId, [{ update: true }]);
     try {
       expect((await create(payload({ name: 'Granted' }), reader)).statusCode).toBe(201);
       const refused = await create(payload({ copy: { sourceDocumentId: source, permissions: true } }), reader);
@@ -555,7 +556,7 @@ describe('documents: copy', () => {
       expect(plain.statusCode).toBe(201);
       expect((await waitForTask(plain.json().taskId, reader)).status).toBe('SUCCESS');
     } finally {
-      off();
+      await fixture.grant(readerOccupationId, [{ read: true }]);
     }
     expectError(await create(payload(), reader), 403, 'INSUFFICIENT_PERMISSIONS');
   });
@@ -595,7 +596,8 @@ describe('resource access (features/permissions/authorize)', () => {
 
   it('lets a privilege named by the caller grant update, only inside the organisation', async () => {
     const app = server.app;
-    const schemaAdmin = authOf({ privileges: ['SCHEMA_ADMIN'] });
+    // The reader's occupation, granted read on the organisation, holding SCHEMA_ADMIN.
+    const schemaAdmin = authOf({ occupationId: readerOccupationId, privileges: ['SCHEMA_ADMIN'] });
     const resource = { organizationId, documentId: await createDocument() };
     expect(await canAccess(app, schemaAdmin, resource, 'read')).toBe(true);
     expect(await canAccess(app, schemaAdmin, resource, 'update')).toBe(false);
@@ -603,25 +605,24 @@ describe('resource access (features/permissions/authorize)', () => {
     expect(await canAccess(app, schemaAdmin, { organizationId: otherOrganizationId }, 'read')).toBe(false);
     await expect(assertResourceAccess(app, schemaAdmin, { organizationId: otherOrganizationId }, 'read')).rejects.toMatchObject({ code: 'OBJECT_NOT_FOUND' });
     await expect(assertResourceAccess(app, schemaAdmin, resource, 'update')).rejects.toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
-    await expect(assertResourceAccess(app, schemaAdmin, resource, 'update', { privileges: ['SCHEMA_ADMIN'] })).resolves.toBeUndefined();
+    await expect(assertResourceAccess(app, schemaAdmin, resource, 'update', { privileges: ['SCHEMA_ADMIN'] })).resolves.toMatchObject({ update: true });
     expect(await canAccess(app, authOf({ organizationId: otherOrganizationId, privileges: ['IS_ADMIN'] }), resource, 'update')).toBe(true);
     expect(await findDocumentOrganization(app, resource.documentId)).toBe(organizationId);
     expect(await findDocumentOrganization(app, randomUUID())).toBeNull();
   });
 
-  it('lets a registered provider deny what the baseline allows', async () => {
+  it('gives an occupation without grants nothing but the organisation itself', async () => {
     const resource = { organizationId, documentId: await createDocument() };
-    const off = registerResourceGrantProvider(({ resource: asked, action }) =>
-      asked.documentId === resource.documentId && action === 'read' ? false : undefined,
-    );
-    try {
-      expectError(await getDocument(resource.documentId, reader), 403, 'INSUFFICIENT_PERMISSIONS');
-      expect((await list(reader)).map((doc) => doc.id)).not.toContain(resource.documentId);
-      const all = (await reader.request({ method: 'GET', url: `/api/organization/${organizationId}/all-documents` })).json() as Doc[];
-      expect(all.find((doc) => doc.id === resource.documentId)?.permissions).toEqual({ read: false, update: false });
-    } finally {
-      off();
-    }
+    const member = await fixture.member(organizationId, ['DATA_VIEW']);
+    const ungranted = await login(server.app, member.email, PASSWORD);
+    expectError(await getDocument(resource.documentId, ungranted), 403, 'INSUFFICIENT_PERMISSIONS');
+    expect((await list(ungranted)).map((doc) => doc.id)).not.toContain(resource.documentId);
+    const all = (await ungranted.request({ method: 'GET', url: `/api/organization/${organizationId}/all-documents` })).json() as Doc[];
+    expect(all.find((doc) => doc.id === resource.documentId)?.permissions).toEqual({ read: false, update: false, restrictions: [] });
+    // A grant on the document opens it.
+    await fixture.grant(member.occupationId, [{ documentId: resource.documentId, read: true }]);
+    expect((await getDocument(resource.documentId, ungranted)).statusCode).toBe(200);
+    expect((await list(ungranted)).map((doc) => doc.id)).toContain(resource.documentId);
   });
 });
 

@@ -6,7 +6,7 @@ import type { TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../src/infrastructure/commands';
 import { readModels } from '../src/infrastructure/database';
-import { resourceGrantProvider } from '../src/features/resource-permissions/grant-provider';
+import { resourceAccess } from '../src/features/permissions/authorize';
 import type { AuthContext } from '../src/types';
 import { type Client, login } from './helpers';
 import { schemesWorld } from './schemes-world';
@@ -300,7 +300,7 @@ describe('resource permissions', () => {
     expect(rows.map((row) => row.documentId)).toEqual([null, otherDocument]);
   });
 
-  it('the (unregistered) grant provider answers authorize.ts from the grants', async () => {
+  it('authorize.ts decides from the grants: own, inherited, read through a grant below, and privileges only where readable', async () => {
     const reader = await occupation();
     await putMany(userAdmin, reader, [
       { documentId, budgetId: budgetA, read: true, update: false },
@@ -313,26 +313,22 @@ describe('resource permissions', () => {
       organizationId,
       privileges,
     });
-    const ask = (occupationId: string, resource: object, action: 'read' | 'update', privileges: string[] = []) =>
-      resourceGrantProvider({
-        app: server.app,
-        auth: auth(occupationId, privileges),
-        resource: { organizationId, ...resource },
-        action,
-        options: { privileges: ['SCHEMA_ADMIN'] },
-        baseline: true,
-      });
+    const ask = async (occupationId: string, resource: object, action: 'read' | 'update', privileges: string[] = []) =>
+      (await resourceAccess(server.app, auth(occupationId, privileges), { organizationId, ...resource }, { privileges: ['SCHEMA_ADMIN'] }))[action];
     expect(await ask(reader, { documentId, budgetId: budgetA }, 'read')).toBe(true);
     expect(await ask(reader, { documentId, budgetId: budgetB }, 'read')).toBe(false);
-    expect(await ask(reader, { documentId }, 'read')).toBe(false);
+    // The document is readable through the budget granted in it (to navigate there), not updatable.
+    expect(await ask(reader, { documentId }, 'read')).toBe(true);
+    expect(await ask(reader, { documentId }, 'update')).toBe(false);
+    expect(await ask(reader, { documentId: secondDocument }, 'read')).toBe(false);
     expect(await ask(reader, { documentId, budgetId: budgetA }, 'update')).toBe(false);
     expect(await ask(reader, { documentId, budgetId: budgetA, subBudgetId: subBudgets[3] }, 'update')).toBe(true);
     expect(await ask(reader, { documentId, budgetId: budgetA, subBudgetId: subBudgets[4] }, 'read')).toBe(true);
     // A privilege that grants update (SCHEMA_ADMIN here) does so only where the grants let the occupation read.
     expect(await ask(reader, { documentId, budgetId: budgetA }, 'update', ['SCHEMA_ADMIN'])).toBe(true);
     expect(await ask(reader, { documentId, budgetId: budgetB }, 'update', ['SCHEMA_ADMIN'])).toBe(false);
-    // No opinion on reading the organisation itself, nor for an ADMIN-type occupation (the baseline stands).
-    expect(await ask(reader, {}, 'read')).toBeUndefined();
+    // Every occupation reads its organisation; updating it (creating documents) needs a grant.
+    expect(await ask(reader, {}, 'read')).toBe(true);
     expect(await ask(reader, {}, 'update')).toBe(false);
     const assigned = await admin.request({ method: 'POST', url: `/api/admin/${organizationId}` });
     expect(assigned.statusCode, assigned.body).toBe(200);
@@ -343,6 +339,42 @@ describe('resource permissions', () => {
       .where('type', '=', 'ADMIN')
       .executeTakeFirst();
     expect(adminOccupation).toBeDefined();
-    expect(await ask(adminOccupation?.id as string, { documentId, budgetId: budgetB }, 'update')).toBeUndefined();
+    // The organisation's ADMIN occupation holds every grant.
+    expect(await ask(adminOccupation?.id as string, { documentId, budgetId: budgetB }, 'update')).toBe(true);
+  });
+
+  it('a department granted read on one budget and update on one sub-budget sees exactly that through the API', async () => {
+    const department = await member(organizationId, ['DATA_VIEW']);
+    await putMany(userAdmin, department.occupationId, [
+      { documentId, budgetId: budgetA, read: true, update: false },
+      { documentId, budgetId: budgetB, subBudgetId: subBudgets[5], read: true, update: true },
+    ]);
+    const get = async (url: string) => {
+      const response = await department.client.request({ method: 'GET', url });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as never as { id: string; permissions?: { read: boolean; update: boolean } }[];
+    };
+    const documents = await get(`/api/organization/${organizationId}/documents`);
+    expect(documents.map((document) => document.id)).toEqual([documentId]);
+    const budgets = await get(`/api/document/${documentId}/budgets`);
+    expect(budgets.map((budget) => [budget.id, budget.permissions?.read, budget.permissions?.update]).sort()).toEqual(
+      [
+        [budgetA, true, false],
+        [budgetB, true, false],
+      ].sort(),
+    );
+    expectError(await department.client.request({ method: 'GET', url: `/api/document/${secondDocument}` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await department.client.request({ method: 'GET', url: `/api/budget/${budgetElsewhere}` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    const { scheme_id: schemeId } = await readModels(server.app.db)
+      .selectFrom('sub_budgets')
+      .select('scheme_id')
+      .where('id', '=', subBudgets[0] as string)
+      .executeTakeFirstOrThrow();
+    // Budget A is read as a whole: every sub-budget, none updatable; budget B only through its one sub-budget.
+    const ofA = await get(`/api/budget/${budgetA}/schema/${schemeId}/sub-budgets`);
+    expect(ofA).toHaveLength(16);
+    expect(ofA.every((row) => row.permissions?.update === false)).toBe(true);
+    const ofB = await get(`/api/budget/${budgetB}/schema/${schemeId}/sub-budgets`);
+    expect(ofB.map((row) => [row.id, row.permissions])).toEqual([[subBudgets[5], { read: true, update: true }]]);
   });
 });

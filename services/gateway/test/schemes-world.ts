@@ -23,7 +23,12 @@ export async function schemesWorld(organizationName: string, otherOrganizationNa
   const server = await startTestServer({ listen: false });
   const admin = await login(server.app, server.admin.email, server.admin.password);
   const accounts = accountsFixture(server.app, admin);
-  const member = async (organizationId: string, privilege: string) => login(server.app, (await accounts.member(organizationId, [privilege])).email, PASSWORD);
+  // Each reads its organisation's documents (a read grant on the organisation); privileges decide the rest.
+  const member = async (organizationId: string, privilege: string) => {
+    const made = await accounts.member(organizationId, [privilege]);
+    await accounts.grant(made.occupationId, [{ read: true }]);
+    return login(server.app, made.email, PASSWORD);
+  };
   const organizationId = await accounts.organization(organizationName);
   const otherOrganization = await accounts.organization(otherOrganizationName);
   return {

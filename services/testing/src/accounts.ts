@@ -63,5 +63,25 @@ export function accountsFixture(app: FastifyInstance, admin: Caller) {
     return { email, userId, roleId, occupationId };
   }
 
-  return { unique, organization, role, user, occupation, activate, member };
+  /**
+   * Grants an occupation read or update on resources, as a user administrator does on the
+   * permissions screens (PUT api/occupation/{id}/permissions). No documentId: the organisation.
+   */
+  async function grant(
+    occupationId: string,
+    permissions: { documentId?: string | null; budgetId?: string | null; subBudgetId?: string | null; read?: boolean; update?: boolean }[],
+  ): Promise<void> {
+    const payload = { permissions: permissions.map((p) => ({ read: p.read ?? true, update: p.update ?? false, ...p })) };
+    const response = await admin.request({ method: 'PUT', url: `/api/occupation/${occupationId}/permissions`, payload });
+    if (response.statusCode !== 200) throw new Error(`grant failed: ${response.statusCode} ${response.body}`);
+  }
+
+  /** A member (see `member`) whose occupation reads the organisation's documents and budgets (a read grant on the organisation). */
+  async function reader(organizationId: string, privilegeIds: string[]) {
+    const made = await member(organizationId, privilegeIds);
+    await grant(made.occupationId, [{ read: true }]);
+    return made;
+  }
+
+  return { unique, organization, role, user, occupation, activate, member, grant, reader };
 }

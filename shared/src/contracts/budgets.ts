@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
+import { RESOURCE_STATUS_RULE_TYPES } from './resource-statuses';
 import { rawText, singleLineText } from '../text';
 import { optionalTextArea, orderValue, requiredText } from '../validation';
 
@@ -101,7 +102,16 @@ export const budgetOrderSchema = z.object({
   list: z.array(z.object({ id, order: orderValue })).min(1, { message: 'validation.required' }),
 });
 
-export const budgetPermissionsSchema = z.object({ read: z.boolean(), update: z.boolean() });
+/**
+ * What the caller may do with a budget: its grants (read, update) and the rules of the document's
+ * and the budget's statuses in force for the caller (READ_DISABLED: the name is plain text and the
+ * budget cannot be opened; RESOURCE_WRITE_DISABLED: its data is locked; ...).
+ */
+export const budgetPermissionsSchema = z.object({
+  read: z.boolean(),
+  update: z.boolean(),
+  restrictions: z.array(z.enum(RESOURCE_STATUS_RULE_TYPES)).default([]),
+});
 
 /** A budget as every caller sees it: no API key, gateway URL, ERP URL or sync flag. */
 export const budgetSchema = z.object({

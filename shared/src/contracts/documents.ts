@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
+import { RESOURCE_STATUS_RULE_TYPES } from './resource-statuses';
 import { optionalTextArea, orderValue, requiredText } from '../validation';
 
 /**
@@ -86,7 +87,8 @@ export const documentSchema = z.object({
   recordsCount: z.number(),
   createdAt: z.string(),
   /** What the caller may do with the document (the settings tab needs update). */
-  permissions: z.object({ read: z.boolean(), update: z.boolean() }),
+  /** The caller's grants on the document and the rules of its status in force for the caller. */
+  permissions: z.object({ read: z.boolean(), update: z.boolean(), restrictions: z.array(z.enum(RESOURCE_STATUS_RULE_TYPES)).default([]) }),
   /**
    * A copy whose copy task still runs (COPYING) or failed or was interrupted (INCOMPLETE: parts
    * are missing; the owner may delete it and copy again); null for a finished copy or an original.

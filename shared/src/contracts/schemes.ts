@@ -82,6 +82,8 @@ export const subBudgetSchema = z.object({
   recordsCount: z.number(),
   attachmentsCount: z.number(),
   hasComments: z.boolean(),
+  /** Seen from a budget: the caller's grants on the sub-budget there (a department may update one sub-budget of a budget). */
+  permissions: z.object({ read: z.boolean(), update: z.boolean() }).optional(),
 });
 export type SubBudget = z.infer<typeof subBudgetSchema>;
 

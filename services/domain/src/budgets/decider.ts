@@ -55,7 +55,15 @@ export type BudgetCommand =
       documentHasMasterClassifier?: boolean;
       copiedFrom?: BudgetCopyChoice | null;
     })
-  | (BudgetInput & { type: 'UpdateBudget'; budgetType?: BudgetType })
+  | (BudgetInput & {
+      type: 'UpdateBudget';
+      budgetType?: BudgetType;
+      /**
+       * The budget's settings are locked by a status (METADATA_WRITE_DISABLED) and the caller is a
+       * status administrator: only its status may change, so a locked budget can be unlocked.
+       */
+      onlyStatusMayChange?: boolean;
+    })
   | { type: 'SetBudgetTags'; budgetId: string; tags: string[] }
   | { type: 'SetBudgetSync'; budgetId: string; enabled: boolean }
   | { type: 'IssueBudgetApiKey'; budgetId: string; now: Date }
@@ -188,14 +196,16 @@ function update(command: Extract<BudgetCommand, { type: 'UpdateBudget' }>, state
   const budget = active(state);
   if (command.budgetType !== undefined && command.budgetType !== budget.type) throw new DomainError('BUDGET_TYPE_IMMUTABLE');
   const fields = fieldsFor(budget.type, command, budget);
-  const unchanged =
+  const settingsUnchanged =
     budget.name === fields.name &&
     budget.description === fields.description &&
-    budget.resourceStatusId === fields.resourceStatusId &&
     sameList(budget.sumBudgetComponentIds, fields.sumBudgetComponentIds) &&
     budget.gwUrl === fields.gwUrl &&
     budget.erpUrl === fields.erpUrl;
-  if (unchanged) return [];
+  if (command.onlyStatusMayChange && !settingsUnchanged) {
+    throw new DomainError('ACTION_DISALLOWED_DUE_TO_STATUS', "the budget's status locks its settings: only its status may change");
+  }
+  if (settingsUnchanged && budget.resourceStatusId === fields.resourceStatusId) return [];
   return [{ type: 'BudgetUpdated', data: { budgetId: command.budgetId, documentId: budget.documentId, organizationId: budget.organizationId, ...fields } }];
 }
 

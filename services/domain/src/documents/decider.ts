@@ -30,6 +30,8 @@ export type DocumentCommand =
       recordsCount: number;
       /** Only a platform administrator (IS_ADMIN) may change allowCommentingWithReadPermissions. */
       platformAdmin: boolean;
+      /** The document's status locks its settings and the caller is a status administrator: only the status may change. */
+      onlyStatusMayChange?: boolean;
     } & DocumentSettings)
   | { type: 'DeleteDocument'; documentId: string };
 
@@ -50,14 +52,17 @@ function update(command: Extract<DocumentCommand, { type: 'UpdateDocument' }>, s
     throw new DomainError('INSUFFICIENT_PERMISSIONS', 'only a platform administrator may change allowCommentingWithReadPermissions');
   }
   const { documentId, name, description, period, masterClassifierId, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId } = command;
-  const unchanged =
+  const settingsUnchanged =
     document.name === name &&
     document.description === description &&
     samePeriod(document.period, period) &&
     document.masterClassifierId === masterClassifierId &&
     document.recordAmountKey === recordAmountKey &&
-    document.resourceStatusId === resourceStatusId;
-  if (unchanged && document.allowCommentingWithReadPermissions === allowCommentingWithReadPermissions) return [];
+    document.allowCommentingWithReadPermissions === allowCommentingWithReadPermissions;
+  if (command.onlyStatusMayChange && !settingsUnchanged) {
+    throw new DomainError('ACTION_DISALLOWED_DUE_TO_STATUS', "the document's status locks its settings: only its status may change");
+  }
+  if (settingsUnchanged && document.resourceStatusId === resourceStatusId) return [];
   return [
     {
       type: 'DocumentUpdated',

@@ -24,8 +24,8 @@ import type { CommandContext, CommandLock } from '../../infrastructure/command-r
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
 import { assertResourceStatusField } from '../resource-statuses/service';
-import { canAccessEach, documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
-import { budgetResource, componentFacts, permissionsOfEach } from './access';
+import { canAccess, documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
+import { budgetRef, budgetResource, componentFacts, permissionsOfEach } from './access';
 import { deleteApiKey, issueApiKey, readApiKey } from './api-keys';
 import { assertCopyPartsAvailable, assertCopySchemes, availableBudgetCopyParts, copyBudget, matchingSchemes, transferrableSubBudgets } from './copy';
 import { infoOf, toAdminBudget, toBudget, toHierarchy } from './responses';
@@ -117,6 +117,16 @@ export function budgetService(app: FastifyInstance) {
     });
   }
 
+  /**
+   * Whether the budget's status locks its settings (the caller holds the update grant). A status
+   * administrator may then still change the status, and only that; anyone else is refused.
+   */
+  async function settingsLockedForStatusAdmin(auth: AuthContext, row: BudgetRow): Promise<boolean> {
+    if (await canAccess(app, auth, budgetRef(row), 'updateSettings')) return false;
+    if (!auth.privileges.includes('STATUS_ADMIN') && !isPlatformAdmin(auth)) await budgetResource(app, auth, row.id, 'updateSettings');
+    return true;
+  }
+
   /** The document's budgets as a sum budget's rules see them, read now (under the component lock). */
   const factsOf = async (auth: AuthContext, documentId: string) => componentFacts(app, auth, await documentBudgets(read(), documentId));
 
@@ -158,27 +168,15 @@ export function budgetService(app: FastifyInstance) {
     /** The organisation's readable budgets of readable documents (the copy form's tree of documents). */
     ofOrganization: async (caller: Caller, organizationId: string) => {
       await organizationResource(app, caller.auth, organizationId, 'read');
-      const rows = await organizationBudgets(read(), organizationId);
-      const documentIds = [...new Set(rows.map((row) => row.document_id))];
-      const access = await canAccessEach(
-        app,
-        caller.auth,
-        documentIds.map((documentId) => ({ organizationId, documentId })),
-        'read',
-      );
-      const readableDocuments = new Set(documentIds.filter((_, index) => access[index]));
-      return readable(
-        caller.auth,
-        rows.filter((row) => readableDocuments.has(row.document_id)),
-        false,
-      );
+      // A budget readable through the grants makes its document readable too: one filter does.
+      return readable(caller.auth, await organizationBudgets(read(), organizationId), false);
     },
 
     get: async (caller: Caller, budgetId: string) => {
       const row = await budgetResource(app, caller.auth, budgetId, 'read');
       const [permissions] = await permissionsOfEach(app, caller.auth, [row]);
       const structure = (await budgetStructures(read(), [row])).get(row.id) as BudgetStructure;
-      return toBudget(app.config.publicUrl, caller.auth, row, permissions ?? { read: false, update: false }, structure);
+      return toBudget(app.config.publicUrl, caller.auth, row, permissions ?? { read: false, update: false, restrictions: [] }, structure);
     },
 
     create: async (caller: Caller, documentId: string, input: BudgetCreateInput) => {
@@ -216,7 +214,8 @@ export function budgetService(app: FastifyInstance) {
     },
 
     update: async (caller: Caller, budgetId: string, input: BudgetUpdateInput) => {
-      const row = await budgetResource(app, caller.auth, budgetId, 'update');
+      const row = await budgetResource(app, caller.auth, budgetId, 'updateStatus');
+      const onlyStatusMayChange = await settingsLockedForStatusAdmin(caller.auth, row);
       await assertResourceStatusField(app, row.organization_id, input.resourceStatusId);
       assertAdminFields(caller.auth, input);
       const sum = row.type === 'SUM_BUDGET';
@@ -227,6 +226,7 @@ export function budgetService(app: FastifyInstance) {
           budgetId: row.id,
           budgetType: input.type,
           ...fieldsOf(input),
+          onlyStatusMayChange,
           componentFacts: sum ? await factsOf(caller.auth, row.document_id) : [],
         }),
         sum ? componentLock(row.document_id) : undefined,
@@ -234,7 +234,7 @@ export function budgetService(app: FastifyInstance) {
     },
 
     setTags: async (caller: Caller, budgetId: string, tags: string[]) => {
-      const row = await budgetResource(app, caller.auth, budgetId, 'update');
+      const row = await budgetResource(app, caller.auth, budgetId, 'updateSettings');
       return run(caller, { type: 'SetBudgetTags', budgetId: row.id, tags });
     },
 
@@ -258,7 +258,8 @@ export function budgetService(app: FastifyInstance) {
     },
 
     setSync: async (caller: Caller, budgetId: string, enabled: boolean) => {
-      const row = await budgetResource(app, caller.auth, budgetId, 'update');
+      // Pausing or resuming sync is the platform administrator's switch, whatever the status locks.
+      const row = await budgetResource(app, caller.auth, budgetId, 'updateStatus');
       return run(caller, { type: 'SetBudgetSync', budgetId: row.id, enabled });
     },
 

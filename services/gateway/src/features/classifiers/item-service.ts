@@ -67,14 +67,14 @@ export function classifierItemService(app: FastifyInstance) {
   }
 
   async function deleteItems(caller: Caller, classifierId: string, itemIds: string[]) {
-    const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+    const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
     const usage = await findItemsInUse(read(), classifier, itemIds);
     return run(caller, { type: 'DeleteClassifierItems', classifierId: classifier.id, itemIds, inUse: usedIds(usage) });
   }
 
   return {
     async add(caller: Caller, classifierId: string, input: ClassifierItemInput) {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       const groupings = await groupingContexts(read(), classifier.id);
       // The answer names the new item, so its id is made here rather than by the runner.
       const itemId = randomUUID();
@@ -82,7 +82,7 @@ export function classifierItemService(app: FastifyInstance) {
     },
 
     async update(caller: Caller, classifierId: string, itemId: string, input: ClassifierItemInput) {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       const usage = await findItemsInUse(read(), classifier, [itemId]);
       const groupings = await groupingContexts(read(), classifier.id);
       return run(
@@ -93,7 +93,7 @@ export function classifierItemService(app: FastifyInstance) {
     },
 
     async bulkEdit(caller: Caller, classifierId: string, edit: ClassifierItemsBulkEdit) {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       return run(caller, { type: 'BulkEditClassifierItems', classifierId: classifier.id, edit, groupings: await groupingContexts(read(), classifier.id) });
     },
 
@@ -102,7 +102,7 @@ export function classifierItemService(app: FastifyInstance) {
 
     /** Imports rows the web sends after validation; a retry with the same import id answers the first result. */
     async import(caller: Caller, classifierId: string, input: ClassifierImportInput) {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       if (input.documentId && input.documentId !== classifier.document_id) throw new DomainError('CLASSIFIER_NOT_FOUND');
       // The API sends objects; the file parser keyed them by column already.
       const rows: RawRow[] = input.items.map((item) => ({ ...item }));
@@ -112,7 +112,7 @@ export function classifierItemService(app: FastifyInstance) {
 
     /** Reads an uploaded file (only once access is granted) and checks every row as the import would. */
     async validateFile(caller: Caller, classifierId: string, upload: () => Promise<UploadedFile>): Promise<ImportValidation> {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       const file = await upload();
       const format = formatOf(file.filename, file.mimetype);
       const state = await activeState(classifier.id);

@@ -67,12 +67,12 @@ export function classifierService(app: FastifyInstance) {
     /** The classifier privileges, or update of the document: its settings choose the master classifier from this list. */
     async list(caller: Caller, documentId: string, includeMeta: boolean): Promise<Classifier[]> {
       const viewer = CLASSIFIER_VIEWERS.privileges.some((privilege) => caller.auth.privileges.includes(privilege));
-      await documentResource(app, caller.auth, documentId, viewer ? 'read' : 'update');
+      await documentResource(app, caller.auth, documentId, viewer ? 'read' : 'updateSettings');
       return listClassifiers(app.db, { documentId }, includeMeta);
     },
 
     async create(caller: Caller, documentId: string, input: ClassifierCreateInput) {
-      const { organizationId } = await documentResource(app, caller.auth, documentId, 'update', CLASSIFIER_EDITORS);
+      const { organizationId } = await documentResource(app, caller.auth, documentId, 'updateSettings', CLASSIFIER_EDITORS);
       if (input.groupingId) await assertGroupable(read(), documentId, input.groupingId);
       // The id is claimed with the field name before the command runs, so it is made here.
       const classifierId = randomUUID();
@@ -84,7 +84,7 @@ export function classifierService(app: FastifyInstance) {
     },
 
     async update(caller: Caller, classifierId: string, input: ClassifierUpdateInput) {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       const context = await classifierContext(app.db, { classifierId: classifier.id, documentId: classifier.document_id, groupingId: classifier.grouping_id });
       const command: ClassifierCommand = { type: 'UpdateClassifier', classifierId: classifier.id, ...(input as ClassifierFields), context };
       classifierDecider.decide(command, await classifierState(app, classifier.id));
@@ -93,7 +93,7 @@ export function classifierService(app: FastifyInstance) {
     },
 
     async remove(caller: Caller, classifierId: string) {
-      const classifier = await classifierInPath(app, caller.auth, classifierId, 'update');
+      const classifier = await classifierInPath(app, caller.auth, classifierId, 'updateSettings');
       const context = await classifierContext(app.db, { classifierId: classifier.id, documentId: classifier.document_id, groupingId: classifier.grouping_id });
       const usedInScheme = await classifierUsedInScheme(read(), classifier.id);
       const result = await run(caller, {
@@ -108,7 +108,7 @@ export function classifierService(app: FastifyInstance) {
     },
 
     async reorder(caller: Caller, documentId: string, input: ClassifierOrderInput) {
-      await documentResource(app, caller.auth, documentId, 'update', CLASSIFIER_EDITORS);
+      await documentResource(app, caller.auth, documentId, 'updateSettings', CLASSIFIER_EDITORS);
       const known = new Set((await listClassifierRows(read(), { documentId })).map((row) => row.id));
       if (input.list.some((entry) => !known.has(entry.id))) throw new DomainError('CLASSIFIER_NOT_FOUND');
       return app.commands.run({

@@ -2,11 +2,11 @@ import type { DocumentRow } from '@eelarve/projections/documents/queries';
 import type { Document } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AuthContext } from '../../types';
-import { canAccess, canAccessEach } from '../permissions/authorize';
+import { listAccess, type ResourceAccess } from '../permissions/authorize';
 import { copyStatuses, type DocumentCopyStatus } from './copy-status';
 
 /** A documents read-model row as the API answers it, with the caller's permissions and the copy's state. */
-export function toDocument(row: DocumentRow, permissions: { read: boolean; update: boolean }, copyStatus: DocumentCopyStatus | null = null): Document {
+export function toDocument(row: DocumentRow, permissions: ResourceAccess, copyStatus: DocumentCopyStatus | null = null): Document {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -25,29 +25,23 @@ export function toDocument(row: DocumentRow, permissions: { read: boolean; updat
   };
 }
 
-const resourceOf = (row: DocumentRow) => ({ organizationId: row.organization_id, documentId: row.id });
+const listed = (row: DocumentRow) => ({ organizationId: row.organization_id, documentId: row.id, documentStatusId: row.resource_status_id });
 
 /** One document with what the caller may do with it. */
 export async function documentResponse(app: FastifyInstance, auth: AuthContext, row: DocumentRow): Promise<Document> {
-  const resource = resourceOf(row);
-  const [read, update, statuses] = await Promise.all([
-    canAccess(app, auth, resource, 'read'),
-    canAccess(app, auth, resource, 'update'),
-    copyStatuses(app, [row.id]),
-  ]);
-  return toDocument(row, { read, update }, statuses.get(row.id));
+  return (await documentResponses(app, auth, [row]))[0] as Document;
 }
 
-/** A list of documents with what the caller may do with each (the baseline is decided once per organisation). */
+/** A list of documents (of one organisation) with what the caller may do with each: one grants query for the list. */
 export async function documentResponses(app: FastifyInstance, auth: AuthContext, rows: readonly DocumentRow[]): Promise<Document[]> {
-  const resources = rows.map(resourceOf);
-  const [read, update, statuses] = await Promise.all([
-    canAccessEach(app, auth, resources, 'read'),
-    canAccessEach(app, auth, resources, 'update'),
+  const first = rows[0];
+  if (!first) return [];
+  const [access, statuses] = await Promise.all([
+    listAccess(app, auth, first.organization_id, rows.map(listed)),
     copyStatuses(
       app,
       rows.map((row) => row.id),
     ),
   ]);
-  return rows.map((row, index) => toDocument(row, { read: read[index] ?? false, update: update[index] ?? false }, statuses.get(row.id)));
+  return rows.map((row, index) => toDocument(row, access[index] ?? { read: false, update: false, restrictions: [] }, statuses.get(row.id)));
 }

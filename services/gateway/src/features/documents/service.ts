@@ -1,5 +1,5 @@
 import { type DocumentCommand, documentDecider, documentOrderDecider } from '@eelarve/domain';
-import { countOrganizationDocuments, findDocument, listOrganizationDocuments } from '@eelarve/projections/documents/queries';
+import { countOrganizationDocuments, type DocumentRow, findDocument, listOrganizationDocuments } from '@eelarve/projections/documents/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
 import {
   type Document,
@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { CommandContext } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
-import { documentResource, isPlatformAdmin, organizationResource } from '../permissions/authorize';
+import { canAccess, documentResource, isPlatformAdmin, organizationResource, type ResourceAction } from '../permissions/authorize';
 import { assertResourceStatusField } from '../resource-statuses/service';
 import { availableCopySteps, chosenCopySteps, type DocumentCopyStepName, startDocumentCopy } from './copy';
 import { checkMasterClassifier } from './master-classifier';
@@ -71,8 +71,19 @@ export function documentService(app: FastifyInstance) {
   const run = (caller: Caller, command: DocumentCommand | ((context: CommandContext) => DocumentCommand)) =>
     app.commands.run({ decider: documentDecider, command, actor: caller.actor, readModels: READ_MODELS });
 
+  /**
+   * Whether the document's status locks its settings (the caller holds the update grant). A status
+   * administrator may then still change the status, and only that; anyone else is refused.
+   */
+  async function settingsLockedForStatusAdmin(caller: Caller, row: DocumentRow): Promise<boolean> {
+    const resource = { organizationId: row.organization_id, documentId: row.id };
+    if (await canAccess(app, caller.auth, resource, 'updateSettings')) return false;
+    if (!caller.auth.privileges.includes('STATUS_ADMIN') && !isPlatformAdmin(caller.auth)) await documentResource(app, caller.auth, row.id, 'updateSettings');
+    return true;
+  }
+
   /** The live document the caller may perform `action` on (404 otherwise). */
-  async function accessibleDocument(caller: Caller, documentId: string, action: 'read' | 'update') {
+  async function accessibleDocument(caller: Caller, documentId: string, action: ResourceAction) {
     await documentResource(app, caller.auth, documentId, action);
     const row = await findDocument(read(), documentId);
     if (!row) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
@@ -126,7 +137,8 @@ export function documentService(app: FastifyInstance) {
     },
 
     async update(caller: Caller, documentId: string, input: DocumentInput) {
-      const row = await accessibleDocument(caller, documentId, 'update');
+      const row = await accessibleDocument(caller, documentId, 'updateStatus');
+      const onlyStatusMayChange = await settingsLockedForStatusAdmin(caller, row);
       if (input.id && input.id !== documentId) throw mismatch('id');
       await assertResourceStatusField(app, row.organization_id, input.resourceStatusId);
       const masterClassifierId = input.masterClassifierId === undefined ? row.master_classifier_id : input.masterClassifierId;
@@ -143,6 +155,7 @@ export function documentService(app: FastifyInstance) {
         resourceStatusId: input.resourceStatusId,
         recordsCount: row.records_count,
         platformAdmin: isPlatformAdmin(caller.auth),
+        onlyStatusMayChange,
       });
       return { id, position };
     },

@@ -1,37 +1,34 @@
-import { DomainError, type Privilege } from '@eelarve/shared';
+import { DomainError, type Privilege, RESOURCE_STATUS_RULE_TYPES, type ResourceStatusRuleType } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import { findOccupation } from '@eelarve/projections/accounts/queries';
+import { findOccupation, type OccupationRow } from '@eelarve/projections/accounts/queries';
+import { findBudget } from '@eelarve/projections/budgets/queries';
 import { findDocument } from '@eelarve/projections/documents/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
+import {
+  budgetGrant,
+  documentGrant,
+  effectiveFlags,
+  grantsOn,
+  levelGrants,
+  subBudgetGrantsOf,
+  subBudgetIdsWith,
+} from '@eelarve/projections/permissions/queries';
+import { organizationResourceStatuses, type ResourceStatusRow } from '@eelarve/projections/resource-statuses/queries';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, RouteAccess } from '../../types';
 
-/**
- * Resource permissions (spec 1, section 6; spec 2, section 6): ONE place decides whether the
- * caller may read or update an organisation, document, budget or sub-budget.
- *
- * Baseline rules, until per-occupation grants exist:
- * - IS_ADMIN (platform administrator) sees and updates everything;
- * - anyone else acts only in their session's organisation: objects of another organisation are
- *   "not found" (404 OBJECT_NOT_FOUND), never 403, so their ids are not confirmed;
- * - read: every occupation of the organisation;
- * - update: ADMIN-type occupations of the organisation, and occupations holding one of the
- *   privileges the caller names in `options.privileges` (where the spec ties editing to a
- *   privilege, e.g. SCHEMA_ADMIN for schemes, CLASSIFICATION_ADMIN for classifiers).
- *
- * EXTENSION POINT for the resource-permissions issue: register a `ResourceGrantProvider` with
- * `registerResourceGrantProvider`. It is asked only for callers inside the organisation who are not
- * platform administrators, after the baseline, and may answer `true` (granted), `false` (denied)
- * or `undefined` (no opinion: the baseline stands). The first provider with an opinion wins. That
- * is where read/update grants per occupation on organisation, document, budget and sub-budget,
- * their inheritance downward, and resource-status flags (read-disabled, write-disabled, ...) go.
- */
 /**
  * The authorisation module: the one place that decides who may do what.
  * 1. Route access (`authoriseRoute`): every route declares `public`, `user`, `occupation` or the
  *    privileges it needs; the auth plugin asks here on every request.
  * 2. Organisation scope (`organizationInScope`, `visibleTo`): users, roles and occupations.
- * 3. Resource permissions (`canAccess`, `documentResource`, ...): below.
+ * 3. Resource permissions (`assertResourceAccess`, `documentResource`, `listAccess`, ...), spec 1
+ *    section 6 and spec 2 section 6: platform administrators and the organisation's ADMIN
+ *    occupations hold every grant; every other occupation reads its organisation and holds the read
+ *    and update grants given to it on documents, budgets and sub-budgets, inherited downward (a
+ *    grant below a resource makes it readable, to navigate to what was granted). The statuses of
+ *    the document and the budget then refuse what their rules say, unless the caller's privileges
+ *    or roles are exempt. List endpoints ask `listAccess` once per list (one grants query).
  * Another organisation's objects are always "not found" (404), never 403, so ids are not confirmed.
  */
 export function authoriseRoute(access: RouteAccess, auth: AuthContext | null): void {
@@ -92,7 +89,38 @@ export function privilegesNotHeld(auth: AuthContext, privileges: readonly string
   return [...new Set(privileges)].filter((privilege) => !auth.privileges.includes(privilege)).sort();
 }
 
-export type ResourceAction = 'read' | 'update';
+/**
+ * What a caller wants to do with a resource. Each needs a grant (read or update) and is refused by
+ * some status rules of the resource (spec 2, section 6):
+ * - `see`: find it in a list or read its route; a read grant, whatever its status says.
+ * - `read`: open it; refused by READ_DISABLED.
+ * - `update`: change its data (records, imports, sub-budgets, budgets of a document, deletion);
+ *   refused by READ_DISABLED and RESOURCE_WRITE_DISABLED.
+ * - `updateSettings`: change its settings (name, classifiers, schemes, document settings);
+ *   refused by METADATA_WRITE_DISABLED.
+ * - `updateStatus`: move it on its approval route or set only its status; an update grant, never
+ *   refused by a status (otherwise a locked budget could never be unlocked).
+ */
+export type ResourceAction = 'see' | 'read' | 'update' | 'updateSettings' | 'updateStatus';
+
+const GRANT_NEEDED: Record<ResourceAction, 'read' | 'update'> = {
+  see: 'read',
+  read: 'read',
+  update: 'update',
+  updateSettings: 'update',
+  updateStatus: 'update',
+};
+
+const REFUSED_BY: Record<ResourceAction, readonly ResourceStatusRuleType[]> = {
+  see: [],
+  read: ['READ_DISABLED'],
+  update: ['READ_DISABLED', 'RESOURCE_WRITE_DISABLED'],
+  updateSettings: ['METADATA_WRITE_DISABLED'],
+  updateStatus: [],
+};
+
+/** Rules that hide rather than lock: a platform administrator sees every document and budget (spec 1, section 6). */
+const HIDING_RULES: readonly ResourceStatusRuleType[] = ['READ_DISABLED', 'METADATA_READ_DISABLED', 'COMMENT_READ_DISABLED'];
 
 export interface ResourceRef {
   organizationId: string;
@@ -102,51 +130,122 @@ export interface ResourceRef {
 }
 
 export interface AccessOptions {
-  /** Privileges that also grant update of this resource (any of them). */
+  /** Privileges that also grant update of this resource (any of them) wherever it can be read. */
   privileges?: readonly Privilege[];
 }
 
-export interface AccessQuestion {
-  app: FastifyInstance;
-  auth: AuthContext;
-  resource: ResourceRef;
-  action: ResourceAction;
-  options: AccessOptions;
-  /** What the baseline rules above decided. */
-  baseline: boolean;
+/**
+ * The caller's effective access to one resource: the grants (own, inherited from above, or read
+ * through a grant below) and the status rules in force on it for this caller (the document's and
+ * the budget's statuses, minus the rules the caller's privileges or roles are exempt from).
+ */
+export interface ResourceAccess {
+  read: boolean;
+  update: boolean;
+  restrictions: ResourceStatusRuleType[];
 }
 
-export type ResourceGrantProvider = (question: AccessQuestion) => Promise<boolean | undefined> | boolean | undefined;
-
-const providers: ResourceGrantProvider[] = [];
-
-/** Plugs per-occupation grants into every resource check; returns a function that removes it again. */
-export function registerResourceGrantProvider(provider: ResourceGrantProvider): () => void {
-  providers.push(provider);
-  return () => {
-    const index = providers.indexOf(provider);
-    if (index >= 0) providers.splice(index, 1);
-  };
-}
+const NO_ACCESS: ResourceAccess = { read: false, update: false, restrictions: [] };
 
 /** The caller acts in the resource's organisation, or is a platform administrator. */
 export function inOrganization(auth: AuthContext, organizationId: string): boolean {
   return isPlatformAdmin(auth) || (auth.organizationId !== null && auth.organizationId === organizationId);
 }
 
-async function baseline(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: ResourceAction, options: AccessOptions): Promise<boolean> {
-  if (action === 'read') return true;
-  if (options.privileges?.some((privilege) => auth.privileges.includes(privilege))) return true;
-  return actsAsOrganizationAdmin(app, auth, resource.organizationId);
+/** The caller's occupation, read once per request. */
+const occupations = new WeakMap<AuthContext, Promise<OccupationRow | undefined>>();
+function callerOccupation(app: FastifyInstance, auth: AuthContext): Promise<OccupationRow | undefined> {
+  let found = occupations.get(auth);
+  if (!found) {
+    found = auth.occupationId ? findOccupation(readModels(app.db), auth.occupationId) : Promise.resolve(undefined);
+    occupations.set(auth, found);
+  }
+  return found;
 }
 
-/** The registered providers refine the baseline decision; the first with an opinion wins. */
-async function withProviders(question: AccessQuestion): Promise<boolean> {
-  for (const provider of providers) {
-    const answer = await provider(question);
-    if (answer !== undefined) return answer;
+/** The organisation's statuses by id, read once per request. */
+const statusCatalogues = new WeakMap<AuthContext, Map<string, Promise<Map<string, ResourceStatusRow>>>>();
+function statusCatalogue(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<Map<string, ResourceStatusRow>> {
+  let byOrganization = statusCatalogues.get(auth);
+  if (!byOrganization) {
+    byOrganization = new Map();
+    statusCatalogues.set(auth, byOrganization);
   }
-  return question.baseline;
+  let catalogue = byOrganization.get(organizationId);
+  if (!catalogue) {
+    catalogue = organizationResourceStatuses(readModels(app.db), organizationId).then((rows) => new Map(rows.map((row) => [row.id, row])));
+    byOrganization.set(organizationId, catalogue);
+  }
+  return catalogue;
+}
+
+/**
+ * Platform administrators, and the organisation's ADMIN-type occupations, hold every grant in it;
+ * everyone else holds what was granted to their occupation.
+ */
+async function holdsEveryGrant(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<boolean> {
+  if (isPlatformAdmin(auth)) return true;
+  if (auth.organizationId !== organizationId) return false;
+  return (await callerOccupation(app, auth))?.type === 'ADMIN';
+}
+
+/** The rules of the statuses in force that the caller is not exempt from (by privilege or by role). */
+async function restrictionsOf(
+  app: FastifyInstance,
+  auth: AuthContext,
+  organizationId: string,
+  statusIds: readonly (string | null)[],
+): Promise<ResourceStatusRuleType[]> {
+  const present = statusIds.filter((id): id is string => id !== null);
+  if (present.length === 0) return [];
+  const [catalogue, occupation] = await Promise.all([statusCatalogue(app, auth, organizationId), callerOccupation(app, auth)]);
+  const roles = new Set(occupation?.role_ids ?? []);
+  const restrictions = new Set<ResourceStatusRuleType>();
+  for (const statusId of present) {
+    for (const rule of catalogue.get(statusId)?.rules ?? []) {
+      const exempt = rule.overridePrivileges.some((privilege) => auth.privileges.includes(privilege)) || rule.overrideRoles.some((role) => roles.has(role));
+      if (!exempt && !(isPlatformAdmin(auth) && HIDING_RULES.includes(rule.type))) restrictions.add(rule.type);
+    }
+  }
+  return RESOURCE_STATUS_RULE_TYPES.filter((type) => restrictions.has(type));
+}
+
+/** The statuses a resource is under: its document's and, for a budget or sub-budget, its budget's. */
+async function statusIdsOf(app: FastifyInstance, resource: ResourceRef): Promise<(string | null)[]> {
+  const read = readModels(app.db);
+  const [document, budget] = await Promise.all([
+    resource.documentId ? findDocument(read, resource.documentId) : undefined,
+    resource.budgetId ? findBudget(read, resource.budgetId) : undefined,
+  ]);
+  return [document?.resource_status_id ?? null, budget?.resource_status_id ?? null];
+}
+
+const holdsAny = (auth: AuthContext, privileges: readonly Privilege[] | undefined) =>
+  (privileges ?? []).some((privilege) => auth.privileges.includes(privilege));
+
+/** A resource's grants: every occupation reads its own organisation; the rest is granted per occupation. */
+async function grantsOf(app: FastifyInstance, auth: AuthContext, resource: ResourceRef): Promise<{ read: boolean; update: boolean }> {
+  if (await holdsEveryGrant(app, auth, resource.organizationId)) return { read: true, update: true };
+  if (!auth.occupationId) return { read: false, update: false };
+  const grants = await grantsOn(readModels(app.db), auth.occupationId, resource);
+  return { read: grants.read || !resource.documentId, update: grants.update };
+}
+
+/** The caller's effective access to the resource (see `ResourceAccess`); nothing for another organisation's. */
+export async function resourceAccess(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, options: AccessOptions = {}): Promise<ResourceAccess> {
+  if (!inOrganization(auth, resource.organizationId)) return NO_ACCESS;
+  const [grants, statusIds] = await Promise.all([grantsOf(app, auth, resource), statusIdsOf(app, resource)]);
+  return withPrivileges(auth, { ...grants, restrictions: await restrictionsOf(app, auth, resource.organizationId, statusIds) }, options);
+}
+
+/** Privileges that grant update (SCHEMA_ADMIN for schemes, ...) do so wherever the resource is readable. */
+function withPrivileges(auth: AuthContext, access: ResourceAccess, options: AccessOptions): ResourceAccess {
+  return { ...access, update: access.update || (access.read && holdsAny(auth, options.privileges)) };
+}
+
+/** Whether the access allows the action: the grant it needs, and no rule in force that refuses it. */
+export function allows(access: ResourceAccess, action: ResourceAction): boolean {
+  return access[GRANT_NEEDED[action]] && !access.restrictions.some((rule) => REFUSED_BY[action].includes(rule));
 }
 
 /** Whether the caller may perform `action` on the resource; false also for another organisation's objects. */
@@ -157,41 +256,53 @@ export async function canAccess(
   action: ResourceAction,
   options: AccessOptions = {},
 ): Promise<boolean> {
-  return (await canAccessEach(app, auth, [resource], action, options))[0] ?? false;
+  return allows(await resourceAccess(app, auth, resource, options), action);
+}
+
+/** A document or budget row as list access needs it. */
+export interface ListedResource {
+  organizationId: string;
+  documentId: string;
+  budgetId?: string;
+  documentStatusId: string | null;
+  budgetStatusId?: string | null;
 }
 
 /**
- * `canAccess` for every resource of a list (a list screen's rows): the baseline, which depends on
- * the organisation only, is decided once per organisation instead of once per row.
+ * The caller's access to every row of a list of documents (or of one document's budgets): one
+ * grants query for the whole list and the organisation's statuses, never a question per row.
  */
-export async function canAccessEach(
+export async function listAccess(
   app: FastifyInstance,
   auth: AuthContext,
-  resources: readonly ResourceRef[],
-  action: ResourceAction,
+  organizationId: string,
+  rows: readonly ListedResource[],
   options: AccessOptions = {},
-): Promise<boolean[]> {
-  if (isPlatformAdmin(auth)) return resources.map(() => true);
-  const baselines = new Map<string, Promise<boolean>>();
-  const baselineOf = (resource: ResourceRef) => {
-    let decided = baselines.get(resource.organizationId);
-    if (!decided) {
-      decided = baseline(app, auth, resource, action, options);
-      baselines.set(resource.organizationId, decided);
-    }
-    return decided;
-  };
+): Promise<ResourceAccess[]> {
+  if (rows.length === 0 || !inOrganization(auth, organizationId)) return rows.map(() => NO_ACCESS);
+  const everything = await holdsEveryGrant(app, auth, organizationId);
+  const documentIds = new Set(rows.map((row) => row.documentId));
+  const oneDocument = documentIds.size === 1 && rows.some((row) => row.budgetId) ? ([...documentIds][0] ?? null) : null;
+  const grants = everything || !auth.occupationId ? null : await levelGrants(readModels(app.db), auth.occupationId, organizationId, oneDocument);
   return Promise.all(
-    resources.map(async (resource) => {
-      if (!inOrganization(auth, resource.organizationId)) return false;
-      return withProviders({ app, auth, resource, action, options, baseline: await baselineOf(resource) });
+    rows.map(async (row) => {
+      const flags = everything
+        ? { read: true, update: true }
+        : !grants
+          ? { read: false, update: false }
+          : row.budgetId
+            ? budgetGrant(grants, row.documentId, row.budgetId)
+            : documentGrant(grants, row.documentId);
+      const restrictions = await restrictionsOf(app, auth, organizationId, [row.documentStatusId, row.budgetStatusId ?? null]);
+      return withPrivileges(auth, { ...flags, restrictions }, options);
     }),
   );
 }
 
 /**
  * Throws OBJECT_NOT_FOUND (404) when the resource belongs to an organisation the caller does not
- * act in, and INSUFFICIENT_PERMISSIONS (403) when the caller may not perform `action` on it.
+ * act in, INSUFFICIENT_PERMISSIONS (403) without the grant the action needs, and
+ * ACTION_DISALLOWED_DUE_TO_STATUS (403) when a status rule in force refuses it.
  */
 export async function assertResourceAccess(
   app: FastifyInstance,
@@ -199,9 +310,13 @@ export async function assertResourceAccess(
   resource: ResourceRef,
   action: ResourceAction,
   options: AccessOptions = {},
-): Promise<void> {
+): Promise<ResourceAccess> {
   if (!inOrganization(auth, resource.organizationId)) throw new DomainError('OBJECT_NOT_FOUND');
-  if (!(await canAccess(app, auth, resource, action, options))) throw new DomainError('INSUFFICIENT_PERMISSIONS');
+  const access = await resourceAccess(app, auth, resource, options);
+  if (!access[GRANT_NEEDED[action]]) throw new DomainError('INSUFFICIENT_PERMISSIONS');
+  const refusing = access.restrictions.find((rule) => REFUSED_BY[action].includes(rule));
+  if (refusing) throw new DomainError('ACTION_DISALLOWED_DUE_TO_STATUS', `the resource status disallows this (${refusing})`, { rule: refusing });
+  return access;
 }
 
 /** The organisation a document belongs to, or null when there is no such (live) document. */
@@ -245,4 +360,30 @@ export async function organizationResource(
   const resource = { organizationId };
   await assertResourceAccess(app, auth, resource, action, options);
   return resource;
+}
+
+/**
+ * The sub-budgets of a budget the caller may read and update there: all of them where the budget
+ * (or anything above it) is granted, otherwise those granted one by one. `readable` is a subquery
+ * for the list's own query (null: no filter), so a list of 10,000 sub-budgets is filtered in SQL.
+ */
+export async function subBudgetAccess(
+  app: FastifyInstance,
+  auth: AuthContext,
+  budget: { organizationId: string; documentId: string; budgetId: string },
+): Promise<{ readable: ReturnType<typeof subBudgetIdsWith> | null; updatable: (subBudgetId: string) => boolean }> {
+  const resource = { organizationId: budget.organizationId, documentId: budget.documentId, budgetId: budget.budgetId };
+  const access = await resourceAccess(app, auth, resource);
+  const locked = access.restrictions.some((rule) => REFUSED_BY.update.includes(rule));
+  if ((await holdsEveryGrant(app, auth, budget.organizationId)) || !auth.occupationId) {
+    return { readable: null, updatable: () => access.update && !locked };
+  }
+  const read = readModels(app.db);
+  const [whole, oneByOne] = await Promise.all([effectiveFlags(read, auth.occupationId, resource), subBudgetGrantsOf(read, auth.occupationId, budget.budgetId)]);
+  const budgetUpdate = whole.own.update || whole.inherited.update;
+  const readsWhole = whole.own.read || whole.inherited.read;
+  return {
+    readable: readsWhole ? null : subBudgetIdsWith(read, auth.occupationId, budget.budgetId, 'read'),
+    updatable: (subBudgetId) => !locked && (budgetUpdate || oneByOne.get(subBudgetId)?.update === true),
+  };
 }

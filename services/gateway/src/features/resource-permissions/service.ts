@@ -22,7 +22,7 @@ import { type CommandResult, DomainError, type Permission, type PermissionInput,
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
-import { documentResource, visibleTo } from '../permissions/authorize';
+import { visibleTo } from '../permissions/authorize';
 
 /** The read models the permission screens read after a change. */
 const READ_MODELS = ['permissions'];
@@ -154,8 +154,11 @@ export function resourcePermissionService(app: FastifyInstance) {
 
     /** GET api/document/{id}/permissions */
     async ofDocument(caller: Caller, documentId: string): Promise<Permission[]> {
-      const { organizationId } = await documentResource(app, caller.auth, documentId, 'read');
-      return documentPermissions(read(), organizationId, documentId);
+      // User viewers and administrators see every document's grants: managing them is their job,
+      // whatever they were granted themselves; another organisation's document is "not found".
+      const document = await findDocument(read(), documentId);
+      if (!document || !visibleTo(caller.auth, document.organization_id)) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
+      return documentPermissions(read(), document.organization_id, documentId);
     },
 
     /** PUT api/occupation/{id}/permission */

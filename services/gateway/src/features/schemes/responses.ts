@@ -20,7 +20,13 @@ export const toScheme = (row: SchemeListRow): Scheme => ({
  */
 export function toSubBudget(
   row: SubBudgetRow,
-  view: { budgetId: string | null; pinned: ReadonlySet<string>; recordsCount: ReadonlyMap<string, number> },
+  view: {
+    budgetId: string | null;
+    pinned: ReadonlySet<string>;
+    recordsCount: ReadonlyMap<string, number>;
+    /** Seen from a budget: whether the caller may update each sub-budget there. */
+    updatable?: (subBudgetId: string) => boolean;
+  },
 ): SubBudget {
   const recordsCount = view.recordsCount.get(row.id) ?? 0;
   return {
@@ -35,5 +41,6 @@ export function toSubBudget(
     recordsCount,
     attachmentsCount: 0,
     hasComments: false,
+    ...(view.updatable ? { permissions: { read: true, update: view.updatable(row.id) } } : {}),
   };
 }

@@ -46,7 +46,7 @@ export function schemeService(app: FastifyInstance) {
     },
 
     async create(caller: Caller, documentId: string, input: SchemeCreateInput) {
-      const { organizationId } = await documentResource(app, caller.auth, documentId, 'update', SCHEME_EDITORS);
+      const { organizationId } = await documentResource(app, caller.auth, documentId, 'updateSettings', SCHEME_EDITORS);
       const { name, description, displayOrder, classifierList } = input;
       const fieldName = fieldNameOf(name, input.fieldName);
       const classifierIds = await documentClassifierIds(read(), documentId);
@@ -71,7 +71,7 @@ export function schemeService(app: FastifyInstance) {
     },
 
     async update(caller: Caller, schemeId: string, input: SchemeInput) {
-      const scheme = await schemeInPath(app, caller.auth, schemeId, 'update', SCHEME_EDITORS);
+      const scheme = await schemeInPath(app, caller.auth, schemeId, 'updateSettings', SCHEME_EDITORS);
       const { name, fieldName, description, displayOrder, classifierList } = input;
       const classifierIds = await documentClassifierIds(read(), scheme.document_id);
       return run(
@@ -92,12 +92,12 @@ export function schemeService(app: FastifyInstance) {
     },
 
     async remove(caller: Caller, schemeId: string) {
-      const scheme = await schemeInPath(app, caller.auth, schemeId, 'update', SCHEME_EDITORS);
+      const scheme = await schemeInPath(app, caller.auth, schemeId, 'updateSettings', SCHEME_EDITORS);
       return run(caller, { type: 'DeleteScheme', documentId: scheme.document_id, schemeId }, schemeId);
     },
 
     async reorder(caller: Caller, documentId: string, list: SchemeOrderInput) {
-      await documentResource(app, caller.auth, documentId, 'update', SCHEME_EDITORS);
+      await documentResource(app, caller.auth, documentId, 'updateSettings', SCHEME_EDITORS);
       return run(caller, { type: 'ReorderSchemes', documentId, list });
     },
   };

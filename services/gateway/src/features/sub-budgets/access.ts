@@ -20,7 +20,7 @@ export async function subBudgetInPath(app: FastifyInstance, auth: AuthContext, s
   const subBudget = await findSubBudget(readModels(app.db), subBudgetId);
   if (!subBudget) throw new DomainError('SUB_BUDGET_NOT_FOUND');
   const resource = { organizationId: subBudget.organization_id, documentId: subBudget.document_id, subBudgetId };
-  await assertAccessOr('SUB_BUDGET_NOT_FOUND', app, auth, resource, action, action === 'update' ? SCHEME_EDITORS : {});
+  await assertAccessOr('SUB_BUDGET_NOT_FOUND', app, auth, resource, action, action === 'updateSettings' ? SCHEME_EDITORS : {});
   return subBudget;
 }
 

@@ -18,7 +18,10 @@ import type { Caller } from '../../types';
 import { onceByImportId } from '../imports/idempotency';
 import { SCHEME_EDITORS, SCHEME_READ_MODELS, schemeInPath } from '../schemes/access';
 import { toSubBudget } from '../schemes/responses';
+import { subBudgetAccess } from '../permissions/authorize';
 import { budgetAndScheme, subBudgetInPath } from './access';
+
+type SubBudgetAccess = Awaited<ReturnType<typeof subBudgetAccess>>;
 
 type SubBudgetImportInput = z.output<typeof subBudgetImportSchema>;
 
@@ -27,10 +30,13 @@ const valuesOf = (classifiers: Record<string, string | null>) => Object.values(c
 const codesOf = (rows: SubBudgetImportRow[]) => rows.flatMap((row) => [...valuesOf(row.classifiers), ...Object.values(row.preselections).flat()]);
 
 /** Sub-budgets of a scheme by name; seen from a budget, `pinned` and `budgetId` are that budget's. */
-async function subBudgetsSeenFrom(read: ReadDatabase, schemeId: string, budgetId: string | null): Promise<SubBudget[]> {
-  const [rows, pinned] = await Promise.all([listSubBudgets(read, schemeId), budgetId ? pinnedSubBudgetIds(read, schemeId, budgetId) : Promise.resolve([])]);
+async function subBudgetsSeenFrom(read: ReadDatabase, schemeId: string, budgetId: string | null, access?: SubBudgetAccess): Promise<SubBudget[]> {
+  const [rows, pinned] = await Promise.all([
+    listSubBudgets(read, schemeId, access?.readable ?? undefined),
+    budgetId ? pinnedSubBudgetIds(read, schemeId, budgetId) : Promise.resolve([]),
+  ]);
   // Records arrive with a later issue: no sub-budget has any yet.
-  const view = { budgetId, pinned: new Set(pinned), recordsCount: new Map<string, number>() };
+  const view = { budgetId, pinned: new Set(pinned), recordsCount: new Map<string, number>(), updatable: access?.updatable };
   return rows.map((row) => toSubBudget(row, view));
 }
 
@@ -50,7 +56,7 @@ export function subBudgetService(app: FastifyInstance) {
   const read = () => readModels(app.db);
   const run = (caller: Caller, command: SchemeCommand | ((context: CommandContext) => SchemeCommand), id: string) =>
     app.commands.run({ decider: schemeDecider, command, actor: caller.actor, readModels: SCHEME_READ_MODELS, id });
-  const editableScheme = (caller: Caller, schemeId: string) => schemeInPath(app, caller.auth, schemeId, 'update', SCHEME_EDITORS);
+  const editableScheme = (caller: Caller, schemeId: string) => schemeInPath(app, caller.auth, schemeId, 'updateSettings', SCHEME_EDITORS);
 
   /** Appends the sub-budgets or preselections of an import and counts them. */
   async function importRows(caller: Caller, documentId: string, schemeId: string, input: SubBudgetImportInput) {
@@ -82,8 +88,9 @@ export function subBudgetService(app: FastifyInstance) {
     },
 
     async listOfBudget(caller: Caller, budgetId: string, schemeId: string): Promise<SubBudget[]> {
-      await budgetAndScheme(app, caller.auth, budgetId, schemeId, 'read');
-      return subBudgetsSeenFrom(read(), schemeId, budgetId);
+      const { budget } = await budgetAndScheme(app, caller.auth, budgetId, schemeId, 'read');
+      const access = await subBudgetAccess(app, caller.auth, { organizationId: budget.organization_id, documentId: budget.document_id, budgetId });
+      return subBudgetsSeenFrom(read(), schemeId, budgetId, access);
     },
 
     async create(caller: Caller, schemeId: string, input: SubBudgetInput) {
@@ -156,7 +163,7 @@ export function subBudgetService(app: FastifyInstance) {
     },
 
     async setPreselections(caller: Caller, subBudgetId: string, preselections: ClassifierPreselections) {
-      const subBudget = await subBudgetInPath(app, caller.auth, subBudgetId, 'update');
+      const subBudget = await subBudgetInPath(app, caller.auth, subBudgetId, 'updateSettings');
       const catalogue = await classifierCatalogue(read(), subBudget.document_id, Object.values(preselections).flat());
       const command: SchemeCommand = {
         type: 'SetClassifierPreselections',

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { documentDecider } from '@eelarve/domain';
+import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
+import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
+import { startTestServer, type TestServer } from '@eelarve/testing/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeCommand } from '../src/infrastructure/commands';
+import { type Client, login } from './helpers';
+
+/**
+ * Resource statuses lock and hide what their rules say (spec 1, sections 3 and 6; spec 2, sections
+ * 2, 5 and 6; issue 10, points 2 and 5), through the HTTP API on a real PostgreSQL: the flags are
+ * folded into access for every caller who is not exempt by privilege or role.
+ */
+
+let server: TestServer;
+let admin: Client;
+let fixture: ReturnType<typeof accountsFixture>;
+let organizationId: string;
+let documentId: string;
+/** Update grant on the organisation, no status privilege. */
+let writer: Client;
+/** Update grant on the organisation and STATUS_ADMIN. */
+let statusAdmin: Client;
+/** Update grant and a role that the organisation's own status exempts. */
+let exempt: Client;
+let exemptRoleId: string;
+
+const [IN_PREPARATION, SUBMITTED, APPROVED, HIDDEN] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id) as [string, string, string, string];
+const actor = { correlationId: 'resource-status-access-test', userId: null, occupationId: null, organizationId: null };
+
+type Response = { statusCode: number; body: string; json(): { code: string } & Record<string, unknown> };
+function expectError(response: Response, status: number, code: string) {
+  expect({ status: response.statusCode, code: response.json().code }, response.body).toEqual({ status, code });
+}
+
+async function documentFixture(resourceStatusId: string | null): Promise<string> {
+  const id = randomUUID();
+  const settings = { name: `Doc ${id.slice(0, 6)}`, description: '', period: { year: 2027, month: 1, duration: 1 }, recordAmountKey: 'summa' };
+  const common = { ...settings, allowCommentingWithReadPermissions: false };
+  const store = server.app.store;
+  await executeCommand(store, documentDecider, { type: 'CreateDocument', documentId: id, organizationId, now: new Date(), ...common }, actor);
+  const outcome = await executeCommand(
+    store,
+    documentDecider,
+    { type: 'UpdateDocument', documentId: id, masterClassifierId: randomUUID(), recordsCount: 0, platformAdmin: true, resourceStatusId, ...common },
+    actor,
+  );
+  if (outcome.position) await server.app.projections.waitForPosition(['documents'], outcome.position, 5_000);
+  return id;
+}
+
+async function budget(resourceStatusId: string, document = documentId, extra: object = {}): Promise<string> {
+  const body = { type: 'COMMON', name: `Budget ${randomUUID().slice(0, 6)}`, description: '', resourceStatusId, ...extra };
+  const response = await admin.request({ method: 'POST', url: `/api/document/${document}/budget`, payload: body });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id as string;
+}
+
+const getBudget = (client: Client, id: string) => client.request({ method: 'GET', url: `/api/budget/${id}` });
+const rename = (client: Client, id: string, name: string, resourceStatusId: string) =>
+  client.request({ method: 'PUT', url: `/api/budget/${id}`, payload: { name, description: '', resourceStatusId } });
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: false });
+  admin = await login(server.app, server.admin.email, server.admin.password);
+  fixture = accountsFixture(server.app, admin);
+  const created = await admin.request({
+    method: 'POST',
+    url: '/api/organization',
+    payload: { ...organizationPayload('Pärnu Linnavalitsus'), enableResourceStatuses: true, allowResourceStatusEditing: true },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  organizationId = created.json().id as string;
+  const writerMember = await fixture.member(organizationId, ['DATA_VIEW']);
+  const statusMember = await fixture.member(organizationId, ['STATUS_ADMIN']);
+  const exemptMember = await fixture.member(organizationId, ['DATA_VIEW']);
+  exemptRoleId = exemptMember.roleId;
+  for (const member of [writerMember, statusMember, exemptMember]) await fixture.grant(member.occupationId, [{ update: true }]);
+  writer = await login(server.app, writerMember.email, PASSWORD);
+  statusAdmin = await login(server.app, statusMember.email, PASSWORD);
+  exempt = await login(server.app, exemptMember.email, PASSWORD);
+  documentId = await documentFixture(IN_PREPARATION);
+}, 120_000);
+afterAll(async () => server?.close());
+
+describe('statuses in force on budgets and documents', () => {
+  it('an approved budget is locked: its settings and data refuse changes with ACTION_DISALLOWED_DUE_TO_STATUS, it still opens', async () => {
+    const id = await budget(APPROVED);
+    const opened = await getBudget(writer, id);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json().permissions).toEqual({
+      read: true,
+      update: true,
+      restrictions: ['RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED', 'SYNCHRONIZATION_PAUSED'],
+    });
+    expectError(await rename(writer, id, 'Renamed', APPROVED), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    expectError(await writer.request({ method: 'PUT', url: `/api/budget/${id}/tags`, payload: { tags: ['x'] } }), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    expectError(await writer.request({ method: 'DELETE', url: `/api/budget/${id}` }), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    // Not even its status: only a status administrator unlocks it.
+    expectError(await rename(writer, id, (await getBudget(writer, id)).json().name as string, IN_PREPARATION), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    expect((await getBudget(writer, id)).json().resourceStatusId).toBe(APPROVED);
+  });
+
+  it('a status administrator may change only the status of a locked budget, which unlocks it', async () => {
+    const id = await budget(SUBMITTED);
+    const name = (await getBudget(statusAdmin, id)).json().name as string;
+    expectError(await rename(statusAdmin, id, 'Renamed too', IN_PREPARATION), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    expect((await rename(statusAdmin, id, name, IN_PREPARATION)).statusCode).toBe(200);
+    expect((await getBudget(writer, id)).json().permissions.restrictions).toEqual([]);
+    expect((await rename(writer, id, 'Renamed at last', IN_PREPARATION)).statusCode).toBe(200);
+    expect((await getBudget(writer, id)).json().name).toBe('Renamed at last');
+  });
+
+  it('a hidden budget stays in the list, marked READ_DISABLED, and cannot be opened; a platform administrator sees it', async () => {
+    const id = await budget(HIDDEN);
+    const listed = await writer.request({ method: 'GET', url: `/api/document/${documentId}/budgets` });
+    const row = (listed.json() as never as { id: string; permissions: { restrictions: string[] } }[]).find((b) => b.id === id);
+    expect(row?.permissions.restrictions).toEqual(['READ_DISABLED', 'METADATA_READ_DISABLED', 'COMMENT_READ_DISABLED', 'SYNCHRONIZATION_PAUSED']);
+    expectError(await getBudget(writer, id), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    const seenByAdmin = await getBudget(admin, id);
+    expect(seenByAdmin.statusCode).toBe(200);
+    expect(seenByAdmin.json().permissions.restrictions).toEqual(['SYNCHRONIZATION_PAUSED']);
+  });
+
+  it("a hidden budget's settings cannot be read into a sum budget: COMPONENT_READ_DISABLED_BY_STATUS", async () => {
+    const hidden = await budget(HIDDEN);
+    const response = await writer.request({
+      method: 'POST',
+      url: `/api/document/${documentId}/budget`,
+      payload: { type: 'SUM_BUDGET', name: 'Summa', description: '', resourceStatusId: IN_PREPARATION, sumBudgetComponentIds: [hidden] },
+    });
+    expectError(response, 422, 'COMPONENT_READ_DISABLED_BY_STATUS');
+  });
+
+  it("a document's status locks its budgets too, and refuses new budgets in it", async () => {
+    const locked = await documentFixture(APPROVED);
+    const id = await budget(IN_PREPARATION, locked);
+    expect((await getBudget(writer, id)).json().permissions.restrictions).toContain('RESOURCE_WRITE_DISABLED');
+    expectError(await rename(writer, id, 'Renamed', IN_PREPARATION), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    const created = await writer.request({
+      method: 'POST',
+      url: `/api/document/${locked}/budget`,
+      payload: { type: 'COMMON', name: 'New', description: '', resourceStatusId: IN_PREPARATION },
+    });
+    expectError(created, 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    const document = await writer.request({ method: 'GET', url: `/api/document/${locked}` });
+    expect(document.json().permissions.restrictions).toEqual(['RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED', 'SYNCHRONIZATION_PAUSED']);
+  });
+
+  it("the organisation's own status exempts the roles and privileges its rules name", async () => {
+    // Made by the organisation's own status administrator (the organisation allows editing statuses).
+    const created = await statusAdmin.request({
+      method: 'POST',
+      url: '/api/resource-statuses',
+      payload: {
+        name: { et: 'Lukus, v.a finants', en: 'Locked but for finance' },
+        description: { et: '', en: '' },
+        icon: 'lock',
+        rules: [
+          { type: 'METADATA_WRITE_DISABLED', overrideRoles: [exemptRoleId] },
+          { type: 'RESOURCE_WRITE_DISABLED', overridePrivileges: ['STATUS_ADMIN'] },
+        ],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const statusId = created.json().id as string;
+    const id = await budget(statusId);
+    expect((await getBudget(writer, id)).json().permissions.restrictions).toEqual(['RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED']);
+    expect((await getBudget(exempt, id)).json().permissions.restrictions).toEqual(['RESOURCE_WRITE_DISABLED']);
+    expect((await getBudget(statusAdmin, id)).json().permissions.restrictions).toEqual(['METADATA_WRITE_DISABLED']);
+    expectError(await rename(writer, id, 'Writer renames', statusId), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    expect((await rename(exempt, id, 'Finance renames', statusId)).statusCode).toBe(200);
+  });
+});
