@@ -119,3 +119,15 @@ export const approvalStateSchema = z.object({
   lastAction: approvalHistoryEntrySchema.nullable(),
 });
 export type ApprovalState = z.infer<typeof approvalStateSchema>;
+
+/**
+ * GET api/budget/{id}/approval: where the budget stands, every step so far, and the actions the
+ * caller may take from this step (the route's rules, the update grant and four eyes already
+ * applied by the server, so a screen offers exactly these).
+ */
+export const budgetApprovalSchema = z.object({
+  state: approvalStateSchema,
+  history: z.array(approvalHistoryEntrySchema),
+  actions: z.array(z.enum(APPROVAL_ACTIONS)),
+});
+export type BudgetApproval = z.infer<typeof budgetApprovalSchema>;
