@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, gridRows, logIn, signIn, watchErrors } from './harness';
 
 /**
@@ -98,9 +98,11 @@ describe('web: resource permission screens (browser)', () => {
         classifierList: [{ classifierId: activity.id, type: 'MAIN' }],
       })
     ).id;
-    museumsId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Muuseumid', classifiers: { [activity.id]: '01' } })).id;
-    librariesId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Raamatukogud', classifiers: { [activity.id]: '02' } }))
+    museumsId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Muuseumid', classifiers: { [activity.id]: '01' } }))
       .id;
+    librariesId = (
+      await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Raamatukogud', classifiers: { [activity.id]: '02' } })
+    ).id;
     cultureBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Kultuur' })).id;
     educationBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Haridus' })).id;
     // The screens list budgets, schemes and sub-budgets with the caller's own access: the viewer reads the document.
@@ -165,6 +167,7 @@ describe('web: resource permission screens (browser)', () => {
     expect(await treeRow(tab, 'budget-permissions-tree', 'Kultuur').count()).toBe(1);
     expect(await gridRows(tab, 'budget-permissions-grid').count()).toBe(1);
     expect(await seriousViolations(tab)).toEqual([]);
+    await screenshot(tab, 'budget-permissions');
     expect(tabErrors).toEqual([]);
 
     // The API shows exactly those grants.
@@ -194,6 +197,7 @@ describe('web: resource permission screens (browser)', () => {
     await culture.getByTestId('resource-toggle').click();
     const museums = treeRow(page, 'permissions-grid', 'Muuseumid');
     await museums.waitFor();
+    await screenshot(page, 'permissions');
     expect(await boxes(museums)).toEqual({
       read: { checked: true, disabled: true, inherited: true },
       update: { checked: true, disabled: false, inherited: false },
@@ -215,6 +219,22 @@ describe('web: resource permission screens (browser)', () => {
     const copied = await call<Permission[]>(admin, 'GET', `/api/occupation/${accountant.occupationId}/permissions?documentId=${documentId}`);
     expect(grantOn(copied, cultureBudgetId)).toMatchObject({ read: true, update: false });
     expect(grantOn(copied, cultureBudgetId, museumsId)).toMatchObject({ update: true });
+
+    // The header toggle grants update on every row shown, and then removes every grant given on them.
+    const header = page.getByTestId('permissions-header-toggle');
+    expect(await header.getAttribute('aria-label')).toBe(et['permissions.header.grantAll']);
+    await header.click();
+    await expect.poll(() => header.isChecked()).toBe(true);
+    expect(await header.getAttribute('aria-label')).toBe(et['permissions.header.removeAll']);
+    const everything = await call<Permission[]>(admin, 'GET', `/api/occupation/${accountant.occupationId}/permissions?documentId=${documentId}`);
+    expect(grantOn(everything, null)).toMatchObject({ read: true, update: true });
+    expect(grantOn(everything, educationBudgetId)).toMatchObject({ update: true, inheritedUpdate: true });
+    await screenshot(page, 'permissions-all-update');
+    await header.click();
+    await expect.poll(() => header.isChecked()).toBe(false);
+    await expect.poll(async () => (await boxes(treeRow(page, 'permissions-grid', 'Muuseumid'))).update.checked).toBe(false);
+    const nothing = await call<Permission[]>(admin, 'GET', `/api/occupation/${accountant.occupationId}/permissions?documentId=${documentId}`);
+    expect(nothing.filter((row) => row.read || row.update || row.inheritedRead || row.inheritedUpdate)).toEqual([]);
   });
 
   it('lets the department see exactly its budget, and update only its sub-budget', async () => {
@@ -252,7 +272,8 @@ describe('web: resource permission screens (browser)', () => {
     await page.goto('/users/budget-permissions');
     await page.getByTestId('budget-permissions-tab').waitFor();
     await expect.poll(() => new URL(page.url()).searchParams.get('documentId')).not.toBeNull();
-    expect(await page.getByTestId('budget-permissions-read-only').textContent()).toBe(en['permissions.readOnly']);
+    // The users area says once that it is read-only.
+    expect(await page.getByTestId('users-read-only').textContent()).toBe(en['usersArea.readOnly']);
     expect(await page.getByTestId('users-tab-budget-permissions').textContent()).toBe(en['permissions.tab.budgetPermissions']);
     await page.getByTestId('budget-permissions-document').selectOption(documentId);
     await expect.poll(() => new URL(page.url()).searchParams.get('schemaId')).toBe(schemeId);
@@ -266,12 +287,13 @@ describe('web: resource permission screens (browser)', () => {
 
     await page.getByTestId('users-tab-permissions').click();
     await page.getByTestId('permissions-tab').waitFor();
-    expect(await page.getByTestId('permissions-read-only').textContent()).toBe(en['permissions.readOnly']);
+    expect(await page.getByTestId('users-read-only').count()).toBe(1);
     expect(await page.getByTestId('permissions-copy').count()).toBe(0);
     const organizationRow = gridRows(page, 'permissions-grid').first();
     await organizationRow.getByTestId('grant-read').waitFor();
     expect(await organizationRow.getByTestId('grant-read').isDisabled()).toBe(true);
     expect(await page.getByTestId('permissions-header-toggle').isDisabled()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'permissions-read-only-en');
   });
 });

@@ -52,9 +52,18 @@ export function BudgetPermissionsTab() {
 
   const occupations = useOccupations(organizationId);
   const documents = useAllDocuments(organizationId);
-  const documentId = pickValid(params.get('documentId'), documents.data?.map((document) => document.id));
+  const documentId = pickValid(
+    params.get('documentId'),
+    documents.data?.map((document) => document.id),
+  );
   const schemes = useDocumentSchemes(documentId ?? '');
-  const schemeId = documentId === null ? null : pickValid(params.get('schemaId'), schemes.data?.map((scheme) => scheme.id));
+  const schemeId =
+    documentId === null
+      ? null
+      : pickValid(
+          params.get('schemaId'),
+          schemes.data?.map((scheme) => scheme.id),
+        );
   useQueryStringSelections({ documentId, schemaId: schemeId });
 
   const budgets = useDocumentBudgets(documentId ?? '');
@@ -189,11 +198,6 @@ export function BudgetPermissionsTab() {
 
   return (
     <section className="budget-permissions-tab" data-testid="budget-permissions-tab">
-      {canEdit ? null : (
-        <Alert kind="info" testId="budget-permissions-read-only">
-          <FormattedMessage id="permissions.readOnly" />
-        </Alert>
-      )}
       <div className="permissions-toolbar">
         <SelectField
           labelId="permissions.field.document"
@@ -232,7 +236,12 @@ export function BudgetPermissionsTab() {
         </Alert>
       ) : null}
       {failed ? (
-        <ListError error={failed.error} title={<FormattedMessage id="permissions.loadFailed" />} onRetry={() => void failed.refetch()} testId="permissions-load-error" />
+        <ListError
+          error={failed.error}
+          title={<FormattedMessage id="permissions.loadFailed" />}
+          onRetry={() => void failed.refetch()}
+          testId="permissions-load-error"
+        />
       ) : null}
       <div className="budget-permissions-panes">
         <DataGrid<TreeRowData>
@@ -249,7 +258,11 @@ export function BudgetPermissionsTab() {
         />
         <div className="budget-permissions-table">
           <h2 className="permissions-heading" data-testid="budget-permissions-selected">
-            {selected ? <FormattedMessage id="permissions.selected.title" values={{ name: selected.name }} /> : <FormattedMessage id="permissions.selected.none" />}
+            {selected ? (
+              <FormattedMessage id="permissions.selected.title" values={{ name: selected.name }} />
+            ) : (
+              <FormattedMessage id="permissions.selected.none" />
+            )}
           </h2>
           <GridToolbar searchLabel="permissions.search" search={search} onSearch={setSearch} searchTestId="budget-permissions-search" />
           <DataGrid<OccupationRow>

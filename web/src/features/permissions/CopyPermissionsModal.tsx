@@ -48,7 +48,13 @@ export function CopyPermissionsModal({
           <button type="button" className="button" onClick={onClose} disabled={copy.isPending} data-testid="permissions-copy-cancel">
             <FormattedMessage id="common.cancel" />
           </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={copy.isPending || !fromOccupationId} data-testid="permissions-copy-save">
+          <button
+            type="submit"
+            form={formId}
+            className="button button-primary"
+            disabled={copy.isPending || !fromOccupationId}
+            data-testid="permissions-copy-save"
+          >
             <FormattedMessage id="permissions.copy.confirm" />
           </button>
         </>

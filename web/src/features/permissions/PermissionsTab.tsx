@@ -43,10 +43,22 @@ export function PermissionsTab() {
 
   const occupations = useOccupations(organizationId);
   const documents = useAllDocuments(organizationId);
-  const occupationId = pickValid(params.get('occupationId'), occupations.data?.map((occupation) => occupation.id));
-  const documentId = pickValid(params.get('documentId'), documents.data?.map((document) => document.id));
+  const occupationId = pickValid(
+    params.get('occupationId'),
+    occupations.data?.map((occupation) => occupation.id),
+  );
+  const documentId = pickValid(
+    params.get('documentId'),
+    documents.data?.map((document) => document.id),
+  );
   const schemes = useDocumentSchemes(documentId ?? '');
-  const schemeId = documentId === null ? null : pickValid(params.get('schemaId'), schemes.data?.map((scheme) => scheme.id));
+  const schemeId =
+    documentId === null
+      ? null
+      : pickValid(
+          params.get('schemaId'),
+          schemes.data?.map((scheme) => scheme.id),
+        );
   useQueryStringSelections({ occupationId, documentId, schemaId: schemeId });
 
   const budgets = useDocumentBudgets(documentId ?? '');
@@ -69,14 +81,28 @@ export function PermissionsTab() {
       schemeChosen: Boolean(schemeId),
     });
     return tree.map((node) => ({ id: node.id, label: node.name, tree: node, grant: grantOf(node.resource), editable }));
-  }, [organizationGrants.data, documentGrants.data, me.organizationName, documents.data, documentId, budgets.data, subBudgets, openBudgetIds, schemeId, editable]);
+  }, [
+    organizationGrants.data,
+    documentGrants.data,
+    me.organizationName,
+    documents.data,
+    documentId,
+    budgets.data,
+    subBudgets,
+    openBudgetIds,
+    schemeId,
+    editable,
+  ]);
 
   const send = (permissions: PermissionInput[]) => {
     if (occupationId && permissions.length > 0) change.mutate([{ occupationId, permissions }]);
   };
 
   // Every ancestor of a row is in the tree, so removing all grants shown leaves nothing inherited.
-  const bulk = bulkChange(rows.map((row) => ({ resource: row.tree.resource, grant: row.grant })), () => false);
+  const bulk = bulkChange(
+    rows.map((row) => ({ resource: row.tree.resource, grant: row.grant })),
+    () => false,
+  );
   const allHaveUpdate = allUpdate(rows.map((row) => row.grant));
 
   // Handlers read the latest state through a stable object (the grid keeps its context).
@@ -98,7 +124,14 @@ export function PermissionsTab() {
 
   const columns = useMemo<ColDef<Row>[]>(
     () => [
-      { colId: 'resource', headerName: intl.formatMessage({ id: 'permissions.column.resource' }), flex: 1, minWidth: 320, sortable: false, cellRenderer: ResourceNameCell },
+      {
+        colId: 'resource',
+        headerName: intl.formatMessage({ id: 'permissions.column.resource' }),
+        flex: 1,
+        minWidth: 320,
+        sortable: false,
+        cellRenderer: ResourceNameCell,
+      },
       ...grantColumns<Row>(
         { read: intl.formatMessage({ id: 'permissions.column.read' }), update: intl.formatMessage({ id: 'permissions.column.update' }) },
         {
@@ -131,11 +164,6 @@ export function PermissionsTab() {
 
   return (
     <section className="permissions-tab" data-testid="permissions-tab">
-      {canEdit ? null : (
-        <Alert kind="info" testId="permissions-read-only">
-          <FormattedMessage id="permissions.readOnly" />
-        </Alert>
-      )}
       <div className="permissions-toolbar">
         <SelectField
           labelId="permissions.field.occupation"
@@ -183,7 +211,12 @@ export function PermissionsTab() {
         </Alert>
       ) : null}
       {failed ? (
-        <ListError error={failed.error} title={<FormattedMessage id="permissions.loadFailed" />} onRetry={() => void failed.refetch()} testId="permissions-load-error" />
+        <ListError
+          error={failed.error}
+          title={<FormattedMessage id="permissions.loadFailed" />}
+          onRetry={() => void failed.refetch()}
+          testId="permissions-load-error"
+        />
       ) : null}
       <DataGrid<Row>
         testId="permissions-grid"

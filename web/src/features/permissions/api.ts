@@ -1,4 +1,14 @@
-import { type Budget, type CommandResult, type Document, MAX_PERMISSIONS_PER_CHANGE, type Occupation, type Permission, type PermissionInput, type Scheme, type SubBudget } from '@eelarve/shared';
+import {
+  type Budget,
+  type CommandResult,
+  type Document,
+  MAX_PERMISSIONS_PER_CHANGE,
+  type Occupation,
+  type Permission,
+  type PermissionInput,
+  type Scheme,
+  type SubBudget,
+} from '@eelarve/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
 import type { MutationCallbacks } from '../../app/mutation';

@@ -68,10 +68,14 @@ function budgetRows(documentId: string, budget: BudgetItem, input: TreeInput): T
   const expandable = budget.holdsSubBudgets && input.schemeChosen;
   const expanded = expandable && input.openBudgetIds.has(budget.id);
   const subBudgets = expanded ? input.subBudgets.get(budget.id) : undefined;
-  const head = row('budget', 2, budget.name, { documentId, budgetId: budget.id, subBudgetId: null }, { expandable, expanded, loading: expanded && !subBudgets });
-  const children = (subBudgets ?? []).map((subBudget) =>
-    row('subBudget', 3, subBudget.name, { documentId, budgetId: budget.id, subBudgetId: subBudget.id }),
+  const head = row(
+    'budget',
+    2,
+    budget.name,
+    { documentId, budgetId: budget.id, subBudgetId: null },
+    { expandable, expanded, loading: expanded && !subBudgets },
   );
+  const children = (subBudgets ?? []).map((subBudget) => row('subBudget', 3, subBudget.name, { documentId, budgetId: budget.id, subBudgetId: subBudget.id }));
   return [head, ...children];
 }
 

@@ -76,8 +76,7 @@ export function BudgetSubBudgetsView() {
     busy: pin.isPending,
     recordsPath: (subBudgetId) => `/document/${documentId}/budget/${budgetId}/records/${subBudgetId}`,
     permissionsPath: access.users(me)
-      ? (subBudgetId) =>
-          `/users/budget-permissions?${new URLSearchParams({ documentId, schemaId: schemeId ?? '', budgetId, subBudgetId }).toString()}`
+      ? (subBudgetId) => `/users/budget-permissions?${new URLSearchParams({ documentId, schemaId: schemeId ?? '', budgetId, subBudgetId }).toString()}`
       : undefined,
     onToggle: (row) => {
       if (!row.pinned) pin.mutate({ pinned: [...pinnedIds, row.id], confirmed: false });
@@ -117,9 +116,7 @@ export function BudgetSubBudgetsView() {
         valueGetter: ({ data }) => (data ? itemLabel(itemsByKey, column.classifierId, classifierValue(data, column)) : ''),
       })),
       { colId: 'records', field: 'recordsCount', headerName: intl.formatMessage({ id: 'subBudgets.column.records' }), width: 120 },
-      ...(access.users(me)
-        ? [actionsColumn<SubBudget>(intl.formatMessage({ id: 'permissions.tab.permissions' }), 90, PermissionsLinkCell)]
-        : []),
+      ...(access.users(me) ? [actionsColumn<SubBudget>(intl.formatMessage({ id: 'permissions.tab.permissions' }), 90, PermissionsLinkCell)] : []),
     ];
   }, [intl, locale, columns, itemsByKey, me]);
 
