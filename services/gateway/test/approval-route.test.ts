@@ -98,6 +98,13 @@ const reset = (member: Member = statusAdmin, organizationId = editable) => membe
 const step = (member: Member, budgetId: string, action: 'submit' | 'approve' | 'send-back', payload: object = {}) =>
   member.client.request({ method: 'POST', url: `/api/budget/${budgetId}/approval/${action}`, payload });
 
+/** The actions GET api/budget/{id}/approval offers the member. */
+async function actionsOf(member: Member, budgetId: string): Promise<string[]> {
+  const response = await member.client.request({ method: 'GET', url: `/api/budget/${budgetId}/approval` });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().actions;
+}
+
 async function budgetStatus(budgetId: string): Promise<string | null> {
   const response = await admin.request({ method: 'GET', url: `/api/budget/${budgetId}` });
   expect(response.statusCode).toBe(200);
@@ -230,10 +237,15 @@ describe('a budget on the configured route', () => {
     const budgetId = await budget();
     expect((await step(preparer, budgetId, 'submit')).statusCode).toBe(200);
     expect(await budgetStatus(budgetId)).toBe(SUBMITTED);
+    // GET offers each member what the route gives them: the finance role approves and sends back, the status administrator neither.
+    expect(await actionsOf(finance, budgetId)).toEqual(['APPROVE', 'SEND_BACK']);
+    expect(await actionsOf(statusAdmin, budgetId)).toEqual([]);
     expectError(await step(statusAdmin, budgetId, 'approve'), 403, 'APPROVAL_ACTION_NOT_ALLOWED');
     const approved = await step(finance, budgetId, 'approve', { comment: 'Kooskõlas' });
     expect(approved.statusCode, approved.body).toBe(200);
     expect(await budgetStatus(budgetId)).toBe(APPROVED);
+    expect(await actionsOf(finance, budgetId)).toEqual([]);
+    expect(await actionsOf(statusAdmin, budgetId)).toEqual(['REOPEN']);
 
     const removed = await reset();
     expect(removed.statusCode).toBe(200);
@@ -242,6 +254,8 @@ describe('a budget on the configured route', () => {
     expect((await reset()).json().position).toBeNull();
     const next = await budget();
     expect((await step(preparer, next, 'submit')).statusCode).toBe(200);
+    expect(await actionsOf(finance, next)).toEqual([]);
+    expect(await actionsOf(statusAdmin, next)).toEqual(['APPROVE', 'SEND_BACK']);
     expectError(await step(finance, next, 'approve'), 403, 'APPROVAL_ACTION_NOT_ALLOWED');
     expect((await step(statusAdmin, next, 'approve')).statusCode).toBe(200);
   });

@@ -124,7 +124,7 @@ afterAll(async () => {
 describe('the route of one budget', () => {
   it('goes submit, send back, submit, approve, with each step in its history', async () => {
     const budgetId = await budget();
-    expect(await approval(budgetId)).toEqual({ state: { budgetId, step: 'DRAFT', lastAction: null }, history: [] });
+    expect(await approval(budgetId)).toEqual({ state: { budgetId, step: 'DRAFT', lastAction: null }, history: [], actions: ['SUBMIT'] });
 
     const submitted = await step(preparer, budgetId, 'submit', { comment: 'Ready for review' });
     expect(submitted.statusCode).toBe(200);
@@ -252,6 +252,36 @@ describe('who may take a step, and from where', () => {
     const budgetId = await budget();
     const response = await server.app.inject({ method: 'POST', url: `/api/budget/${budgetId}/approval/submit`, payload: {} });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('the actions GET offers the caller (default route)', () => {
+  const actionsOf = async (budgetId: string, member: Member) => (await approval(budgetId, member)).actions;
+
+  it('are those of the current step the caller’s rule allows: submit to whoever may update, the rest to status administrators', async () => {
+    const budgetId = await budget();
+    expect(await actionsOf(budgetId, preparer)).toEqual(['SUBMIT']);
+    expect(await actionsOf(budgetId, approver)).toEqual(['SUBMIT']);
+    expect((await step(preparer, budgetId, 'submit')).statusCode).toBe(200);
+    expect(await actionsOf(budgetId, preparer)).toEqual([]);
+    expect(await actionsOf(budgetId, approver)).toEqual(['APPROVE', 'SEND_BACK']);
+    expect((await step(approver, budgetId, 'approve')).statusCode).toBe(200);
+    expect(await actionsOf(budgetId, approver)).toEqual(['REOPEN']);
+    expect(await actionsOf(budgetId, preparer)).toEqual([]);
+  });
+
+  it('leave approving out for the last submitter (four eyes), not sending back; another approver may approve', async () => {
+    const budgetId = await budget();
+    expect((await step(selfApprover, budgetId, 'submit')).statusCode).toBe(200);
+    expect(await actionsOf(budgetId, selfApprover)).toEqual(['SEND_BACK']);
+    expect(await actionsOf(budgetId, approver)).toEqual(['APPROVE', 'SEND_BACK']);
+  });
+
+  it('are none for a reader (no update grant), at any step', async () => {
+    const budgetId = await budget();
+    expect(await actionsOf(budgetId, reader)).toEqual([]);
+    expect((await step(preparer, budgetId, 'submit')).statusCode).toBe(200);
+    expect(await actionsOf(budgetId, reader)).toEqual([]);
   });
 });
 

@@ -1,14 +1,23 @@
-import { type ApprovalActor, type BudgetApprovalCommand, budgetApprovalDecider } from '@eelarve/domain';
+import { type ApprovalActor, type BudgetApprovalCommand, budgetApprovalDecider, mayTakeAction } from '@eelarve/domain';
 import { findOccupation } from '@eelarve/projections/accounts/queries';
 import { approvalHistory, approvalState } from '@eelarve/projections/budget-approval/queries';
 import type { BudgetRow } from '@eelarve/projections/budgets/queries';
-import { type ApprovalHistoryEntry, type ApprovalState, PRIVILEGES } from '@eelarve/shared';
+import {
+  APPROVAL_ACTIONS,
+  APPROVAL_TRANSITIONS,
+  type ApprovalAction,
+  type ApprovalHistoryEntry,
+  type ApprovalRoute,
+  type ApprovalState,
+  type BudgetApproval,
+  PRIVILEGES,
+} from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import { effectiveApprovalRoute } from '../approval-route/service';
 import type { Caller } from '../../types';
-import { budgetResource } from '../budgets/access';
-import { isPlatformAdmin } from '../permissions/authorize';
+import { budgetRef, budgetResource } from '../budgets/access';
+import { canAccess, isPlatformAdmin } from '../permissions/authorize';
 import { budgetStatusDecider } from './status';
 
 /** The approval screen reads the route's read model; a step that sets a status also changes the budget list. */
@@ -61,6 +70,23 @@ export function budgetApprovalService(app: FastifyInstance) {
     return outcome.position;
   }
 
+  /**
+   * The actions the caller may take from the budget's step, by the checks the decider makes: the
+   * step the action starts from, the route's rule (`mayTakeAction`), four eyes; and first the
+   * update grant every step needs. A refusal the screen could not foresee (a race) still comes
+   * from the decider.
+   */
+  async function actionsOf(caller: Caller, budget: BudgetRow, state: ApprovalState, history: readonly ApprovalHistoryEntry[]): Promise<ApprovalAction[]> {
+    if (!(await canAccess(app, caller.auth, budgetRef(budget), 'updateStatus'))) return [];
+    const [actor, route] = await Promise.all([actorOf(caller), routeOf(budget)]);
+    return APPROVAL_ACTIONS.filter(
+      (action) =>
+        APPROVAL_TRANSITIONS[action].from.includes(state.step) &&
+        mayTakeAction(route.rules[action], actor) &&
+        !(action === 'APPROVE' && wouldApproveOwnSubmission(route, history, actor)),
+    );
+  }
+
   async function takeStep(caller: Caller, budgetId: string, step: StepCommand) {
     const budget = await budgetResource(app, caller.auth, budgetId, 'updateStatus');
     const [actor, route] = await Promise.all([actorOf(caller), routeOf(budget)]);
@@ -87,15 +113,24 @@ export function budgetApprovalService(app: FastifyInstance) {
 
   return {
     /** Where the budget stands on its route and every step it took, oldest first. */
-    get: async (caller: Caller, budgetId: string): Promise<{ state: ApprovalState; history: ApprovalHistoryEntry[] }> => {
-      // Whoever may read the budget sees its route and history.
+    get: async (caller: Caller, budgetId: string): Promise<BudgetApproval> => {
+      // Whoever may read the budget sees its route and history; the actions are the caller's own.
       const budget = await budgetResource(app, caller.auth, budgetId, 'see');
       const [state, history] = await Promise.all([approvalState(read(), budget.id), approvalHistory(read(), budget.id)]);
-      return { state, history };
+      return { state, history, actions: await actionsOf(caller, budget, state, history) };
     },
     submit: (caller: Caller, budgetId: string, comment: string) => takeStep(caller, budgetId, { type: 'SubmitBudgetForApproval', comment }),
     approve: (caller: Caller, budgetId: string, comment: string) => takeStep(caller, budgetId, { type: 'ApproveBudget', comment }),
     sendBack: (caller: Caller, budgetId: string, reason: string) => takeStep(caller, budgetId, { type: 'SendBudgetBack', reason }),
     reopen: (caller: Caller, budgetId: string, reason: string) => takeStep(caller, budgetId, { type: 'ReopenBudgetApproval', reason }),
   };
+}
+
+/**
+ * Four eyes as the decider applies it: the route requires another approver and the caller's user
+ * made the last submission (the decider's `submittedBy`, here read from the history).
+ */
+function wouldApproveOwnSubmission(route: ApprovalRoute, history: readonly ApprovalHistoryEntry[], actor: ApprovalActor): boolean {
+  const lastSubmission = history.findLast((entry) => entry.action === 'SUBMIT');
+  return route.approverMustDifferFromSubmitter && lastSubmission?.userId === actor.userId;
 }
