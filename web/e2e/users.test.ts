@@ -67,8 +67,13 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     await page.goForward();
     await page.waitForURL((url) => url.pathname === '/users');
     await adminRow.waitFor();
-    // No permissions tabs yet (a later issue).
-    expect(await page.locator('nav.tabs a').count()).toBe(2);
+    // Users, occupations, permissions and budget permissions (spec 1, section 2).
+    expect(await page.locator('nav.tabs a').evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('href')))).toEqual([
+      '/users',
+      '/users/occupations',
+      '/users/permissions',
+      '/users/budget-permissions',
+    ]);
 
     // The signed-in administrator: confirmed, marked as oneself, not editable, no own auth removal.
     expect(await adminRow.getByTestId('user-self').count()).toBe(1);
