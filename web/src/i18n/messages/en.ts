@@ -10,6 +10,7 @@ import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
+import { statusLockMessages } from '../../features/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 import type { Messages } from './et';
 
@@ -251,6 +252,7 @@ export const en: Messages = {
   ...documentsMessages.en,
   ...classifierMessages.en,
   ...approvalMessages.en,
+  ...statusLockMessages.en,
   ...permissionsMessages.en,
   ...organizationAdminMessages.en,
 };

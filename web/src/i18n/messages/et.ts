@@ -10,6 +10,7 @@ import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
+import { statusLockMessages } from '../../features/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 
 /**
@@ -253,6 +254,7 @@ export const et = {
   ...documentsMessages.et,
   ...classifierMessages.et,
   ...approvalMessages.et,
+  ...statusLockMessages.et,
   ...permissionsMessages.et,
   ...organizationAdminMessages.et,
 } as const;
