@@ -46,12 +46,15 @@ export function ResourceStatusSelect({
   value,
   onChange,
   error,
+  disabled,
   testId,
 }: {
   me: Me;
   value: string;
   onChange: (statusId: string) => void;
   error?: FieldMessage;
+  /** Read-only, e.g. where a status locks the settings for someone who may not unlock it. */
+  disabled?: boolean;
   testId: string;
 }) {
   const intl = useIntl();
@@ -65,6 +68,7 @@ export function ResourceStatusSelect({
       options={options}
       placeholder={intl.formatMessage({ id: 'documents.field.resourceStatusPlaceholder' })}
       error={error}
+      disabled={disabled}
       testId={testId}
     />
   );
