@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DEFAULT_RESOURCE_STATUSES, type Organization, type ResourceStatus } from '@eelarve/shared';
-import { accountsFixture } from '@eelarve/testing/accounts';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,8 @@ import { browserSuite, gridRows, logIn, signIn } from './harness';
 
 const inPreparation = DEFAULT_RESOURCE_STATUSES[0]!;
 const approved = DEFAULT_RESOURCE_STATUSES[2]!;
+/** READ_DISABLED among its rules. */
+const hidden = DEFAULT_RESOURCE_STATUSES[3]!;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Serious and critical axe-core findings on the page as it is now, as `rule: targets`. */
@@ -61,6 +63,7 @@ async function toggleStatusFilter(page: Page, statusId: string): Promise<void> {
 describe('web: resource statuses in the budget list, the document sider and role deletion (browser)', () => {
   const suite = browserSuite();
   let admin: ApiClient;
+  let fixture: ReturnType<typeof accountsFixture>;
   let organizationId: string;
   let documentId: string;
   const period = { year: 2027, month: 1, duration: 1 };
@@ -74,7 +77,7 @@ describe('web: resource statuses in the budget list, the document sider and role
 
   beforeAll(async () => {
     admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
-    const fixture = accountsFixture(suite.server.app, admin);
+    fixture = accountsFixture(suite.server.app, admin);
     organizationId = (await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me')).organizationId;
     exemptRoleName = fixture.unique('Arhivaar');
     exemptRoleId = await fixture.role(organizationId, ['DATA_VIEW'], exemptRoleName);
@@ -109,12 +112,12 @@ describe('web: resource statuses in the budget list, the document sider and role
     await call(admin, 'PUT', `/api/organization/${id}`, { ...input, enableResourceStatuses: true, allowResourceStatusEditing: true });
   }
 
-  /** The document's budget list, signed in as the administrator in the language chosen on the login page. */
-  async function openBudgets(language: 'et' | 'en' = 'et'): Promise<Page> {
+  /** The document's budget list, signed in (the administrator by default) in the language chosen on the login page. */
+  async function openBudgets(language: 'et' | 'en' = 'et', credentials = suite.server.admin): Promise<Page> {
     const page = await suite.openPage();
     await page.goto('/login');
     await page.getByTestId(`language-${language}`).click();
-    await logIn(page, suite.server.admin);
+    await logIn(page, credentials);
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto(`/document/${documentId}/budgets`);
     await expect.poll(() => budgetNames(page)).toHaveLength(3);
@@ -236,5 +239,48 @@ describe('web: resource statuses in the budget list, the document sider and role
     expect(await dialog.getByTestId('role-delete-statuses-warning').count()).toBe(0);
     await page.getByTestId('confirm-cancel').click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it("shows a READ_DISABLED budget's name as plain text, and greys out what the statuses lock, with the reason", async () => {
+    // The document back in preparation (nothing locked above the budgets); one budget hidden.
+    await call(admin, 'PUT', `/api/document/${documentId}`, {
+      name: 'Staatustega 2027',
+      period,
+      recordAmountKey: 'summa',
+      masterClassifierId,
+      resourceStatusId: inPreparation.id,
+    });
+    await call(admin, 'PUT', `/api/budget/${budgets.schools}`, { name: 'Haridusosakond', resourceStatusId: hidden.id });
+    // A department that may update the whole document.
+    const department = await fixture.member(organizationId, ['DATA_VIEW']);
+    await fixture.grant(department.occupationId, [{ documentId, read: true, update: true }]);
+
+    const page = await openBudgets('et', { email: department.email, password: PASSWORD });
+    const nameOf = (name: string) => budgetRow(page, name).getByTestId('budget-name');
+    await expect.poll(() => nameOf('Haridusosakond').evaluate((element) => element.tagName)).toBe('SPAN');
+    expect(await nameOf('Kultuuriosakond').evaluate((element) => element.tagName)).toBe('A');
+    expect(await nameOf('Spordiosakond').evaluate((element) => element.tagName)).toBe('A');
+    const locked = et['error.ACTION_DISALLOWED_DUE_TO_STATUS'];
+    // Hidden: not deleted; approved: data and settings locked (no tag input, no delete), the form still open for its status.
+    const deleteOf = (name: string) => budgetRow(page, name).getByTestId('budget-delete');
+    expect(await deleteOf('Haridusosakond').isDisabled()).toBe(true);
+    expect(await deleteOf('Spordiosakond').isDisabled()).toBe(true);
+    expect(await budgetRow(page, 'Spordiosakond').getByTestId('budget-delete-tooltip').getAttribute('title')).toBe(locked);
+    expect(await budgetRow(page, 'Spordiosakond').getByTestId('budget-edit').isEnabled()).toBe(true);
+    expect(await budgetRow(page, 'Spordiosakond').getByTestId('budget-tag-input').count()).toBe(0);
+    // In preparation: everything the grant allows.
+    expect(await deleteOf('Kultuuriosakond').isEnabled()).toBe(true);
+    expect(await budgetRow(page, 'Kultuuriosakond').getByTestId('budget-tag-input').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A platform administrator still opens the hidden budget.
+    const adminPage = await openBudgets();
+    await expect
+      .poll(() =>
+        budgetRow(adminPage, 'Haridusosakond')
+          .getByTestId('budget-name')
+          .evaluate((element) => element.tagName),
+      )
+      .toBe('A');
   });
 });

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { IconAction } from '../../components/IconAction';
 import { EditIcon, TrashIcon } from '../../components/icons';
 import { type BudgetView, budgetLink } from './api/queries';
+import { budgetLockReason, canDeleteBudget, canEditBudget, canOpenBudget, canTagBudget } from './budget-access';
 import type { StatusDisplay } from './status-filter';
 
 /** What the budget list's cells get from the list. */
@@ -22,10 +23,10 @@ export interface BudgetsGridContext {
   statuses: ReadonlyMap<string, StatusDisplay>;
 }
 
-/** The budget's name, a link when it may be read. */
+/** The budget's name, a link when it may be opened; plain text where read is disabled (spec 2, Budget list table). */
 export function BudgetNameCell({ data, context }: CustomCellRendererProps<BudgetView, string, BudgetsGridContext>) {
   if (!data) return null;
-  if (!data.permissions.read) return <span data-testid="budget-name">{data.name}</span>;
+  if (!canOpenBudget(data.permissions)) return <span data-testid="budget-name">{data.name}</span>;
   return (
     <Link to={budgetLink(context.documentId, data)} className="grid-link" data-testid="budget-name">
       {data.name}
@@ -54,7 +55,7 @@ export function TagsCell({ data, context }: CustomCellRendererProps<BudgetView, 
   const intl = useIntl();
   const [draft, setDraft] = useState('');
   if (!data) return null;
-  const editable = context.canWrite && data.permissions.update;
+  const editable = context.canWrite && canTagBudget(data.permissions);
   const full = data.tags.length >= BUDGET_LIMITS.tagsMax;
   const add = () => {
     const tag = draft.trim();
@@ -108,17 +109,18 @@ export function TagsCell({ data, context }: CustomCellRendererProps<BudgetView, 
   );
 }
 
-/** Edit and delete, greyed with the reason when the budget may not be changed. */
+/** Edit and delete, each greyed with the reason when the grants or the statuses refuse it. */
 export function BudgetActionsCell({ data, context }: CustomCellRendererProps<BudgetView, unknown, BudgetsGridContext>) {
   const intl = useIntl();
   if (!data) return null;
-  const editable = data.permissions.update;
-  const reason = editable ? undefined : intl.formatMessage({ id: 'budgets.notEditable' });
+  const editable = canEditBudget(data.permissions);
+  const deletable = canDeleteBudget(data.permissions);
+  const reason = intl.formatMessage({ id: budgetLockReason(data.permissions) });
   return (
     <span className="row-actions">
       <IconAction
         label={intl.formatMessage({ id: 'common.edit' })}
-        title={reason}
+        title={editable ? undefined : reason}
         disabled={!editable}
         onClick={() => context.onEdit(data)}
         testId="budget-edit"
@@ -127,8 +129,8 @@ export function BudgetActionsCell({ data, context }: CustomCellRendererProps<Bud
       </IconAction>
       <IconAction
         label={intl.formatMessage({ id: 'common.delete' })}
-        title={reason}
-        disabled={!editable}
+        title={deletable ? undefined : reason}
+        disabled={!deletable}
         danger
         onClick={() => context.onDelete(data)}
         testId="budget-delete"
