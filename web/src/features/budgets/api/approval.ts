@@ -1,4 +1,4 @@
-import type { ApprovalAction, ApprovalHistoryEntry, ApprovalState, CommandResult, Occupation } from '@eelarve/shared';
+import type { ApprovalAction, BudgetApproval, CommandResult, Occupation } from '@eelarve/shared';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api';
 import type { MutationCallbacks } from '../../../app/mutation';
@@ -7,14 +7,9 @@ import { budgetKeys } from './queries';
 
 const enc = encodeURIComponent;
 
-/** GET api/budget/{id}/approval: where the budget is on its route, and every step so far (oldest first). */
-export interface BudgetApproval {
-  state: ApprovalState;
-  history: ApprovalHistoryEntry[];
-}
-
 export const approvalKey = (budgetId: string) => [...budgetKeys.all, 'approval', budgetId] as const;
 
+/** GET api/budget/{id}/approval: where the budget is on its route, every step so far (oldest first), the caller's actions. */
 export const budgetApprovalQuery = (budgetId: string) =>
   queryOptions({ queryKey: approvalKey(budgetId), queryFn: () => api.get<BudgetApproval>(`/api/budget/${enc(budgetId)}/approval`) });
 

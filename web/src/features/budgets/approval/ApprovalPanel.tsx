@@ -1,4 +1,4 @@
-import { APPROVAL_TRANSITIONS, type ApprovalAction, type ApprovalHistoryEntry, type ApprovalStep, type Me } from '@eelarve/shared';
+import type { ApprovalAction, ApprovalHistoryEntry, Me } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
@@ -11,20 +11,8 @@ import type { BudgetView } from '../api/queries';
 import { ApprovalDialog } from './ApprovalDialog';
 import './approval.css';
 
-const ACTIONS_IN_ORDER: readonly ApprovalAction[] = ['SUBMIT', 'APPROVE', 'SEND_BACK', 'REOPEN'];
-/** The default route: whoever may update submits; status administrators take the other steps. */
-const ADMINISTRATOR_ACTIONS: readonly ApprovalAction[] = ['APPROVE', 'SEND_BACK', 'REOPEN'];
-
-/** The actions the caller may offer from this step (the server decides; its refusal is shown in the dialog). */
-export function availableActions(step: ApprovalStep, mayUpdate: boolean, privileges: readonly string[]): ApprovalAction[] {
-  if (!mayUpdate) return [];
-  const isStatusAdmin = privileges.includes('STATUS_ADMIN');
-  return ACTIONS_IN_ORDER.filter((action) => APPROVAL_TRANSITIONS[action].from.includes(step) && (isStatusAdmin || !ADMINISTRATOR_ACTIONS.includes(action)));
-}
-
 /** The budget's approval route on its overview: the current step, the caller's actions and the history. */
 export function ApprovalPanel({ budget }: { budget: BudgetView }) {
-  const me = useCurrentUser();
   const approval = useQuery(budgetApprovalQuery(budget.id));
   const [action, setAction] = useState<ApprovalAction | null>(null);
 
@@ -45,18 +33,30 @@ export function ApprovalPanel({ budget }: { budget: BudgetView }) {
               <FormattedMessage id={`budgets.approval.step.${approval.data.state.step}`} />
             </strong>
           </p>
-          <div className="form-actions">
-            {availableActions(approval.data.state.step, budget.permissions.update, me.privileges).map((candidate) => (
-              <button key={candidate} type="button" className="button" onClick={() => setAction(candidate)} data-testid={`budget-approval-${candidate}`}>
-                <FormattedMessage id={`budgets.approval.action.${candidate}`} />
-              </button>
-            ))}
-          </div>
+          <ApprovalActions actions={approval.data.actions} onChoose={setAction} />
           <ApprovalHistory history={approval.data.history} />
         </>
       ) : null}
       {action ? <ApprovalDialog budgetId={budget.id} action={action} onClose={() => setAction(null)} /> : null}
     </section>
+  );
+}
+
+/**
+ * The actions the server offers the caller from this step (the organisation's route, the update
+ * grant and four eyes applied there), exactly those and in its order; a refusal it could not
+ * foresee is shown in the dialog.
+ */
+export function ApprovalActions({ actions, onChoose }: { actions: readonly ApprovalAction[]; onChoose: (action: ApprovalAction) => void }) {
+  if (actions.length === 0) return null;
+  return (
+    <div className="form-actions" data-testid="budget-approval-actions">
+      {actions.map((action) => (
+        <button key={action} type="button" className="button" onClick={() => onChoose(action)} data-testid={`budget-approval-${action}`}>
+          <FormattedMessage id={`budgets.approval.action.${action}`} />
+        </button>
+      ))}
+    </div>
   );
 }
 
