@@ -1,7 +1,6 @@
-import { registerResourceGrantProvider } from '@eelarve/gateway/features/permissions/authorize';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, formatDdMmYyyy, newContext, signIn, watchErrors } from './harness';
@@ -9,7 +8,9 @@ import { browserSuite, formatDdMmYyyy, newContext, signIn, watchErrors } from '.
 /**
  * A budget's approval route in the browser (issue 10, point 6): a preparer submits, a status
  * administrator (another user) sends it back with a reason, the preparer submits again and the
- * administrator approves; the history shows the four steps with who, occupation and when.
+ * administrator approves; the history shows the four steps with who, occupation and when. Each
+ * page offers the actions the server answers for its user: four eyes leaves approving out for the
+ * submitter, and a step whose grant was withdrawn meanwhile is refused, translated, in the dialog.
  */
 
 async function call<T>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
@@ -43,11 +44,11 @@ describe('web: a budget approval route (browser)', () => {
   let budgetId: string;
   let preparer: Member;
   let approver: Member;
-  let removeGrant: () => void = () => {};
+  let fixture: ReturnType<typeof accountsFixture>;
 
   beforeAll(async () => {
     admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
-    const fixture = accountsFixture(suite.server.app, admin);
+    fixture = accountsFixture(suite.server.app, admin);
     const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
     const member = async (name: string, occupationName: string, privileges: string[]): Promise<Member> => {
       const email = `${fixture.unique('approval')}@example.com`;
@@ -59,11 +60,6 @@ describe('web: a budget approval route (browser)', () => {
     };
     preparer = await member('Piret Koostaja', 'Eelarve koostaja', ['DATA_VIEW']);
     approver = await member('Andres Kinnitaja', 'Finantsjuht', ['STATUS_ADMIN', 'USER_VIEW']);
-    const updaters = new Set([preparer.occupationId, approver.occupationId]);
-    // Per-occupation grants are another part of the issue: these two occupations may update budgets.
-    removeGrant = registerResourceGrantProvider(({ auth, action }) =>
-      action === 'update' && auth.occupationId && updaters.has(auth.occupationId) ? true : undefined,
-    );
 
     const period = { year: 2027, month: 1, duration: 1 };
     documentId = (await call<{ id: string }>(admin, 'POST', `/api/organization/${organizationId}/document`, { name: 'Kinnitatav 2027', period })).id;
@@ -76,9 +72,9 @@ describe('web: a budget approval route (browser)', () => {
     });
     await call(admin, 'PUT', `/api/document/${documentId}`, { name: 'Kinnitatav 2027', period, recordAmountKey: 'summa', masterClassifierId: kind.id });
     budgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Kultuuriosakond' })).id;
+    // Both occupations may update the document's budgets (a grant on the document).
+    for (const member of [preparer, approver]) await fixture.grant(member.occupationId, [{ documentId, update: true }]);
   }, 120_000);
-
-  afterAll(() => removeGrant());
 
   it('goes through submit, send back, submit and approve, and its history shows each step with who and when', async () => {
     const overview = `/document/${documentId}/budget/${budgetId}/report`;
@@ -150,20 +146,29 @@ describe('web: a budget approval route (browser)', () => {
         'Teine kasutaja',
       ]);
 
-      // Four eyes: the approver reopens it (a reason), submits it themselves and may not approve it;
-      // the refusal is shown translated in the dialog.
+      // Four eyes: the approver reopens it (a reason) and submits it themselves; approving their own
+      // submission is not offered, sending it back is.
       await approverPage.reload();
       await takeAction(approverPage, 'REOPEN', 'Lisaeelarve');
       await expect.poll(() => step(approverPage)).toBe('DRAFT');
       await takeAction(approverPage, 'SUBMIT', '');
       await expect.poll(() => step(approverPage)).toBe('SUBMITTED');
-      await approverPage.getByTestId('budget-approval-APPROVE').click();
+      await approverPage.getByTestId('budget-approval-SEND_BACK').waitFor();
+      expect(await approverPage.getByTestId('budget-approval-APPROVE').count()).toBe(0);
+
+      // The approver's update grant is withdrawn while the page is open: sending back is refused,
+      // translated in the dialog, and after a reload nothing is offered.
+      await fixture.grant(approver.occupationId, [{ documentId, read: true, update: false }]);
+      await approverPage.getByTestId('budget-approval-SEND_BACK').click();
+      await approverPage.getByTestId('approval-dialog-text').fill('Veel üks parandus');
       await approverPage.getByTestId('approval-dialog-save').click();
       const refusal = approverPage.getByTestId('approval-dialog-error').locator('[data-error-code]');
-      await expect.poll(() => refusal.getAttribute('data-error-code')).toBe('APPROVAL_SELF_APPROVAL_NOT_ALLOWED');
-      expect(await refusal.textContent()).toBe(et['error.APPROVAL_SELF_APPROVAL_NOT_ALLOWED']);
+      await expect.poll(() => refusal.getAttribute('data-error-code')).toBe('INSUFFICIENT_PERMISSIONS');
+      expect(await refusal.textContent()).toBe(et['error.INSUFFICIENT_PERMISSIONS']);
       await approverPage.getByTestId('approval-dialog-cancel').click();
-      expect(await step(approverPage)).toBe('SUBMITTED');
+      await approverPage.reload();
+      await expect.poll(() => step(approverPage)).toBe('SUBMITTED');
+      expect(await approverPage.getByTestId('budget-approval-actions').count()).toBe(0);
       expect(approverErrors).toEqual([]);
     } finally {
       await approverContext.close();
