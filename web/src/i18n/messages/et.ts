@@ -10,7 +10,7 @@ import { schemesMessages } from '../../features/schemes/messages';
 import { documentsMessages } from '../../features/documents/messages';
 import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
-import { statusLockMessages } from '../../features/status-lock/messages';
+import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 
 /**

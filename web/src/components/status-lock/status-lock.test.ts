@@ -1,7 +1,7 @@
 import { DEFAULT_RESOURCE_STATUSES, type Me, type Privilege, type ResourceStatus } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
 import { ME_DEFAULTS } from '../../app/session/me-fixture';
-import { canUnlockStatus, lockingStatus, restricts, rulesInForce, settingsLock, LOCKING_RULES } from './status-lock';
+import { canUnlockStatus, LOCKING_RULES, lockingStatus, restricts, rulesInForce, settingsLock } from './status-lock';
 
 const statuses: ResourceStatus[] = DEFAULT_RESOURCE_STATUSES.map((status) => ({ ...status, readOnly: true, resettable: false }));
 const [IN_PREPARATION, SUBMITTED, APPROVED, HIDDEN] = statuses.map((status) => status.id) as [string, string, string, string];
@@ -34,7 +34,10 @@ describe('what the statuses lock in the web', () => {
     const user = me([]);
     const byId = (id: string) => statuses.find((status) => status.id === id);
     expect(lockingStatus(user, { budget: APPROVED, document: SUBMITTED }, ['METADATA_WRITE_DISABLED'])).toEqual({ status: byId(APPROVED), source: 'budget' });
-    expect(lockingStatus(user, { budget: IN_PREPARATION, document: SUBMITTED }, ['METADATA_WRITE_DISABLED'])).toEqual({ status: byId(SUBMITTED), source: 'document' });
+    expect(lockingStatus(user, { budget: IN_PREPARATION, document: SUBMITTED }, ['METADATA_WRITE_DISABLED'])).toEqual({
+      status: byId(SUBMITTED),
+      source: 'document',
+    });
     expect(lockingStatus(user, { budget: HIDDEN, document: null }, ['READ_DISABLED'])).toEqual({ status: byId(HIDDEN), source: 'budget' });
     expect(lockingStatus(user, { budget: IN_PREPARATION, document: null }, ['METADATA_WRITE_DISABLED'])).toBeNull();
     expect(lockingStatus(user, { document: 'not-in-this-organisation' }, ['METADATA_WRITE_DISABLED'])).toBeNull();
