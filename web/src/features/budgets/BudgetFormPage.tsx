@@ -11,6 +11,8 @@ import { type FieldErrors, Form, FormActions, TextAreaField, TextField, useField
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../components/Toasts';
 import { useCurrentUser } from '../../app/session';
+import { restricts, settingsLock } from '../../components/status-lock/status-lock';
+import { StatusLockNotice } from '../../components/status-lock/StatusLock';
 import { useSaveBudget } from './api/mutations';
 import { type BudgetView, budgetLink, budgetQuery, isAdminView } from './api/queries';
 import { BudgetCopySection } from './budget-form/BudgetCopySection';
@@ -22,10 +24,11 @@ import { useBudgetCopy } from './budget-form/useBudgetCopy';
 import { rememberCreatedBudget } from './recently-created';
 import './budgets.css';
 
-/** /document/{documentId}/budgets/create. */
+/** /document/{documentId}/budgets/create: blocked without write permission, a master classifier, or when the document's status locks its data (spec 2, section 2). */
 export function BudgetCreatePage() {
   const document = useDocument();
-  if (!document.permissions.update || document.masterClassifierId === null) return <Navigate to={`/document/${document.id}/budgets`} replace />;
+  const blocked = !document.permissions.update || document.masterClassifierId === null || restricts(document.permissions, 'RESOURCE_WRITE_DISABLED');
+  if (blocked) return <Navigate to={`/document/${document.id}/budgets`} replace />;
   return <BudgetForm budget={null} />;
 }
 
@@ -38,7 +41,11 @@ export function BudgetEditPage() {
   return <BudgetForm key={budget.data.id} budget={budget.data} />;
 }
 
-/** The budget form (spec 2, sections 4 and 5): type, name, description, and per type its components, import settings or copy source. */
+/**
+ * The budget form (spec 2, sections 4 and 5): type, name, description, and per type its components,
+ * import settings or copy source. A status that locks the settings (METADATA_WRITE_DISABLED) makes
+ * it read-only, but for the status field of a status administrator, so that they can unlock it.
+ */
 function BudgetForm({ budget }: { budget: BudgetView | null }) {
   const me = useCurrentUser();
   const document = useDocument();
@@ -63,6 +70,10 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
   const initial = searchParams.get('initial') === 'true';
   const monitoring = type === 'MONITORING';
   const copyAllowed = budget === null && (type === 'COMMON' || monitoring);
+  const lock = budget ? settingsLock(me, budget.permissions) : { locked: false, statusEditable: true };
+  const syncChanged = admin && adminView !== null && monitoring && monitoringValues.syncEnabled !== adminView.syncEnabled;
+  // A locked form has nothing to save until the status (or the administrator's sync switch) changes.
+  const lockedUnchanged = lock.locked && resourceStatusId === (budget?.resourceStatusId ?? '') && !syncChanged;
 
   const save = useSaveBudget(documentId, budget, {
     onSaved: (result) => {
@@ -100,7 +111,6 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
     if (status.error) problems.resourceStatusId = status.error;
     setErrors(problems);
     if (!data || Object.keys(problems).length > 0) return;
-    const syncChanged = admin && adminView !== null && monitoring && monitoringValues.syncEnabled !== adminView.syncEnabled;
     save.mutate({ payload: values as BudgetInput, sync: syncChanged ? monitoringValues.syncEnabled : undefined });
   };
 
@@ -110,18 +120,43 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
       <h2 className="section-title">
         <FormattedMessage id={budget ? 'budgets.form.editTitle' : 'budgets.form.createTitle'} />
       </h2>
+      {budget && lock.locked ? (
+        <StatusLockNotice
+          me={me}
+          resource="budget"
+          sources={{ budget: budget.resourceStatusId, document: document.resourceStatusId }}
+          statusEditable={lock.statusEditable}
+          testId="budget-form-locked"
+        />
+      ) : null}
       <BudgetTypeChoice value={type} onChange={chooseType} disabled={budget !== null} />
-      <TextField labelId="budgets.field.name" value={name} onChange={setName} max={BUDGET_LIMITS.nameMax} error={errors.name} testId="budget-name-input" />
+      <TextField
+        labelId="budgets.field.name"
+        value={name}
+        onChange={setName}
+        max={BUDGET_LIMITS.nameMax}
+        error={errors.name}
+        disabled={lock.locked}
+        testId="budget-name-input"
+      />
       <TextAreaField
         labelId="budgets.field.description"
         value={description}
         onChange={setDescription}
         max={LIMITS.textArea}
         error={errors.description}
+        disabled={lock.locked}
         testId="budget-description"
       />
       {usesResourceStatuses(me) ? (
-        <ResourceStatusSelect me={me} value={resourceStatusId} onChange={setResourceStatusId} error={errors.resourceStatusId} testId="budget-resource-status" />
+        <ResourceStatusSelect
+          me={me}
+          value={resourceStatusId}
+          onChange={setResourceStatusId}
+          error={errors.resourceStatusId}
+          disabled={!lock.statusEditable}
+          testId="budget-resource-status"
+        />
       ) : null}
       {type === 'SUM_BUDGET' ? (
         <SumBudgetComponents
@@ -129,11 +164,12 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
           budgetId={budget?.id ?? null}
           value={components}
           onChange={setComponents}
+          disabled={lock.locked}
           error={errors.sumBudgetComponentIds}
         />
       ) : null}
       {monitoring && budget ? (
-        <MonitoringSettings budget={budget} admin={admin} values={monitoringValues} onChange={setMonitoringValues} errors={errors} />
+        <MonitoringSettings budget={budget} admin={admin} locked={lock.locked} values={monitoringValues} onChange={setMonitoringValues} errors={errors} />
       ) : null}
       {copyAllowed ? (
         <BudgetCopySection
@@ -149,7 +185,7 @@ function BudgetForm({ budget }: { budget: BudgetView | null }) {
         <button type="button" className="button" onClick={() => navigate(`/document/${documentId}/budgets`)} disabled={busy} data-testid="budget-cancel">
           <FormattedMessage id={initial ? 'common.close' : 'common.cancel'} />
         </button>
-        <button type="submit" className="button button-primary" disabled={busy || copy.empty} data-testid="budget-save">
+        <button type="submit" className="button button-primary" disabled={busy || copy.empty || lockedUnchanged} data-testid="budget-save">
           <FormattedMessage id="common.save" />
         </button>
       </FormActions>

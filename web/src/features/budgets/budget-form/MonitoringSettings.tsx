@@ -13,17 +13,20 @@ export interface MonitoringValues {
 
 /**
  * A monitoring budget's import settings: its address for everyone; the key, the gateway and ERP
- * addresses and the sync switch for the platform administrator.
+ * addresses and the sync switch for the platform administrator. A status that locks the settings
+ * (`locked`) fixes the addresses; the sync switch stays the administrator's, whatever the status.
  */
 export function MonitoringSettings({
   budget,
   admin,
+  locked,
   values,
   onChange,
   errors,
 }: {
   budget: BudgetView;
   admin: boolean;
+  locked: boolean;
   values: MonitoringValues;
   onChange: (values: MonitoringValues) => void;
   errors: FieldErrors;
@@ -46,6 +49,7 @@ export function MonitoringSettings({
             value={values.gwUrl}
             max={BUDGET_LIMITS.urlMax}
             onChange={(gwUrl) => onChange({ ...values, gwUrl })}
+            disabled={locked}
             error={errors.gwUrl}
             testId="budget-gw-url"
           />
@@ -55,6 +59,7 @@ export function MonitoringSettings({
             value={values.erpUrl}
             max={BUDGET_LIMITS.urlMax}
             onChange={(erpUrl) => onChange({ ...values, erpUrl })}
+            disabled={locked}
             error={errors.erpUrl}
             testId="budget-erp-url"
           />
