@@ -62,11 +62,14 @@ describe('web: resource permission screens (browser)', () => {
   const department = { name: 'Kultuuriosakonna juht', email: '', occupationId: '' };
   const viewer = { name: 'Personalispetsialist', email: '', occupationId: '' };
   const accountant = { name: 'Raamatupidaja', email: '', occupationId: '' };
+  let adminOccupationId: string;
 
   beforeAll(async () => {
     admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
     const fixture = accountsFixture(suite.server.app, admin);
-    const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
+    const me = await call<{ organizationId: string; occupationId: string }>(admin, 'GET', '/api/auth/me');
+    const { organizationId } = me;
+    adminOccupationId = me.occupationId;
     const member = async (who: typeof department, userName: string, privileges: string[]) => {
       who.email = `${fixture.unique('permissions')}@example.com`;
       const roleId = await fixture.role(organizationId, privileges);
@@ -295,5 +298,13 @@ describe('web: resource permission screens (browser)', () => {
     expect(await page.getByTestId('permissions-header-toggle').isDisabled()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'permissions-read-only-en');
+
+    // An ADMIN occupation holds every grant: shown checked and locked, with the reason.
+    await page.getByTestId('permissions-occupation').selectOption(adminOccupationId);
+    await expect.poll(() => page.getByTestId('permissions-admin-occupation').textContent()).toBe(en['permissions.adminOccupation']);
+    expect(await boxes(gridRows(page, 'permissions-grid').first())).toEqual({
+      read: { checked: true, disabled: true, inherited: true },
+      update: { checked: true, disabled: true, inherited: true },
+    });
   });
 });

@@ -113,6 +113,7 @@ export function BudgetPermissionsTab() {
           userName: occupation.userName,
           grant: selected ? (grantsOf.get(occupation.id)?.(selected.resource) ?? NO_GRANT) : NO_GRANT,
           editable: editable && selected !== undefined,
+          holdsAll: occupation.type === 'ADMIN',
         })),
     [occupations.data, occupationFilter, selected, grantsOf, editable],
   );
@@ -123,13 +124,14 @@ export function BudgetPermissionsTab() {
     if (nonEmpty.length > 0) change.mutate(nonEmpty);
   };
   // A grant inherited from above the chosen resource stays: only what is given on it can be removed.
+  const grantable = shownOccupations.filter((row) => !row.holdsAll);
   const bulk = selected
-    ? shownOccupations.map((row) => ({
+    ? grantable.map((row) => ({
         occupationId: row.id,
         permissions: bulkChange([{ resource: selected.resource, grant: row.grant }], (entry) => entry.grant.inherited.read || entry.grant.inherited.update),
       }))
     : [];
-  const allHaveUpdate = allUpdate(shownOccupations.map((row) => row.grant));
+  const allHaveUpdate = allUpdate(grantable.map((row) => row.grant));
   const bulkEmpty = bulk.every((entry) => entry.permissions.length === 0);
 
   const treeContext = useRef<TreeContext | null>(null);

@@ -10,6 +10,8 @@ export interface GrantRow {
   grant: Grant;
   /** The user may change grants (USER_ADMIN) and no change is under way. */
   editable: boolean;
+  /** An ADMIN occupation holds every grant whatever is given (shown checked and locked). */
+  holdsAll?: boolean;
 }
 
 export type GrantAction = 'read' | 'update';
@@ -27,6 +29,7 @@ type CellParams<T extends GrantRow> = ICellRendererParams<T, unknown, GrantGridC
 export function GrantToggleCell<T extends GrantRow>({ data, context, action }: CellParams<T>) {
   const intl = useIntl();
   if (!data) return null;
+  if (data.holdsAll) return <AdminToggle label={data.label} action={action} />;
   const state = toggleState(data.grant);
   const inherited = action === 'read' ? state.readInherited : state.updateInherited;
   const changeable = action === 'read' ? canToggleRead(state) : canToggleUpdate(state);
@@ -41,6 +44,23 @@ export function GrantToggleCell<T extends GrantRow>({ data, context, action }: C
         onChange={(event) => context.onToggle(data, action, event.target.checked)}
         data-testid={`grant-${action}`}
         data-inherited={inherited}
+      />
+    </label>
+  );
+}
+
+function AdminToggle({ label, action }: { label: string; action: GrantAction }) {
+  const intl = useIntl();
+  return (
+    <label className="grant-toggle grant-inherited" title={intl.formatMessage({ id: 'permissions.adminOccupation' })}>
+      <input
+        type="checkbox"
+        checked
+        disabled
+        readOnly
+        aria-label={intl.formatMessage({ id: action === 'read' ? 'permissions.toggle.read' : 'permissions.toggle.update' }, { name: label })}
+        data-testid={`grant-${action}`}
+        data-inherited="true"
       />
     </label>
   );

@@ -67,7 +67,9 @@ export function PermissionsTab() {
   const documentGrants = useQuery({ ...occupationPermissionsQuery(occupationId ?? '', documentId ?? null), enabled: Boolean(occupationId && documentId) });
 
   const change = useChangePermissions({ onError: showError });
-  const editable = canEdit && !change.isPending;
+  const selectedOccupation = occupations.data?.find((occupation) => occupation.id === occupationId);
+  const holdsAll = selectedOccupation?.type === 'ADMIN';
+  const editable = canEdit && !change.isPending && !holdsAll;
 
   const rows = useMemo<Row[]>(() => {
     const grantOf = grantIndex([...(organizationGrants.data ?? []), ...(documentGrants.data ?? [])]);
@@ -80,7 +82,7 @@ export function PermissionsTab() {
       openBudgetIds,
       schemeChosen: Boolean(schemeId),
     });
-    return tree.map((node) => ({ id: node.id, label: node.name, tree: node, grant: grantOf(node.resource), editable }));
+    return tree.map((node) => ({ id: node.id, label: node.name, tree: node, grant: grantOf(node.resource), editable, holdsAll }));
   }, [
     organizationGrants.data,
     documentGrants.data,
@@ -146,7 +148,6 @@ export function PermissionsTab() {
     [intl, allHaveUpdate, editable, bulk.length],
   );
 
-  const selectedOccupation = occupations.data?.find((occupation) => occupation.id === occupationId);
   const failed = [occupations, documents, organizationGrants, documentGrants, budgets, schemes].find((query) => query.isError);
   const choose = (key: string) => (value: string) => {
     setCopied(false);
@@ -194,7 +195,7 @@ export function PermissionsTab() {
           testId="permissions-scheme"
         />
         <span className="permissions-spacer" />
-        {canEdit && selectedOccupation ? (
+        {canEdit && selectedOccupation && !holdsAll ? (
           <button type="button" className="button" onClick={() => setCopying(true)} data-testid="permissions-copy">
             <FormattedMessage id="permissions.copy.open" />
           </button>
@@ -203,6 +204,11 @@ export function PermissionsTab() {
       {copied ? (
         <Alert kind="success" testId="permissions-copied">
           <FormattedMessage id="permissions.copy.done" />
+        </Alert>
+      ) : null}
+      {holdsAll ? (
+        <Alert kind="info" testId="permissions-admin-occupation">
+          <FormattedMessage id="permissions.adminOccupation" />
         </Alert>
       ) : null}
       {occupations.data?.length === 0 ? (
