@@ -46,6 +46,8 @@ interface Measurement {
   /** Rows and size of the (last) answer: whether grants filtered it, and how much there was to send. */
   rows: string;
   durationsMs: number[];
+  /** Printed under the table. */
+  note?: string;
   /** p95 for lists, max for bulk changes. */
   target: { statistic: 'p95' | 'max'; ms: number } | null;
 }
@@ -142,6 +144,15 @@ async function bulkChange(world: World, granted: boolean): Promise<BulkTiming> {
   }
 }
 
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** Whether later changes took longer than the first ones (each is decided on its stream's whole history). */
+function trend(name: string, timings: readonly BulkTiming[]): string {
+  const visible = timings.map((timing) => timing.visibleMs);
+  const [first, last] = [mean(visible.slice(0, 5)), mean(visible.slice(-5))];
+  return `${name}: the first five took ${first.toFixed(0)} ms on average, the last five ${last.toFixed(0)} ms`;
+}
+
 /** The header toggle on and off again, BULK_REPETITIONS times. */
 async function measureBulkChanges(world: World): Promise<Measurement[]> {
   const grants: BulkTiming[] = [];
@@ -154,7 +165,7 @@ async function measureBulkChanges(world: World): Promise<Measurement[]> {
   const target = { statistic: 'max' as const, ms: BULK_TARGET_MS };
   const rows = (name: string, timings: readonly BulkTiming[]): Measurement[] => [
     { name: `${name}, PUT answered`, rows: '', durationsMs: timings.map((timing) => timing.answeredMs), target: null },
-    { name: `${name}, until visible`, rows: '', durationsMs: timings.map((timing) => timing.visibleMs), target },
+    { name: `${name}, until visible`, rows: '', durationsMs: timings.map((timing) => timing.visibleMs), target, note: trend(name, timings) },
   ];
   return [...rows(`bulk grant of update, ${size} grants`, grants), ...rows('bulk removal of the same', removals)];
 }
@@ -184,6 +195,8 @@ function printTable(measurements: readonly Measurement[]): void {
     const cells = [p50, p95, max].map((value) => value.toFixed(1).padStart(8)).join(' ');
     console.log(`${measurement.name.padEnd(62)} ${String(measurement.durationsMs.length).padStart(4)} ${measurement.rows.padStart(26)} ${cells}  ${target}`);
   }
+  console.log('');
+  for (const { note } of measurements) if (note) console.log(note);
 }
 
 async function main(): Promise<void> {
