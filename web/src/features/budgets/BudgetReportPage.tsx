@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { settingsLock } from '../../components/status-lock/status-lock';
+import { statusLockReason } from '../../components/status-lock/StatusLock';
 import { Spinner } from '../../components/Spinner';
 import { DEFAULT_DATE_FORMAT, formatDate } from '../../i18n/format';
 import { useCurrentUser } from '../../app/session';
@@ -34,11 +36,7 @@ export function BudgetReportPage() {
             <FormattedMessage id={`budgets.type.${budget.type}`} />
           </span>
         </div>
-        {budget.permissions.update ? (
-          <Link to={`${base}/edit`} className="button" data-testid="budget-overview-edit">
-            <FormattedMessage id="budgets.overview.edit" />
-          </Link>
-        ) : null}
+        {budget.permissions.update ? <EditSettings budget={budget} to={`${base}/edit`} /> : null}
       </header>
       <dl className="budget-facts">
         <dt>
@@ -91,6 +89,31 @@ export function BudgetReportPage() {
       </dl>
       <ApprovalPanel budget={budget} />
     </section>
+  );
+}
+
+/**
+ * The way to the settings form; greyed out with the locking status as its tooltip where a status
+ * locks the settings for someone who may not change the status either (spec 2, section 6).
+ */
+function EditSettings({ budget, to }: { budget: BudgetView; to: string }) {
+  const me = useCurrentUser();
+  const intl = useIntl();
+  const document = useDocument();
+  if (settingsLock(me, budget.permissions).statusEditable) {
+    return (
+      <Link to={to} className="button" data-testid="budget-overview-edit">
+        <FormattedMessage id="budgets.overview.edit" />
+      </Link>
+    );
+  }
+  const sources = { budget: budget.resourceStatusId, document: document.resourceStatusId };
+  return (
+    <span title={statusLockReason(intl, me, budget.permissions, sources, ['METADATA_WRITE_DISABLED'])} data-testid="budget-overview-edit-tooltip">
+      <button type="button" className="button" disabled data-testid="budget-overview-edit">
+        <FormattedMessage id="budgets.overview.edit" />
+      </button>
+    </span>
   );
 }
 
