@@ -6,6 +6,8 @@ import { canUpdateOrganization, isPlatformAdmin } from '../../app/document/acces
 import { useDocument } from '../../app/document/current-document';
 import { useCurrentUser } from '../../app/session';
 import { Alert } from '../../components/Alert';
+import { settingsLock } from '../../components/status-lock/status-lock';
+import { StatusLockNotice, statusLockReason } from '../../components/status-lock/StatusLock';
 import { ResourceStatusSelect, resourceStatusServerError, resourceStatusValue, usesResourceStatuses } from '../../components/ResourceStatusSelect';
 import { CheckboxField, type FieldErrors, Form, messageOf, TextAreaField, TextField, useFieldErrors, validate } from '../../components/form';
 import { useToasts } from '../../components/Toasts';
@@ -41,6 +43,11 @@ export function DocumentSettingsTab() {
   return <DocumentForm key={document.id} document={document} />;
 }
 
+/**
+ * The document create and settings form (spec 2, section 5). A status that locks the document's
+ * settings (METADATA_WRITE_DISABLED) makes it read-only but for the status field of a status
+ * administrator; one that locks its data (RESOURCE_WRITE_DISABLED) greys out delete.
+ */
 function DocumentForm({ document }: { document: Document | null }) {
   const me = useCurrentUser();
   const intl = useIntl();
@@ -63,6 +70,11 @@ function DocumentForm({ document }: { document: Document | null }) {
   const { errors, setErrors } = useFieldErrors();
   const masterOptions = useMasterOptions(document);
   const platformAdmin = isPlatformAdmin(me);
+  const lock = document ? settingsLock(me, document.permissions) : { locked: false, statusEditable: true };
+  const statusSources = { document: document?.resourceStatusId ?? null };
+  const deleteRefusal = document ? statusLockReason(intl, me, document.permissions, statusSources, ['READ_DISABLED', 'RESOURCE_WRITE_DISABLED']) : undefined;
+  // A locked form has nothing to save until the status changes.
+  const lockedUnchanged = lock.locked && resourceStatusId === (document?.resourceStatusId ?? '');
 
   const save = useSaveDocument(organizationId, document, {
     onSaved: (result) => {
@@ -93,7 +105,7 @@ function DocumentForm({ document }: { document: Document | null }) {
     if (copyOptions) values.copy = copyOptions;
     const { data, errors: found } = validate(documentInputSchema, values);
     const problems: FieldErrors = { ...found };
-    if (document && masterOptions.length > 0 && masterClassifierId === '') problems.masterClassifierId = messageOf('validation.required');
+    if (document && !lock.locked && masterOptions.length > 0 && masterClassifierId === '') problems.masterClassifierId = messageOf('validation.required');
     if (status.error) problems.resourceStatusId = status.error;
     setErrors(problems);
     if (data && Object.keys(problems).length === 0) save.mutate(values as DocumentInput);
@@ -106,6 +118,9 @@ function DocumentForm({ document }: { document: Document | null }) {
           <FormattedMessage id="documents.copy.incompleteMessage" />
         </Alert>
       ) : null}
+      {lock.locked ? (
+        <StatusLockNotice me={me} resource="document" sources={statusSources} statusEditable={lock.statusEditable} testId="document-form-locked" />
+      ) : null}
       <div className="form-grid">
         <TextField
           labelId="documents.field.name"
@@ -113,6 +128,7 @@ function DocumentForm({ document }: { document: Document | null }) {
           onChange={setName}
           max={DOCUMENT_LIMITS.nameMax}
           error={errors.name}
+          disabled={lock.locked}
           testId="document-name-input"
         />
         <TextField
@@ -121,6 +137,7 @@ function DocumentForm({ document }: { document: Document | null }) {
           onChange={setRecordAmountKey}
           max={LIMITS.text}
           error={errors.recordAmountKey}
+          disabled={lock.locked}
           testId="document-record-amount-key"
         />
       </div>
@@ -130,6 +147,7 @@ function DocumentForm({ document }: { document: Document | null }) {
         onChange={setDescription}
         max={LIMITS.textArea}
         error={errors.description}
+        disabled={lock.locked}
         testId="document-description"
       />
       {usesResourceStatuses(me) ? (
@@ -138,16 +156,23 @@ function DocumentForm({ document }: { document: Document | null }) {
           value={resourceStatusId}
           onChange={setResourceStatusId}
           error={errors.resourceStatusId}
+          disabled={!lock.statusEditable}
           testId="document-resource-status"
         />
       ) : null}
-      <PeriodFields value={period} onChange={setPeriod} locked={document !== null && document.recordsCount > 0} error={periodError(errors)} />
+      <PeriodFields value={period} onChange={setPeriod} locked={lock.locked || (document !== null && document.recordsCount > 0)} error={periodError(errors)} />
       {document ? (
-        <MasterClassifierField options={masterOptions} value={masterClassifierId} onChange={setMasterClassifierId} error={errors.masterClassifierId} />
+        <MasterClassifierField
+          options={masterOptions}
+          value={masterClassifierId}
+          onChange={setMasterClassifierId}
+          disabled={lock.locked}
+          error={errors.masterClassifierId}
+        />
       ) : null}
       <CheckboxField
         checked={allowCommenting}
-        disabled={!platformAdmin}
+        disabled={!platformAdmin || lock.locked}
         title={platformAdmin ? undefined : intl.formatMessage({ id: 'documents.field.adminOnly' })}
         onChange={setAllowCommenting}
         testId="document-allow-commenting"
@@ -155,7 +180,7 @@ function DocumentForm({ document }: { document: Document | null }) {
         <FormattedMessage id="documents.field.allowCommenting" />
       </CheckboxField>
       {document === null ? <DocumentCopyFieldset copy={copy} me={me} organizationId={organizationId} sourceError={errors['copy.sourceDocumentId']} /> : null}
-      <DocumentFormActions document={document} busy={save.isPending} />
+      <DocumentFormActions document={document} busy={save.isPending} saveDisabled={lockedUnchanged} deleteRefusal={deleteRefusal} />
     </Form>
   );
 }

@@ -6,8 +6,22 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToasts } from '../../../components/Toasts';
 import { useDeleteDocument } from '../api/mutations';
 
-/** The form's buttons: cancel (new document) or delete after a confirmation (existing one), and save. */
-export function DocumentFormActions({ document, busy }: { document: Document | null; busy: boolean }) {
+/**
+ * The form's buttons: cancel (new document) or delete after a confirmation (existing one), and save.
+ * `deleteRefusal` greys delete out with the reason (a status that locks the document's data);
+ * `saveDisabled`: nothing that may change has changed.
+ */
+export function DocumentFormActions({
+  document,
+  busy,
+  saveDisabled = false,
+  deleteRefusal,
+}: {
+  document: Document | null;
+  busy: boolean;
+  saveDisabled?: boolean;
+  deleteRefusal?: string;
+}) {
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { showFailure } = useToasts();
@@ -26,15 +40,23 @@ export function DocumentFormActions({ document, busy }: { document: Document | n
     <>
       <div className="form-actions document-form-actions">
         {document ? (
-          <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)} disabled={disabled} data-testid="document-delete">
-            <FormattedMessage id="common.delete" />
-          </button>
+          <span title={deleteRefusal} data-testid="document-delete-tooltip">
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => setConfirmDelete(true)}
+              disabled={disabled || deleteRefusal !== undefined}
+              data-testid="document-delete"
+            >
+              <FormattedMessage id="common.delete" />
+            </button>
+          </span>
         ) : (
           <button type="button" className="button" onClick={() => navigate(-1)} disabled={disabled} data-testid="document-cancel">
             <FormattedMessage id="common.cancel" />
           </button>
         )}
-        <button type="submit" className="button button-primary" disabled={disabled} data-testid="document-save">
+        <button type="submit" className="button button-primary" disabled={disabled || saveDisabled} data-testid="document-save">
           <FormattedMessage id={document ? 'common.save' : 'documents.create.submit'} />
         </button>
       </div>

@@ -22,11 +22,14 @@ export function MasterClassifierField({
   options,
   value,
   onChange,
+  disabled,
   error,
 }: {
   options: readonly ClassifierOption[];
   value: string;
   onChange: (id: string) => void;
+  /** Read-only where the document's status locks its settings. */
+  disabled: boolean;
   error?: FieldMessage;
 }) {
   const intl = useIntl();
@@ -39,6 +42,7 @@ export function MasterClassifierField({
       placeholder={intl.formatMessage({ id: 'common.select' })}
       hintId="documents.field.masterClassifierHint"
       error={error}
+      disabled={disabled}
       testId="document-master-classifier"
     />
   );
