@@ -12,7 +12,9 @@
  *   5,000 grants in one PUT, as the header toggle sends) until GET api/occupation/{id}/permissions
  *   shows it, and its removal likewise, 20 times each.
  * Targets: list p95 <= 50 ms, a bulk change visible within 2 s. Prints a table and exits 1 when a
- * target is missed, unless run with --no-assert (`pnpm bench:permissions --no-assert`).
+ * target is missed, unless run with --no-assert (`pnpm bench:permissions --no-assert`). Beside
+ * the wall-clock figures, the CPU time each request cost this process (the whole gateway runs in
+ * it) and the embedded PostgreSQL server: a crowded machine stretches the first, hardly the second.
  *
  * Starts an embedded PostgreSQL (durable defaults) in a temporary directory unless DATABASE_URL
  * names a server; either way it works in a fresh database of its own. BENCH_OCCUPATIONS,
@@ -25,6 +27,7 @@ import path from 'node:path';
 import { buildApp } from '@eelarve/gateway/app';
 import { createDatabase, dropDatabase, startEmbeddedPostgres } from '@eelarve/postgres';
 import { testConfig } from '@eelarve/testing/server';
+import { type CpuSeconds, cpuNow, cpuSince, postmasterPidOf } from './cpu';
 import { type Client, expectStatus, type PermissionInput, putPermissions, seedWorld, type World } from './permissions-world';
 
 const SIZE = {
@@ -46,6 +49,8 @@ interface Measurement {
   /** Rows and size of the (last) answer: whether grants filtered it, and how much there was to send. */
   rows: string;
   durationsMs: number[];
+  /** CPU milliseconds per request (or per change) of this process and of the database server. */
+  cpuMs: CpuSeconds | null;
   /** Printed under the table. */
   note?: string;
   /** p95 for lists, max for bulk changes. */
@@ -59,6 +64,15 @@ function statistics(durations: readonly number[]) {
   return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted.at(-1) ?? Number.NaN };
 }
 
+/** The embedded server's postmaster, whose CPU time is counted; null for a DATABASE_URL server. */
+let postmasterPid: number | null = null;
+
+/** CPU seconds spent on `count` requests as milliseconds per request. */
+const perRequest = (cpu: CpuSeconds, count: number): CpuSeconds => ({
+  client: (cpu.client * 1000) / count,
+  server: cpu.server === null ? null : (cpu.server * 1000) / count,
+});
+
 const missed = (measurement: Measurement) =>
   measurement.target !== null && statistics(measurement.durationsMs)[measurement.target.statistic] > measurement.target.ms;
 
@@ -68,6 +82,7 @@ async function withServer<T>(run: (adminUrl: string) => Promise<T>): Promise<T> 
   await chmod(dir, 0o755);
   console.log(`starting an embedded PostgreSQL in ${dir} (durable defaults)`);
   const server = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data') });
+  postmasterPid = postmasterPidOf(path.join(dir, 'data'));
   try {
     return await run(server.adminUrl);
   } finally {
@@ -87,12 +102,14 @@ async function measureList(name: string, client: Client, url: string, total: num
   };
   for (let index = 0; index < WARM_UP_REQUESTS; index++) await get();
   const durationsMs: number[] = [];
+  const cpuStart = cpuNow(postmasterPid);
   for (let index = 0; index < LIST_REQUESTS; index++) {
     const started = performance.now();
     await get();
     durationsMs.push(performance.now() - started);
   }
-  return { name, rows: `${rows} of ${total}, ${Math.ceil(bytes / 1024)} KiB`, durationsMs, target: { statistic: 'p95', ms: LIST_TARGET_P95_MS } };
+  const cpuMs = perRequest(cpuSince(cpuStart, postmasterPid), LIST_REQUESTS);
+  return { name, rows: `${rows} of ${total}, ${Math.ceil(bytes / 1024)} KiB`, durationsMs, cpuMs, target: { statistic: 'p95', ms: LIST_TARGET_P95_MS } };
 }
 
 /** Update on the document, every budget and as many sub-budgets (spread over the budgets) as make BULK_GRANTS. */
@@ -127,6 +144,8 @@ interface BulkTiming {
   answeredMs: number;
   /** Until GET api/occupation/{id}/permissions?documentId= showed the whole change. */
   visibleMs: number;
+  /** CPU seconds from the PUT until visible. */
+  cpu: CpuSeconds;
 }
 
 /** A bulk change's times from the PUT until it answered and until the effective read model (through its GET) shows it. */
@@ -134,14 +153,22 @@ async function bulkChange(world: World, granted: boolean): Promise<BulkTiming> {
   const change = headerToggle(world, granted);
   const url = `/api/occupation/${world.bulkTargetOccupationId}/permissions?documentId=${world.documentId}`;
   const started = performance.now();
+  const cpuStart = cpuNow(postmasterPid);
   expectStatus(await putPermissions(world.userAdmin, world.bulkTargetOccupationId, change), 200, 'bulk change');
   const answeredMs = performance.now() - started;
   for (;;) {
     const response = expectStatus(await world.userAdmin.request({ method: 'GET', url }), 200, 'effective permissions');
-    if (shows(response.json() as PermissionRow[], change, granted)) return { answeredMs, visibleMs: performance.now() - started };
+    if (shows(response.json() as PermissionRow[], change, granted))
+      return { answeredMs, visibleMs: performance.now() - started, cpu: cpuSince(cpuStart, postmasterPid) };
     if (performance.now() - started > 30_000) throw new Error('a bulk change was not visible within 30 s');
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
+}
+
+function totalCpu(timings: readonly BulkTiming[]): CpuSeconds {
+  const servers = timings.map((timing) => timing.cpu.server);
+  const server = servers.includes(null) ? null : (servers as number[]).reduce((sum, value) => sum + value, 0);
+  return { client: timings.reduce((sum, timing) => sum + timing.cpu.client, 0), server };
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -164,8 +191,15 @@ async function measureBulkChanges(world: World): Promise<Measurement[]> {
   const size = headerToggle(world, true).length;
   const target = { statistic: 'max' as const, ms: BULK_TARGET_MS };
   const rows = (name: string, timings: readonly BulkTiming[]): Measurement[] => [
-    { name: `${name}, PUT answered`, rows: '', durationsMs: timings.map((timing) => timing.answeredMs), target: null },
-    { name: `${name}, until visible`, rows: '', durationsMs: timings.map((timing) => timing.visibleMs), target, note: trend(name, timings) },
+    { name: `${name}, PUT answered`, rows: '', durationsMs: timings.map((timing) => timing.answeredMs), cpuMs: null, target: null },
+    {
+      name: `${name}, until visible`,
+      rows: '',
+      durationsMs: timings.map((timing) => timing.visibleMs),
+      cpuMs: perRequest(totalCpu(timings), timings.length),
+      target,
+      note: trend(name, timings),
+    },
   ];
   return [...rows(`bulk grant of update, ${size} grants`, grants), ...rows('bulk removal of the same', removals)];
 }
@@ -187,13 +221,16 @@ async function measure(world: World): Promise<Measurement[]> {
 }
 
 function printTable(measurements: readonly Measurement[]): void {
-  const header = `${'measurement'.padEnd(62)} ${'n'.padStart(4)} ${'rows, size'.padStart(26)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)}  target`;
+  const header = `${'measurement'.padEnd(62)} ${'n'.padStart(4)} ${'rows, size'.padStart(26)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'CPU ms node+pg'.padStart(15)}  target`;
   console.log(`\n${header}\n${'-'.repeat(header.length + 12)}`);
   for (const measurement of measurements) {
     const { p50, p95, max } = statistics(measurement.durationsMs);
     const target = measurement.target ? `${measurement.target.statistic} <= ${measurement.target.ms} ms ${missed(measurement) ? 'MISSED' : 'met'}` : '';
     const cells = [p50, p95, max].map((value) => value.toFixed(1).padStart(8)).join(' ');
-    console.log(`${measurement.name.padEnd(62)} ${String(measurement.durationsMs.length).padStart(4)} ${measurement.rows.padStart(26)} ${cells}  ${target}`);
+    const cpu = measurement.cpuMs ? `${measurement.cpuMs.client.toFixed(1)}+${measurement.cpuMs.server?.toFixed(1) ?? '?'}` : '';
+    console.log(
+      `${measurement.name.padEnd(62)} ${String(measurement.durationsMs.length).padStart(4)} ${measurement.rows.padStart(26)} ${cells} ${cpu.padStart(15)}  ${target}`,
+    );
   }
   console.log('');
   for (const { note } of measurements) if (note) console.log(note);
