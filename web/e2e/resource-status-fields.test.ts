@@ -13,6 +13,8 @@ import { browserSuite } from './harness';
 
 const inPreparation = DEFAULT_RESOURCE_STATUSES[0]!.id;
 const approved = DEFAULT_RESOURCE_STATUSES[2]!.id;
+/** Hides a resource from everyone but platform administrators (who see every document): it does not lock the document. */
+const hidden = DEFAULT_RESOURCE_STATUSES[3]!.id;
 
 async function getJson<T>(page: Page, url: string): Promise<T> {
   const response = await page.request.get(url);
@@ -124,8 +126,9 @@ describe('web: the status field of the document and budget forms (browser)', () 
     const documentId = await saveDocument(page);
     expect((await getJson<Document>(page, `/api/document/${documentId}`)).resourceStatusId).toBe(inPreparation);
 
-    // The settings form shows the current status; a changed one is saved with the master classifier.
-    await setMaster(page, documentId, `${tag}b`, { shown: inPreparation, chosen: approved });
+    // The settings form shows the current status; a changed one is saved with the master classifier
+    // (one that does not lock the document: an approved document would refuse the budget below).
+    await setMaster(page, documentId, `${tag}b`, { shown: inPreparation, chosen: hidden });
 
     // A budget: required, then created with its status, and prefilled on edit.
     await openBudgetForm(page, 'Staatusega eelarve');

@@ -174,7 +174,7 @@ describe('classifiers: create, read, update, access', () => {
       // Listing is all it gives: the classifiers themselves stay closed.
       expectError(await clerk.request({ method: 'GET', url: `/api/classifier/${id}/items` }), 403, 'INSUFFICIENT_PERMISSIONS');
     } finally {
-      await accounts.grant(clerkOccupationId, [{ documentId, read: false, update: false }]);
+      await accounts.grant(clerkOccupationId, [{ documentId, read: true, update: false }]);
     }
   });
 

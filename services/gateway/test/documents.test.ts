@@ -66,7 +66,7 @@ beforeAll(async () => {
   readerOccupationId = member.occupationId;
   await fixture.grant(readerOccupationId, [{ read: true }]);
   reader = await login(server.app, member.email, PASSWORD);
-  const strangerMember = await fixture.member(otherOrganizationId, ['USER_ADMIN']);
+  const strangerMember = await fixture.reader(otherOrganizationId, ['USER_ADMIN']);
   stranger = await login(server.app, strangerMember.email, PASSWORD);
 }, 60_000);
 afterAll(async () => server?.close());

@@ -34,19 +34,34 @@ function expectError(response: Response, status: number, code: string) {
   expect({ status: response.statusCode, code: response.json().code }, response.body).toEqual({ status, code });
 }
 
-async function documentFixture(resourceStatusId: string | null): Promise<string> {
-  const id = randomUUID();
-  const settings = { name: `Doc ${id.slice(0, 6)}`, description: '', period: { year: 2027, month: 1, duration: 1 }, recordAmountKey: 'summa' };
-  const common = { ...settings, allowCommentingWithReadPermissions: false };
-  const store = server.app.store;
-  await executeCommand(store, documentDecider, { type: 'CreateDocument', documentId: id, organizationId, now: new Date(), ...common }, actor);
+const documentSettings = (id: string) => ({
+  name: `Doc ${id.slice(0, 6)}`,
+  description: '',
+  period: { year: 2027, month: 1, duration: 1 },
+  recordAmountKey: 'summa',
+  allowCommentingWithReadPermissions: false,
+});
+
+/** Puts a status on a document (as its settings form would), with a fixed master classifier. */
+async function setDocumentStatus(id: string, resourceStatusId: string | null): Promise<void> {
   const outcome = await executeCommand(
-    store,
+    server.app.store,
     documentDecider,
-    { type: 'UpdateDocument', documentId: id, masterClassifierId: randomUUID(), recordsCount: 0, platformAdmin: true, resourceStatusId, ...common },
+    { type: 'UpdateDocument', documentId: id, masterClassifierId: id, recordsCount: 0, platformAdmin: true, resourceStatusId, ...documentSettings(id) },
     actor,
   );
   if (outcome.position) await server.app.projections.waitForPosition(['documents'], outcome.position, 5_000);
+}
+
+async function documentFixture(resourceStatusId: string | null): Promise<string> {
+  const id = randomUUID();
+  await executeCommand(
+    server.app.store,
+    documentDecider,
+    { type: 'CreateDocument', documentId: id, organizationId, now: new Date(), ...documentSettings(id) },
+    actor,
+  );
+  await setDocumentStatus(id, resourceStatusId);
   return id;
 }
 
@@ -134,8 +149,9 @@ describe('statuses in force on budgets and documents', () => {
   });
 
   it("a document's status locks its budgets too, and refuses new budgets in it", async () => {
-    const locked = await documentFixture(APPROVED);
+    const locked = await documentFixture(IN_PREPARATION);
     const id = await budget(IN_PREPARATION, locked);
+    await setDocumentStatus(locked, APPROVED);
     expect((await getBudget(writer, id)).json().permissions.restrictions).toContain('RESOURCE_WRITE_DISABLED');
     expectError(await rename(writer, id, 'Renamed', IN_PREPARATION), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
     const created = await writer.request({
@@ -155,7 +171,7 @@ describe('statuses in force on budgets and documents', () => {
       url: '/api/resource-statuses',
       payload: {
         name: { et: 'Lukus, v.a finants', en: 'Locked but for finance' },
-        description: { et: '', en: '' },
+        description: { et: 'Muuta saab ainult finantsosakond.', en: 'Only the finance department may change it.' },
         icon: 'lock',
         rules: [
           { type: 'METADATA_WRITE_DISABLED', overrideRoles: [exemptRoleId] },

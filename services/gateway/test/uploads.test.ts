@@ -27,7 +27,7 @@ beforeAll(async () => {
   const admin = await login(server.app, server.admin.email, server.admin.password);
   const accounts = accountsFixture(server.app, admin);
   const organizationId = await accounts.organization('Viljandi Linnavalitsus');
-  editor = await login(server.app, (await accounts.member(organizationId, ['CLASSIFICATION_ADMIN'])).email, PASSWORD);
+  editor = await login(server.app, (await accounts.reader(organizationId, ['CLASSIFICATION_ADMIN'])).email, PASSWORD);
   const documentId = await schemesFixture(server.app).document(organizationId);
   const response = await editor.request({
     method: 'POST',

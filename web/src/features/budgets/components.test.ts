@@ -6,7 +6,7 @@ const node = (id: string, childrenIds: string[] = [], descendantIds: string[] = 
   name: id.toUpperCase(),
   childrenIds,
   descendantIds,
-  permissions: { read, update: true },
+  permissions: { read, update: true, restrictions: [] },
 });
 
 describe('sum budget components (spec 2, sections 2 and 5)', () => {
