@@ -3,6 +3,7 @@ import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser } from './auth-fixtures';
 import { type Client, login } from './helpers';
 import { apiRoutes } from './route-world';
 
@@ -41,7 +42,12 @@ const RULES_OF: Record<StatusFlag, readonly Rule[]> = {
  *   nothing else is granted.
  */
 const GRANTS = ['none', 'read', 'update', 'organizationRead', 'organizationUpdate', 'documentUpdate', 'subBudget'] as const;
-type Grant = (typeof GRANTS)[number];
+/**
+ * Besides them, an ADMIN-type occupation of the organisation: it holds every grant and its role
+ * every privilege but IS_ADMIN (spec 1 §3 and §6), and is still bound by the statuses.
+ */
+const ADMIN_OCCUPATION = 'adminOccupation';
+type Grant = (typeof GRANTS)[number] | typeof ADMIN_OCCUPATION;
 
 /** The privileges routes name (spec 1 §6, spec 2 §6); each occupation holds DATA_VIEW and at most one of them. */
 const PRIVILEGES = ['SCHEMA_ADMIN', 'CLASSIFICATION_ADMIN', 'STATUS_ADMIN', 'USER_ADMIN'] as const;
@@ -136,6 +142,7 @@ const BY_STATUS = refused(403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
 
 /** The grants the occupation holds on a resource of `level` in its own organisation. */
 function grantsAt(grant: Grant, level: Level): { read: boolean; update: boolean } {
+  if (grant === ADMIN_OCCUPATION) return { read: true, update: true };
   // Every occupation reads its own organisation; only an organisation grant updates it.
   if (level === 'organization') return { read: true, update: grant === 'organizationUpdate' };
   switch (grant) {
@@ -417,10 +424,8 @@ const ROUTES: RouteCase[] = [
   ),
   documentRoute('GET /api/document/:id/budgets', 'read', (t) => get(`/api/document/${t.documentId}/budgets`), { names: (t) => t.budgetId }),
   documentRoute('GET /api/document/:id/budgets/hierarchy', 'read', (t) => get(`/api/document/${t.documentId}/budgets/hierarchy`), { names: (t) => t.budgetId }),
-  documentRoute(
-    'GET /api/document/:id/budgets/transferrable-sub-budgets',
-    'read',
-    (t) => get(`/api/document/${t.documentId}/budgets/transferrable-sub-budgets?sourceBudgetId=${t.budgetId}`),
+  documentRoute('GET /api/document/:id/budgets/transferrable-sub-budgets', 'read', (t) =>
+    get(`/api/document/${t.documentId}/budgets/transferrable-sub-budgets?sourceBudgetId=${t.budgetId}`),
   ),
   documentRoute('PUT /api/document/:id/budgets/order', 'data', (t) =>
     send('PUT', `/api/document/${t.documentId}/budgets/order`, { list: [{ id: t.budgetId, order: 1 }] }),
@@ -435,10 +440,15 @@ const ROUTES: RouteCase[] = [
     (t) => send('POST', `/api/document/${t.documentId}/classifier`, classifierBody(unique('uus'))),
     { ...classifiers, notFound: 'OBJECT_NOT_FOUND' },
   ),
-  documentRoute('PUT /api/document/:documentId/classifier-order', 'settings', (t) => send('PUT', `/api/document/${t.documentId}/classifier-order`, { list: [] }), {
-    ...classifiers,
-    notFound: 'OBJECT_NOT_FOUND',
-  }),
+  documentRoute(
+    'PUT /api/document/:documentId/classifier-order',
+    'settings',
+    (t) => send('PUT', `/api/document/${t.documentId}/classifier-order`, { list: [] }),
+    {
+      ...classifiers,
+      notFound: 'OBJECT_NOT_FOUND',
+    },
+  ),
   documentRoute('GET /api/document/:id/schemas', 'read', (t) => get(`/api/document/${t.documentId}/schemas`), { names: (t) => t.schemeId }),
   documentRoute(
     'POST /api/document/:documentId/schema',
@@ -491,9 +501,14 @@ const ROUTES: RouteCase[] = [
     names: (t) => t.subBudgetId,
     notFound: 'OBJECT_NOT_FOUND',
   }),
-  budgetRoute('PUT /api/budget/:budgetId/schema/:schemaId/settings', 'data', (t) => send('PUT', `/api/budget/${t.budgetId}/schema/${t.schemeId}/settings`, { pinned: [] }), {
-    notFound: 'OBJECT_NOT_FOUND',
-  }),
+  budgetRoute(
+    'PUT /api/budget/:budgetId/schema/:schemaId/settings',
+    'data',
+    (t) => send('PUT', `/api/budget/${t.budgetId}/schema/${t.schemeId}/settings`, { pinned: [] }),
+    {
+      notFound: 'OBJECT_NOT_FOUND',
+    },
+  ),
 
   // Schemes and their sub-budgets (the document's structure: SCHEMA_ADMIN edits where the document can be read).
   documentRoute('PUT /api/schema/:schemaId', 'settings', (t) => send('PUT', `/api/schema/${t.schemeId}`, schemeBody(t.masterClassifierId)), schemes),
@@ -501,24 +516,39 @@ const ROUTES: RouteCase[] = [
   documentRoute('GET /api/schema/:id/sub-budgets', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budgets`), { ...schemes, names: (t) => t.subBudgetId }),
   documentRoute('GET /api/schema/:id/sub-budget-counts', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budget-counts`), schemes),
   documentRoute('GET /api/schema/:schemaId/classifier-preselections', 'read', (t) => get(`/api/schema/${t.schemeId}/classifier-preselections`), schemes),
-  documentRoute('POST /api/schema/:schemaId/sub-budget', 'settings', (t) => send('POST', `/api/schema/${t.schemeId}/sub-budget`, subBudgetBody(t.masterClassifierId)), {
-    ...schemes,
-    fresh: fresh.scheme,
-  }),
+  documentRoute(
+    'POST /api/schema/:schemaId/sub-budget',
+    'settings',
+    (t) => send('POST', `/api/schema/${t.schemeId}/sub-budget`, subBudgetBody(t.masterClassifierId)),
+    {
+      ...schemes,
+      fresh: fresh.scheme,
+    },
+  ),
   documentRoute(
     'PUT /api/schema/:schemaId/sub-budget/:subBudgetId',
     'settings',
     (t) => send('PUT', `/api/schema/${t.schemeId}/sub-budget/${t.subBudgetId}`, subBudgetBody(t.masterClassifierId)),
     schemes,
   ),
-  documentRoute('DELETE /api/schema/:schemaId/sub-budget/:subBudgetId', 'settings', (t) => send('DELETE', `/api/schema/${t.schemeId}/sub-budget/${t.subBudgetId}`), {
-    ...schemes,
-    fresh: fresh.subBudget,
-  }),
-  documentRoute('DELETE /api/schema/:schemaId/sub-budgets', 'settings', (t) => send('DELETE', `/api/schema/${t.schemeId}/sub-budgets`, { ids: [t.subBudgetId] }), {
-    ...schemes,
-    fresh: fresh.subBudget,
-  }),
+  documentRoute(
+    'DELETE /api/schema/:schemaId/sub-budget/:subBudgetId',
+    'settings',
+    (t) => send('DELETE', `/api/schema/${t.schemeId}/sub-budget/${t.subBudgetId}`),
+    {
+      ...schemes,
+      fresh: fresh.subBudget,
+    },
+  ),
+  documentRoute(
+    'DELETE /api/schema/:schemaId/sub-budgets',
+    'settings',
+    (t) => send('DELETE', `/api/schema/${t.schemeId}/sub-budgets`, { ids: [t.subBudgetId] }),
+    {
+      ...schemes,
+      fresh: fresh.subBudget,
+    },
+  ),
   documentRoute(
     'POST /api/schema/:schemaId/sub-budgets/import',
     'settings',
@@ -529,7 +559,9 @@ const ROUTES: RouteCase[] = [
       }),
     schemes,
   ),
-  documentRoute('GET /api/sub-budget/:id/has-records', 'read', (t) => get(`/api/sub-budget/${t.subBudgetId}/has-records`), { notFound: 'SUB_BUDGET_NOT_FOUND' }),
+  documentRoute('GET /api/sub-budget/:id/has-records', 'read', (t) => get(`/api/sub-budget/${t.subBudgetId}/has-records`), {
+    notFound: 'SUB_BUDGET_NOT_FOUND',
+  }),
   documentRoute('GET /api/sub-budget/:subBudgetId/classifier-preselections', 'read', (t) => get(`/api/sub-budget/${t.subBudgetId}/classifier-preselections`), {
     notFound: 'SUB_BUDGET_NOT_FOUND',
     names: (t) => t.subBudgetId,
@@ -548,7 +580,12 @@ const ROUTES: RouteCase[] = [
     fresh: fresh.classifier,
   }),
   documentRoute('GET /api/classifier/:id/items', 'read', (t) => get(`/api/classifier/${t.classifierId}/items`), { ...classifiers, names: (t) => t.itemId }),
-  documentRoute('GET /api/classifier/:classifierId/items/template', 'read', (t) => get(`/api/classifier/${t.classifierId}/items/template?format=csv`), classifiers),
+  documentRoute(
+    'GET /api/classifier/:classifierId/items/template',
+    'read',
+    (t) => get(`/api/classifier/${t.classifierId}/items/template?format=csv`),
+    classifiers,
+  ),
   documentRoute(
     'POST /api/classifier/:classifierId/item',
     'settings',
@@ -567,10 +604,15 @@ const ROUTES: RouteCase[] = [
     (t) => send('PUT', `/api/classifier/${t.classifierId}/items`, { itemIds: [t.itemId], unselectable: false }),
     classifiers,
   ),
-  documentRoute('DELETE /api/classifier/:classifierId/item/:itemId', 'settings', (t) => send('DELETE', `/api/classifier/${t.spareClassifierId}/item/${t.spareItemId}`), {
-    ...classifiers,
-    fresh: fresh.item,
-  }),
+  documentRoute(
+    'DELETE /api/classifier/:classifierId/item/:itemId',
+    'settings',
+    (t) => send('DELETE', `/api/classifier/${t.spareClassifierId}/item/${t.spareItemId}`),
+    {
+      ...classifiers,
+      fresh: fresh.item,
+    },
+  ),
   documentRoute(
     'POST /api/classifier/:classifierId/items/delete',
     'settings',
@@ -661,6 +703,9 @@ function cellsOf(route: RouteCase): Cell[] {
       cells.push({ route, privileged, grant, status: 'none', organization: 'other' });
     }
   }
+  for (const status of statusesOf(route))
+    cells.push({ route, privileged: route.privilege !== undefined, grant: ADMIN_OCCUPATION, status, organization: 'own' });
+  cells.push({ route, privileged: route.privilege !== undefined, grant: ADMIN_OCCUPATION, status: 'none', organization: 'other' });
   return cells;
 }
 
@@ -681,7 +726,7 @@ const describeAnswer = (answer: Answer) => (answer.status === 'ok' ? 'ok' : `${a
 
 async function runCell(cell: Cell): Promise<Outcome> {
   const { route, privileged, grant, status, organization } = cell;
-  const caller = callers.get(callerKey(privileged ? (route.privilege ?? null) : null, grant));
+  const caller = callers.get(grant === ADMIN_OCCUPATION ? ADMIN_OCCUPATION : callerKey(privileged ? (route.privilege ?? null) : null, grant));
   if (!caller) throw new Error(`no caller for ${route.key}`);
   const expected = expectedAnswer(cell);
   const shared = targetOf(route, status, organization);
@@ -692,8 +737,7 @@ async function runCell(cell: Cell): Promise<Outcome> {
   const passed = success || (route.passedAccess?.(response) ?? false);
   const named = !route.names || !success || response.body.includes(route.names(target));
   const actual = success ? `${response.statusCode}` : `${response.statusCode} ${body.code ?? response.body.slice(0, 120)}`;
-  const agrees =
-    expected.status === 'ok' ? passed && named : response.statusCode === expected.status && body.code === expected.code;
+  const agrees = expected.status === 'ok' ? passed && named : response.statusCode === expected.status && body.code === expected.code;
   const leak = expected.status !== 'ok' && (passed || (expected.status === 404 && response.statusCode !== 404));
   return { cell, expected, actual: named ? actual : `${actual} without the resource`, agrees, leak };
 }
@@ -713,7 +757,21 @@ async function limited<T, R>(items: readonly T[], limit: number, run: (item: T) 
 }
 
 const describeCell = ({ route, privileged, grant, status, organization }: Cell) =>
-  `${route.key} [${privileged ? route.privilege : 'no privilege'}, grant ${grant}, status ${status}, ${organization} organisation]`;
+  grant === ADMIN_OCCUPATION
+    ? `${route.key} [ADMIN occupation, status ${status}, ${organization} organisation]`
+    : `${route.key} [${privileged ? route.privilege : 'no privilege'}, grant ${grant}, status ${status}, ${organization} organisation]`;
+
+/** The platform administrator takes the organisation's ADMIN occupation and signs in to it (without IS_ADMIN there). */
+async function adminOccupationIn(organizationId: string): Promise<{ client: Client; occupationId: string }> {
+  await call({ method: 'POST', url: `/api/admin/${organizationId}` });
+  const occupations = (await admin.request({ method: 'GET', url: `/api/organization/${organizationId}/occupations` })).json() as { id: string; type: string }[];
+  const occupationId = occupations.find((occupation) => occupation.type === 'ADMIN')?.id;
+  if (!occupationId) throw new Error('no ADMIN occupation');
+  const browser = new Browser(server.app);
+  const signedIn = await browser.login(server.admin.email, server.admin.password, { occupationId });
+  if (signedIn.statusCode !== 200) throw new Error(`ADMIN occupation sign-in: ${signedIn.statusCode} ${signedIn.body}`);
+  return { client: { cookie: browser.cookie ?? '', request: (options) => browser.request(options) }, occupationId };
+}
 
 // ---- the tests ---------------------------------------------------------------------------------------
 
@@ -758,6 +816,7 @@ beforeAll(async () => {
     await grantOn(made.occupationId, grantsFor(grant));
     callers.set(callerKey(privilege, grant), { client: await login(server.app, made.email, PASSWORD), occupationId: made.occupationId });
   });
+  callers.set(ADMIN_OCCUPATION, await adminOccupationIn(ownOrganization));
 }, 180_000);
 afterAll(async () => server?.close());
 
@@ -790,7 +849,14 @@ describe('access matrix (issue 10, point 7)', () => {
     const cells = ROUTES.flatMap(cellsOf);
     // Reads first, then writes: a write that leaked cannot change what a read cell is answered.
     const isRead = (cell: Cell) => cell.route.key.startsWith('GET ');
-    const outcomes = [...(await limited(cells.filter(isRead), 6, runCell)), ...(await limited(cells.filter((cell) => !isRead(cell)), 6, runCell))];
+    const outcomes = [
+      ...(await limited(cells.filter(isRead), 6, runCell)),
+      ...(await limited(
+        cells.filter((cell) => !isRead(cell)),
+        6,
+        runCell,
+      )),
+    ];
     const disagreements = outcomes.filter((outcome) => !outcome.agrees);
     const leaks = outcomes.filter((outcome) => outcome.leak);
     const routes = new Set(cells.map((cell) => cell.route.key)).size;
