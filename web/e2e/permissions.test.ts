@@ -38,6 +38,9 @@ async function call<T>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: s
   return response.json() as T;
 }
 
+/** expect.poll with room for a loaded machine (its default gives up after one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
 const treeRow = (page: Page, grid: string, name: string): Locator => gridRows(page, grid).filter({ has: page.locator('.resource-name', { hasText: name }) });
 const occupationRow = (page: Page, name: string): Locator => gridRows(page, 'budget-permissions-grid').filter({ hasText: name });
 
@@ -134,10 +137,10 @@ describe('web: resource permission screens (browser)', () => {
     expect(opened.pathname).toBe('/users/budget-permissions');
     expect(opened.searchParams.get('documentId')).toBe(documentId);
     expect(opened.searchParams.get('schemaId')).toBe(schemeId);
-    await expect.poll(() => new URL(tab.url()).searchParams.has('subBudgetId')).toBe(false);
+    await eventually(() => new URL(tab.url()).searchParams.has('subBudgetId')).toBe(false);
     expect(new URL(tab.url()).searchParams.has('budgetId')).toBe(false);
     expect(new URL(tab.url()).searchParams.get('documentId')).toBe(documentId);
-    await expect.poll(() => tab.getByTestId('budget-permissions-selected').textContent()).toBe('Õigused: Muuseumid');
+    await eventually(() => tab.getByTestId('budget-permissions-selected').textContent()).toBe('Õigused: Muuseumid');
     const museumInTree = treeRow(tab, 'budget-permissions-tree', 'Muuseumid').first();
     expect(await museumInTree.getByTestId('resource-select').getAttribute('aria-pressed')).toBe('true');
 
@@ -148,25 +151,25 @@ describe('web: resource permission screens (browser)', () => {
       update: { checked: false, disabled: false, inherited: false },
     });
     await departmentRow.getByTestId('grant-update').click();
-    await expect.poll(async () => (await boxes(departmentRow)).update.checked).toBe(true);
+    await eventually(async () => (await boxes(departmentRow)).update.checked).toBe(true);
     // Update implies read: read is shown and locked while update is on.
     expect((await boxes(departmentRow)).read).toEqual({ checked: true, disabled: true, inherited: false });
 
     // Read on the budget.
     await treeRow(tab, 'budget-permissions-tree', 'Kultuur').getByTestId('resource-select').click();
-    await expect.poll(() => tab.getByTestId('budget-permissions-selected').textContent()).toBe('Õigused: Kultuur');
+    await eventually(() => tab.getByTestId('budget-permissions-selected').textContent()).toBe('Õigused: Kultuur');
     await departmentRow.getByTestId('grant-read').click();
-    await expect.poll(async () => (await boxes(departmentRow)).read.checked).toBe(true);
+    await eventually(async () => (await boxes(departmentRow)).read.checked).toBe(true);
     expect((await boxes(departmentRow)).update.checked).toBe(false);
 
     // On the sub-budget the budget's read is now inherited: dimmed and locked; its own update stays changeable.
     await museumInTree.getByTestId('resource-select').click();
-    await expect.poll(async () => (await boxes(departmentRow)).read).toEqual({ checked: true, disabled: true, inherited: true });
+    await eventually(async () => (await boxes(departmentRow)).read).toEqual({ checked: true, disabled: true, inherited: true });
     expect((await boxes(departmentRow)).update).toEqual({ checked: true, disabled: false, inherited: false });
 
     // The occupation filter keeps what the department reads: not the other budget.
     await tab.getByTestId('budget-permissions-occupation-filter').selectOption(department.occupationId);
-    await expect.poll(() => treeRow(tab, 'budget-permissions-tree', 'Haridus').count()).toBe(0);
+    await eventually(() => treeRow(tab, 'budget-permissions-tree', 'Haridus').count()).toBe(0);
     expect(await treeRow(tab, 'budget-permissions-tree', 'Kultuur').count()).toBe(1);
     expect(await gridRows(tab, 'budget-permissions-grid').count()).toBe(1);
     expect(await seriousViolations(tab)).toEqual([]);
@@ -188,11 +191,11 @@ describe('web: resource permission screens (browser)', () => {
     await page.goto(`/users/permissions?occupationId=${department.occupationId}&documentId=${documentId}`);
     await page.getByTestId('permissions-tab').waitFor();
     // The scheme defaults to the document's first and joins the query string.
-    await expect.poll(() => new URL(page.url()).searchParams.get('schemaId')).toBe(schemeId);
+    await eventually(() => new URL(page.url()).searchParams.get('schemaId')).toBe(schemeId);
     expect(await page.getByTestId('users-tab-permissions').getAttribute('class')).toContain('active');
 
     const culture = treeRow(page, 'permissions-grid', 'Kultuur');
-    await expect.poll(async () => (await boxes(culture)).read.checked).toBe(true);
+    await eventually(async () => (await boxes(culture)).read.checked).toBe(true);
     expect((await boxes(culture)).update).toEqual({ checked: false, disabled: false, inherited: false });
     expect((await boxes(treeRow(page, 'permissions-grid', 'Haridus'))).read.checked).toBe(false);
     expect((await boxes(treeRow(page, 'permissions-grid', 'Linna eelarve 2027'))).read.checked).toBe(false);
@@ -210,15 +213,15 @@ describe('web: resource permission screens (browser)', () => {
 
     // Copying to another occupation: its grants become exactly the department's.
     await page.getByTestId('permissions-occupation').selectOption(accountant.occupationId);
-    await expect.poll(() => new URL(page.url()).searchParams.get('occupationId')).toBe(accountant.occupationId);
-    await expect.poll(async () => (await boxes(treeRow(page, 'permissions-grid', 'Kultuur'))).read.checked).toBe(false);
+    await eventually(() => new URL(page.url()).searchParams.get('occupationId')).toBe(accountant.occupationId);
+    await eventually(async () => (await boxes(treeRow(page, 'permissions-grid', 'Kultuur'))).read.checked).toBe(false);
     await page.getByTestId('permissions-copy').click();
     await page.getByTestId('permissions-copy-from').selectOption(department.occupationId);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByTestId('permissions-copy-save').click();
     await page.getByTestId('permissions-copy-modal').waitFor({ state: 'detached' });
     await page.getByTestId('permissions-copied').waitFor();
-    await expect.poll(async () => (await boxes(treeRow(page, 'permissions-grid', 'Kultuur'))).read.checked).toBe(true);
+    await eventually(async () => (await boxes(treeRow(page, 'permissions-grid', 'Kultuur'))).read.checked).toBe(true);
     const copied = await call<Permission[]>(admin, 'GET', `/api/occupation/${accountant.occupationId}/permissions?documentId=${documentId}`);
     expect(grantOn(copied, cultureBudgetId)).toMatchObject({ read: true, update: false });
     expect(grantOn(copied, cultureBudgetId, museumsId)).toMatchObject({ update: true });
@@ -227,15 +230,15 @@ describe('web: resource permission screens (browser)', () => {
     const header = page.getByTestId('permissions-header-toggle');
     expect(await header.getAttribute('aria-label')).toBe(et['permissions.header.grantAll']);
     await header.click();
-    await expect.poll(() => header.isChecked()).toBe(true);
+    await eventually(() => header.isChecked()).toBe(true);
     expect(await header.getAttribute('aria-label')).toBe(et['permissions.header.removeAll']);
     const everything = await call<Permission[]>(admin, 'GET', `/api/occupation/${accountant.occupationId}/permissions?documentId=${documentId}`);
     expect(grantOn(everything, null)).toMatchObject({ read: true, update: true });
     expect(grantOn(everything, educationBudgetId)).toMatchObject({ update: true, inheritedUpdate: true });
     await screenshot(page, 'permissions-all-update');
     await header.click();
-    await expect.poll(() => header.isChecked()).toBe(false);
-    await expect.poll(async () => (await boxes(treeRow(page, 'permissions-grid', 'Muuseumid'))).update.checked).toBe(false);
+    await eventually(() => header.isChecked()).toBe(false);
+    await eventually(async () => (await boxes(treeRow(page, 'permissions-grid', 'Muuseumid'))).update.checked).toBe(false);
     const nothing = await call<Permission[]>(admin, 'GET', `/api/occupation/${accountant.occupationId}/permissions?documentId=${documentId}`);
     expect(nothing.filter((row) => row.read || row.update || row.inheritedRead || row.inheritedUpdate)).toEqual([]);
   });
@@ -245,11 +248,11 @@ describe('web: resource permission screens (browser)', () => {
     await signIn(page, { email: department.email, password: PASSWORD });
     await page.goto(`/document/${documentId}/budgets`);
     const budgets = gridRows(page, 'budgets-grid');
-    await expect.poll(() => budgets.count()).toBe(1);
+    await eventually(() => budgets.count()).toBe(1);
     expect(await budgets.getByTestId('budget-name').textContent()).toBe('Kultuur');
 
     await page.goto(`/document/${documentId}/budget/${cultureBudgetId}/sub-budgets/${schemeId}`);
-    await expect.poll(() => gridRows(page, 'budget-sub-budgets-grid').count()).toBe(2);
+    await eventually(() => gridRows(page, 'budget-sub-budgets-grid').count()).toBe(2);
     // Without USER_VIEW or USER_ADMIN there is no permissions button.
     expect(await page.getByTestId('budget-sub-budget-permissions').count()).toBe(0);
     // In the page's own session: the sub-budgets seen from the budget, only the granted one updatable.
@@ -274,13 +277,13 @@ describe('web: resource permission screens (browser)', () => {
     // Without documentId and schemaId the first are taken.
     await page.goto('/users/budget-permissions');
     await page.getByTestId('budget-permissions-tab').waitFor();
-    await expect.poll(() => new URL(page.url()).searchParams.get('documentId')).not.toBeNull();
+    await eventually(() => new URL(page.url()).searchParams.get('documentId')).not.toBeNull();
     // The users area says once that it is read-only.
     expect(await page.getByTestId('users-read-only').textContent()).toBe(en['usersArea.readOnly']);
     expect(await page.getByTestId('users-tab-budget-permissions').textContent()).toBe(en['permissions.tab.budgetPermissions']);
     await page.getByTestId('budget-permissions-document').selectOption(documentId);
-    await expect.poll(() => new URL(page.url()).searchParams.get('schemaId')).toBe(schemeId);
-    await expect.poll(() => page.getByTestId('budget-permissions-selected').textContent()).toBe('Permissions: Linna eelarve 2027');
+    await eventually(() => new URL(page.url()).searchParams.get('schemaId')).toBe(schemeId);
+    await eventually(() => page.getByTestId('budget-permissions-selected').textContent()).toBe('Permissions: Linna eelarve 2027');
     const departmentRow = occupationRow(page, department.name);
     await departmentRow.waitFor();
     expect(await departmentRow.getByTestId('grant-read').isDisabled()).toBe(true);
@@ -301,7 +304,7 @@ describe('web: resource permission screens (browser)', () => {
 
     // An ADMIN occupation holds every grant: shown checked and locked, with the reason.
     await page.getByTestId('permissions-occupation').selectOption(adminOccupationId);
-    await expect.poll(() => page.getByTestId('permissions-admin-occupation').textContent()).toBe(en['permissions.adminOccupation']);
+    await eventually(() => page.getByTestId('permissions-admin-occupation').textContent()).toBe(en['permissions.adminOccupation']);
     expect(await boxes(gridRows(page, 'permissions-grid').first())).toEqual({
       read: { checked: true, disabled: true, inherited: true },
       update: { checked: true, disabled: true, inherited: true },
