@@ -73,6 +73,8 @@ export const ERROR_STATUS = {
   RESOURCE_STATUS_HAS_NO_DEFAULT: 422,
   /** The resource's status (document's or budget's) forbids the action and the caller is not exempt. */
   ACTION_DISALLOWED_DUE_TO_STATUS: 403,
+  /** Documents or budgets carry the status: it cannot be deleted until they have another one. */
+  RESOURCE_STATUS_IN_USE: 422,
   // budget approval route (issue 10, point 6)
   APPROVAL_ACTION_NOT_ALLOWED: 403,
   APPROVAL_SELF_APPROVAL_NOT_ALLOWED: 403,

@@ -55,3 +55,22 @@ export async function statusesOverridingRole(read: ReadDatabase, organizationId:
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** How many live documents and budgets of the organisation carry the status. */
+export async function resourcesWithStatus(read: ReadDatabase, organizationId: string, statusId: string): Promise<number> {
+  const [documents, budgets] = await Promise.all([
+    read
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .where('resource_status_id', '=', statusId)
+      .executeTakeFirstOrThrow(),
+    read
+      .selectFrom('budgets')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .where('resource_status_id', '=', statusId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return Number(documents.count) + Number(budgets.count);
+}

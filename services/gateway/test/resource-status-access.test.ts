@@ -187,5 +187,10 @@ describe('statuses in force on budgets and documents', () => {
     expect((await getBudget(statusAdmin, id)).json().permissions.restrictions).toEqual(['METADATA_WRITE_DISABLED']);
     expectError(await rename(writer, id, 'Writer renames', statusId), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
     expect((await rename(exempt, id, 'Finance renames', statusId)).statusCode).toBe(200);
+    // A status that a budget carries cannot be deleted; once the budget has another, it can.
+    expectError(await statusAdmin.request({ method: 'DELETE', url: `/api/resource-status/${statusId}` }), 422, 'RESOURCE_STATUS_IN_USE');
+    expect((await rename(statusAdmin, id, 'Finance renames', IN_PREPARATION)).statusCode).toBe(200);
+    const deleted = await statusAdmin.request({ method: 'DELETE', url: `/api/resource-status/${statusId}` });
+    expect(deleted.statusCode, deleted.body).toBe(200);
   });
 });

@@ -96,6 +96,16 @@ describe('resource status decider', () => {
     );
   });
 
+  it('refuses deleting a status that documents or budgets still carry', () => {
+    expectDomainError(
+      given([created]).when({ type: 'DeleteResourceStatus', statusId, organizationId, editingAllowed: true, usedBy: 2 }),
+      'RESOURCE_STATUS_IN_USE',
+    );
+    expect(given([created]).when({ type: 'DeleteResourceStatus', statusId, organizationId, editingAllowed: true, usedBy: 0 })()).toEqual([
+      { type: 'ResourceStatusDeleted', data: { statusId, organizationId } },
+    ]);
+  });
+
   it('renames a default status but keeps its rules; changing them or deleting it is refused', () => {
     const renamed = given([]).when(update(approved.id, { rules: approved.rules }))();
     expect(renamed).toEqual([

@@ -39,7 +39,8 @@ export type ResourceStatusCommand =
   | (Key & { type: 'CreateResourceStatus'; content: ResourceStatusContent; facts: ResourceStatusEditFacts; now: Date })
   | (Key & { type: 'UpdateResourceStatus'; content: ResourceStatusContent; facts: ResourceStatusEditFacts })
   | (Key & { type: 'ResetResourceStatus'; editingAllowed: boolean })
-  | (Key & { type: 'DeleteResourceStatus'; editingAllowed: boolean })
+  /** `usedBy`: documents and budgets that carry the status (from the read models). */
+  | (Key & { type: 'DeleteResourceStatus'; editingAllowed: boolean; usedBy?: number })
   | (Key & { type: 'RemoveRoleFromResourceStatus'; roleId: string });
 
 /**
@@ -125,6 +126,9 @@ function remove(command: Extract<ResourceStatusCommand, { type: 'DeleteResourceS
   assertEditingAllowed(command.editingAllowed);
   const status = current(state, command);
   if (status.readOnly) throw new DomainError('RESOURCE_STATUS_READ_ONLY');
+  // A deleted status would leave its documents and budgets unlocked under an id nobody can read.
+  if ((command.usedBy ?? 0) > 0)
+    throw new DomainError('RESOURCE_STATUS_IN_USE', `${command.usedBy} documents or budgets have the status`, { usedBy: command.usedBy });
   return [{ type: 'ResourceStatusDeleted', data: { statusId: command.statusId, organizationId: command.organizationId } }];
 }
 

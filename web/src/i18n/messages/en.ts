@@ -208,6 +208,7 @@ export const en: Messages = {
   'error.ORGANIZATION_UNSUITABLE': 'The organisation is not suitable for this action.',
   'error.RESOURCE_STATUSES_CANNOT_BE_DISABLED': 'Resource statuses cannot be disabled once they have been enabled.',
   'error.RESOURCE_STATUSES_NOT_ENABLED': 'The organisation does not use resource statuses.',
+  'error.RESOURCE_STATUS_IN_USE': 'Documents or budgets have this status. Give them another status first.',
   'error.ACTION_DISALLOWED_DUE_TO_STATUS': 'The status of this document or budget does not allow this.',
   'error.RESOURCE_STATUS_NOT_FOUND': 'The resource status was not found.',
   'error.RESOURCE_STATUS_READ_ONLY': 'This status is read-only: its rules cannot be changed and it cannot be deleted.',

@@ -210,6 +210,7 @@ export const et = {
   'error.ORGANIZATION_UNSUITABLE': 'Organisatsioon ei sobi selle toimingu jaoks.',
   'error.RESOURCE_STATUSES_CANNOT_BE_DISABLED': 'Ressursi staatuseid ei saa pärast sisselülitamist välja lülitada.',
   'error.RESOURCE_STATUSES_NOT_ENABLED': 'Organisatsioon ei kasuta ressursi staatuseid.',
+  'error.RESOURCE_STATUS_IN_USE': 'Selle staatusega on dokumente või eelarveid. Andke neile enne teine staatus.',
   'error.ACTION_DISALLOWED_DUE_TO_STATUS': 'Dokumendi või eelarve staatus ei luba seda toimingut.',
   'error.RESOURCE_STATUS_NOT_FOUND': 'Ressursi staatust ei leitud.',
   'error.RESOURCE_STATUS_READ_ONLY': 'See staatus on kirjutuskaitstud: selle reegleid ei saa muuta ega staatust kustutada.',

@@ -1,7 +1,7 @@
 import { type ResourceStatusCommand, type ResourceStatusEditFacts, resourceStatusDecider } from '@eelarve/domain';
 import { listRoles } from '@eelarve/projections/accounts/queries';
 import { findOrganization, type OrganizationRow } from '@eelarve/projections/organizations/queries';
-import { findResourceStatus, organizationResourceStatuses, statusesOverridingRole } from '@eelarve/projections/resource-statuses/queries';
+import { findResourceStatus, organizationResourceStatuses, resourcesWithStatus, statusesOverridingRole } from '@eelarve/projections/resource-statuses/queries';
 import { DomainError, fieldError, type ResourceStatus, type ResourceStatusFields } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
@@ -153,6 +153,7 @@ export function resourceStatusService(app: FastifyInstance) {
         statusId,
         organizationId: organization.id,
         editingAllowed: organization.allow_resource_status_editing,
+        usedBy: await resourcesWithStatus(readModels(app.db), organization.id, statusId),
       });
     },
   };
