@@ -4,7 +4,7 @@ import { budgetsProjector } from '../budgets/projector';
 import { documentsProjector } from '../documents/projector';
 import { schemesProjector } from '../schemes/projector';
 import { permissionsProjector } from './projector';
-import { budgetIdsWith, documentPermissions, effectiveFlags, hasGrant, occupationPermissions, subBudgetIdsWith } from './queries';
+import { budgetGrant, documentGrant, documentPermissions, effectiveFlags, grantsOn, levelGrants, occupationPermissions, subBudgetIdsWith } from './queries';
 
 let spec: ProjectorSpec;
 // The effective queries fold grants over the document's budgets and sub-budgets: their projectors run beside.
@@ -100,14 +100,11 @@ describe('permissions projector', () => {
     });
   });
 
-  it('filters lists in SQL: readable and updatable budgets and sub-budgets of an occupation', async () => {
+  it('sums the grants of a list in one query, and filters sub-budgets in SQL', async () => {
     await spec.given(...tree, grantsSet(finance, documentId, [g(budgetA, null, true, false), g(budgetA, school, true, true)]));
+    const grants = await levelGrants(spec.read, finance, organizationId, documentId);
     const budgets = (action: 'read' | 'update') =>
-      spec.read
-        .selectFrom('budgets')
-        .select('id')
-        .where('id', 'in', budgetIdsWith(spec.read, finance, documentId, action))
-        .execute();
+      [budgetA, budgetB].filter((budgetId) => budgetGrant(grants, documentId, budgetId)[action]).map((id) => ({ id }));
     const subBudgets = (budgetId: string, action: 'read' | 'update') =>
       spec.read
         .selectFrom('sub_budgets')
@@ -119,18 +116,38 @@ describe('permissions projector', () => {
     expect(sorted(await subBudgets(budgetA, 'read'))).toEqual([school, kindergarten].sort());
     expect(sorted(await subBudgets(budgetA, 'update'))).toEqual([school]);
     expect(await subBudgets(budgetB, 'read')).toEqual([]);
+    // The document is read through the budget granted in it, not updated.
+    expect(documentGrant(grants, documentId)).toEqual({ read: true, update: false });
+  });
+
+  it('a grant on one sub-budget makes its budget and document readable, nothing more', async () => {
+    await spec.given(...tree, grantsSet(finance, documentId, [g(budgetB, kindergarten, true, true)]));
+    const grants = await levelGrants(spec.read, finance, organizationId, documentId);
+    expect(budgetGrant(grants, documentId, budgetB)).toEqual({ read: true, update: false });
+    expect(budgetGrant(grants, documentId, budgetA)).toEqual({ read: false, update: false });
+    expect(await grantsOn(spec.read, finance, { organizationId, documentId, budgetId: budgetB })).toEqual({ read: true, update: false });
+    expect(await grantsOn(spec.read, finance, { organizationId, documentId, budgetId: budgetB, subBudgetId: kindergarten })).toEqual({
+      read: true,
+      update: true,
+    });
+    expect(await grantsOn(spec.read, finance, { organizationId, documentId })).toEqual({ read: true, update: false });
+    const subBudgets = await spec.read
+      .selectFrom('sub_budgets')
+      .select('id')
+      .where('id', 'in', subBudgetIdsWith(spec.read, finance, budgetB, 'read'))
+      .execute();
+    expect(subBudgets.map((row) => row.id)).toEqual([kindergarten]);
   });
 
   it('given an organisation grant, everything below inherits it', async () => {
     await spec.given(...tree, grantsSet(education, null, [g(null, null, true, true)]));
-    const budgets = await spec.read
-      .selectFrom('budgets')
-      .select('id')
-      .where('id', 'in', budgetIdsWith(spec.read, education, documentId, 'update'))
-      .execute();
-    expect(sorted(budgets)).toEqual([budgetA, budgetB].sort());
-    expect(await hasGrant(spec.read, education, { organizationId, documentId, budgetId: budgetB, subBudgetId: kindergarten }, 'update')).toBe(true);
-    expect(await hasGrant(spec.read, education, { organizationId: newId(), documentId }, 'read')).toBe(false);
+    const grants = await levelGrants(spec.read, education, organizationId, documentId);
+    expect([budgetA, budgetB].map((budgetId) => budgetGrant(grants, documentId, budgetId))).toEqual([
+      { read: true, update: true },
+      { read: true, update: true },
+    ]);
+    expect((await grantsOn(spec.read, education, { organizationId, documentId, budgetId: budgetB, subBudgetId: kindergarten })).update).toBe(true);
+    expect((await grantsOn(spec.read, education, { organizationId: newId(), documentId })).read).toBe(false);
     const documents = await occupationPermissions(spec.read, organizationId, education, null);
     expect(documents).toEqual([
       { occupationId: education, documentId: null, budgetId: null, subBudgetId: null, read: true, update: true, inheritedRead: false, inheritedUpdate: false },
@@ -140,7 +157,7 @@ describe('permissions projector', () => {
 
   it('given a removal, the grant is gone', async () => {
     await spec.given(...tree, grantsSet(finance, documentId, [g(null, null, true, false)]), grantsSet(finance, documentId, [g(null, null, false, false)]));
-    expect(await hasGrant(spec.read, finance, { organizationId, documentId }, 'read')).toBe(false);
+    expect((await grantsOn(spec.read, finance, { organizationId, documentId })).read).toBe(false);
     expect(await spec.read.selectFrom('resource_permissions').selectAll().execute()).toEqual([]);
   });
 

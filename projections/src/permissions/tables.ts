@@ -8,8 +8,8 @@
  *
  * Resource-status flags (READ_DISABLED, RESOURCE_WRITE_DISABLED, METADATA_WRITE_DISABLED,
  * METADATA_READ_DISABLED, COMMENT_READ_DISABLED) are per resource, not per occupation: they come
- * from the resource-status read model, joined on document_id / budget_id in the same queries
- * (see `budgetIdsWith` and `effectiveFlags`), never stored here.
+ * from the statuses of the document and the budget and are folded in per caller (exemptions by
+ * privilege or role) by features/permissions/authorize.ts, never stored here.
  */
 export interface ResourcePermissionsTable {
   occupation_id: string;
