@@ -9,11 +9,13 @@ import { installShutdown } from './infrastructure/shutdown';
 
 /**
  * Demo data comes from the testing package, a development dependency: loaded only when DEMO_DATA
- * asks for it, so a production install (without dev dependencies) never needs it.
+ * asks for it, so a production install (without dev dependencies) never needs it. Answers the
+ * demo department's login when it can sign in with the demo password (never in production).
  */
-async function seedDemoData(app: FastifyInstance): Promise<void> {
+async function seedDemoData(app: FastifyInstance): Promise<string | null> {
   const demo = await import('@eelarve/testing/demo');
   await demo.seedDemoData(app);
+  return demo.demoDepartmentLogin(app.config);
 }
 
 /** Bound on draining in-flight requests before the database is stopped anyway. */
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   const eid = config.oidc ? null : await startDemoEidProvider(env, config);
   const app = await buildApp(config);
   log.current = app.log;
-  if (env.DEMO_DATA === 'true') await seedDemoData(app);
+  const departmentLogin = env.DEMO_DATA === 'true' ? await seedDemoData(app) : null;
 
   // app.close() stops accepting, waits for in-flight requests, then runs the onClose hooks:
   // projectors stop, pools close. The database goes last.
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
       '',
       `  Eelarve is running at ${address}`,
       signInLine(env),
+      ...departmentSignInLines(departmentLogin),
       `  API documentation: ${address}/api/docs`,
       embedded ? `  Embedded PostgreSQL data: ${path.join(dataDir, 'postgres')}` : '  Database: DATABASE_URL',
       config.oidc
@@ -74,6 +77,11 @@ function signInLine(env: Environment): string {
   if (env.NODE_ENV === 'production')
     return '  No administrator is created without BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD (set both and start again)';
   return `  Log in as ${env.BOOTSTRAP_ADMIN_EMAIL ?? DEMO_ADMIN.email} with password ${env.BOOTSTRAP_ADMIN_PASSWORD ? '(BOOTSTRAP_ADMIN_PASSWORD)' : DEMO_ADMIN.password}`;
+}
+
+/** The demo department's login, named only when it has the demo password (never in production). */
+function departmentSignInLines(login: string | null): string[] {
+  return login ? [`  Or as the education department, ${login}, with the same password: it sees one budget and updates one sub-budget`] : [];
 }
 
 /**

@@ -1,5 +1,6 @@
+import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '@eelarve/testing/demo';
+import { DEMO_DEPARTMENT, demoDepartmentLogin, seedDemoData } from '@eelarve/testing/demo';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
@@ -14,11 +15,27 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by value below.
-const get = async (url: string): Promise<any> => {
-  const response = await admin.request({ method: 'GET', url });
+const getAs = async (client: Client, url: string): Promise<any> => {
+  const response = await client.request({ method: 'GET', url });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 };
+const get = (url: string) => getAs(admin, url);
+
+const statusId = (name: string) => DEFAULT_RESOURCE_STATUSES.find((status) => status.name.et === name)?.id;
+const names = (rows: { name: string }[]) => rows.map((row) => row.name).sort();
+
+/** The administrator at work in Tartu's ADMIN occupation: its organisation id and the demo document. */
+async function tartuAsAdministrator(): Promise<{ organizationId: string; document: { id: string; resourceStatusId: string } }> {
+  const me = await get('/api/auth/me');
+  const occupation = me.occupations.find(
+    (candidate: { type: string; organizationName: string }) => candidate.type === 'ADMIN' && candidate.organizationName === 'Tartu Linnavalitsus',
+  );
+  const selected = await admin.request({ method: 'POST', url: '/initial/auth/select-occupation', payload: { occupationId: occupation.id } });
+  expect(selected.statusCode, selected.body).toBe(200);
+  const [document] = await get(`/api/organization/${occupation.organizationId}/documents`);
+  return { organizationId: occupation.organizationId, document };
+}
 
 describe('demo data (npm start)', () => {
   it('gives the administrator a document to work in, in the first organisation, made through the real rules', async () => {
@@ -45,6 +62,60 @@ describe('demo data (npm start)', () => {
     const common = budgets.find((budget: { name: string }) => budget.name === 'Linna põhitegevus');
     expect(common.pinnedSubBudgetIds).toHaveLength(3);
     expect(budgets.find((budget: { type: string }) => budget.type === 'SUM_BUDGET').info).toBe('Linna põhitegevus; Investeeringud');
+  });
+
+  it('uses resource statuses: the document and budgets are in preparation, the investments budget is submitted and locked', async () => {
+    const { document } = await tartuAsAdministrator();
+    const me = await get('/api/auth/me');
+    expect(me).toMatchObject({ organizationEnableResourceStatuses: true, organizationAllowResourceStatusEditing: true });
+    expect(me.resourceStatuses.map((status: { id: string }) => status.id)).toEqual(expect.arrayContaining([statusId('Koostamisel'), statusId('Kinnitamisel')]));
+    expect(document.resourceStatusId).toBe(statusId('Koostamisel'));
+    const budgets = await get(`/api/document/${document.id}/budgets`);
+    const statuses = Object.fromEntries(budgets.map((budget: { name: string; resourceStatusId: string }) => [budget.name, budget.resourceStatusId]));
+    expect(statuses).toEqual({
+      'Linna põhitegevus': statusId('Koostamisel'),
+      Investeeringud: statusId('Kinnitamisel'),
+      'Täitmine (ERP)': statusId('Koostamisel'),
+      Kokku: statusId('Koostamisel'),
+    });
+    const investments = budgets.find((budget: { name: string }) => budget.name === 'Investeeringud');
+    expect(investments.permissions.restrictions).toEqual(expect.arrayContaining(['RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED']));
+    const approval = await get(`/api/budget/${investments.id}/approval`);
+    expect(approval.state.step).toBe('SUBMITTED');
+    expect(approval.history).toEqual([
+      expect.objectContaining({ action: 'SUBMIT', fromStep: 'DRAFT', toStep: 'SUBMITTED', reason: expect.any(String), userId: me.id }),
+    ]);
+    expect(approval.history[0].reason).not.toBe('');
+    // Four eyes: the administrator submitted it, so approving is left to someone else.
+    expect(approval.actions).not.toContain('APPROVE');
+    expect(approval.actions).toContain('SEND_BACK');
+  });
+
+  it('has a department that signs in with the demo password and sees its one budget, with sub-budget 09 to update', async () => {
+    const department = await login(server.app, DEMO_DEPARTMENT.email, server.admin.password);
+    const me = await getAs(department, '/api/auth/me');
+    expect(me).toMatchObject({ name: 'Liis Kask', organizationName: 'Tartu Linnavalitsus' });
+    expect(me.occupations.map((occupation: { name: string }) => occupation.name)).toEqual(['Haridusosakond']);
+    const documents = await getAs(department, `/api/organization/${me.organizationId}/documents`);
+    expect(names(documents)).toEqual([expect.stringMatching(/^Eelarve \d{4}$/)]);
+    const budgets = await getAs(department, `/api/document/${documents[0].id}/budgets`);
+    expect(names(budgets)).toEqual(['Linna põhitegevus']);
+    expect(budgets[0].permissions).toMatchObject({ read: true, update: false });
+    const [scheme] = await getAs(department, `/api/document/${documents[0].id}/schemas`);
+    const subBudgets = await getAs(department, `/api/budget/${budgets[0].id}/schema/${scheme.id}/sub-budgets`);
+    const updatable = subBudgets.filter((subBudget: { permissions?: { update: boolean } }) => subBudget.permissions?.update);
+    expect(names(updatable)).toEqual(['Haridus']);
+    expect(subBudgets.length).toBeGreaterThan(1);
+
+    const { document } = await tartuAsAdministrator();
+    const investments = (await get(`/api/document/${document.id}/budgets`)).find((budget: { name: string }) => budget.name === 'Investeeringud');
+    expect([403, 404]).toContain((await department.request({ method: 'GET', url: `/api/budget/${investments.id}` })).statusCode);
+  });
+
+  it('gives the department a password only when the administrator has the demo password (never a chosen one)', () => {
+    expect(demoDepartmentLogin({ bootstrapAdmin: server.admin })).toBe(DEMO_DEPARTMENT.email);
+    expect(demoDepartmentLogin({ bootstrapAdmin: { email: server.admin.email, password: 'A-Chosen-Password-1' } })).toBeNull();
+    expect(demoDepartmentLogin({})).toBeNull();
   });
 
   it('runs once: a database with organisations is left alone', async () => {

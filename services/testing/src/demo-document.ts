@@ -1,12 +1,12 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { sessionCookieName } from '@eelarve/gateway/features/auth/sessions';
+import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
+import type { DemoSession } from './demo-session';
 
 /**
  * A demo budget document for the first organisation, made through the product's own HTTP routes
- * as the platform administrator (so every rule applies): the administrator gets the
- * organisation's ADMIN occupation and works in it, and the document has classifiers with items
- * and groupings, a master classifier, a scheme with sub-budgets and preselections, and budgets of
- * all three types with tags and pinned sub-budgets.
+ * (demo-session.ts): classifiers with items and groupings, a master classifier, a scheme with
+ * sub-budgets and preselections, and budgets of all three types with tags and pinned sub-budgets.
+ * The organisation uses resource statuses, so the document and its budgets carry one, and the
+ * investments budget is submitted for approval (locked, with its first history entry).
  */
 const TEGEVUSALAD: Record<string, string> = {
   '01': 'Üldised valitsussektori teenused',
@@ -17,40 +17,33 @@ const TEGEVUSALAD: Record<string, string> = {
 const KULULIIGID: Record<string, string> = { '50': 'Tööjõukulud', '55': 'Majandamiskulud', '15': 'Põhivara soetus', '45': 'Antud toetused' };
 const ALLIKAD: Record<string, string> = { RE: 'Riigieelarve', OT: 'Omatulu', VV: 'Välisvahendid' };
 
-type Session = (options: InjectOptions, expected?: number) => Promise<{ id?: string } & Record<string, unknown>>;
+export const MAIN_BUDGET = 'Linna põhitegevus';
+export const INVESTMENTS_BUDGET = 'Investeeringud';
+/** The investments budget's submission comment, the first entry of its approval history. */
+export const SUBMISSION_COMMENT = 'Investeeringute kava on valmis, palun kinnitage.';
 
-async function signIn(app: FastifyInstance): Promise<Session> {
-  if (!app.config.bootstrapAdmin) throw new Error('demo data needs the bootstrap administrator (BOOTSTRAP_ADMIN_EMAIL and _PASSWORD)');
-  const { email, password } = app.config.bootstrapAdmin;
-  const login = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: email, password } });
-  const cookie = login.cookies.find((candidate) => candidate.name === sessionCookieName(app.config));
-  if (login.statusCode !== 200 || !cookie) throw new Error(`demo sign-in failed: ${login.statusCode}`);
-  return async (options, expected = 200) => {
-    const response = await app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: `${cookie.name}=${cookie.value}` } });
-    if (response.statusCode !== expected) throw new Error(`demo ${options.method} ${options.url}: ${response.statusCode} ${response.body}`);
-    return response.body ? response.json() : {};
-  };
+/** The default status every organisation using statuses has, by its Estonian name. */
+function defaultStatusId(name: string): string {
+  const status = DEFAULT_RESOURCE_STATUSES.find((candidate) => candidate.name.et === name);
+  if (!status) throw new Error(`demo: no default resource status ${name}`);
+  return status.id;
+}
+const IN_PREPARATION = defaultStatusId('Koostamisel');
+
+/** What the department's grants (demo-department.ts) point at. */
+export interface DemoDocument {
+  documentId: string;
+  schemeId: string;
+  mainBudgetId: string;
+  investmentsBudgetId: string;
+  /** Sub-budget ids by activity code (01, 04, 08, 09). */
+  subBudgetIds: Record<string, string>;
 }
 
-export async function seedDemoDocument(app: FastifyInstance, organizationId: string): Promise<string> {
-  const call = await signIn(app);
-  const post = async (url: string, payload: object) => (await call({ method: 'POST', url, payload }, 201)).id as string;
-  const put = (url: string, payload: object) => call({ method: 'PUT', url, payload });
-
-  await call({ method: 'POST', url: `/api/admin/${organizationId}` });
-  const me = await call({ method: 'GET', url: '/api/auth/me' });
-  const occupations = (me.occupations ?? []) as { id: string; organizationId: string }[];
-  const occupation = occupations.find((candidate) => candidate.organizationId === organizationId);
-  if (!occupation) throw new Error('demo: no occupation in the organisation');
-  await call({ method: 'POST', url: '/api/auth/switch', payload: { occupationId: occupation.id } });
-
+export async function seedDemoDocument({ post, put, call }: DemoSession, organizationId: string): Promise<DemoDocument> {
   const period = { year: new Date().getFullYear() + 1, month: 1, duration: 1 };
-  const documentName = `Eelarve ${period.year}`;
-  const documentId = await post(`/api/organization/${organizationId}/document`, {
-    name: documentName,
-    description: 'Linna põhieelarve ja selle täitmine',
-    period,
-  });
+  const settings = { name: `Eelarve ${period.year}`, description: 'Linna põhieelarve ja selle täitmine', period, resourceStatusId: IN_PREPARATION };
+  const documentId = await post(`/api/organization/${organizationId}/document`, settings);
   const classifier = (name: string, fieldName: string, changes: object = {}) =>
     post(`/api/document/${documentId}/classifier`, {
       name,
@@ -67,7 +60,7 @@ export async function seedDemoDocument(app: FastifyInstance, organizationId: str
 
   const activity = await classifier('Tegevusala', 'tegevusala', { required: true });
   await items(activity, TEGEVUSALAD);
-  await put(`/api/document/${documentId}`, { name: documentName, description: 'Linna põhieelarve ja selle täitmine', period, masterClassifierId: activity });
+  await put(`/api/document/${documentId}`, { ...settings, masterClassifierId: activity });
   const expense = await classifier('Kululiik', 'kululiik', { codeSettings: { typeName: 'Number', minLength: 2, maxLength: 6, hierarchical: true } });
   await items(expense, KULULIIGID);
   const source = await classifier('Allikas', 'allikas');
@@ -81,17 +74,20 @@ export async function seedDemoDocument(app: FastifyInstance, organizationId: str
       { classifierId: source, type: 'SECONDARY' },
     ],
   });
-  const subBudgets: Record<string, string> = {};
+  const subBudgetIds: Record<string, string> = {};
   for (const [code, name] of Object.entries(TEGEVUSALAD))
-    subBudgets[code] = await post(`/api/schema/${schemeId}/sub-budget`, { name, classifiers: { [activity]: code } });
-  await put(`/api/sub-budget/${subBudgets['09']}/classifier-preselections`, { preselections: { [expense]: ['50', '55'], [source]: ['RE', 'OT'] } });
+    subBudgetIds[code] = await post(`/api/schema/${schemeId}/sub-budget`, { name, classifiers: { [activity]: code } });
+  await put(`/api/sub-budget/${subBudgetIds['09']}/classifier-preselections`, { preselections: { [expense]: ['50', '55'], [source]: ['RE', 'OT'] } });
 
-  const budget = (payload: object) => post(`/api/document/${documentId}/budget`, payload);
-  const main = await budget({ type: 'COMMON', name: 'Linna põhitegevus', description: 'Tegevuskulud tegevusalade kaupa', tags: ['põhitegevus'] });
-  const investments = await budget({ type: 'COMMON', name: 'Investeeringud', tags: ['investeeringud'] });
+  const budget = (payload: object) => post(`/api/document/${documentId}/budget`, { resourceStatusId: IN_PREPARATION, ...payload });
+  const mainBudgetId = await budget({ type: 'COMMON', name: MAIN_BUDGET, description: 'Tegevuskulud tegevusalade kaupa', tags: ['põhitegevus'] });
+  const investmentsBudgetId = await budget({ type: 'COMMON', name: INVESTMENTS_BUDGET, tags: ['investeeringud'] });
   await budget({ type: 'MONITORING', name: 'Täitmine (ERP)', tags: ['täitmine'] });
-  await budget({ type: 'SUM_BUDGET', name: 'Kokku', sumBudgetComponentIds: [main, investments] });
-  await put(`/api/budget/${main}/schema/${schemeId}/settings`, { pinned: [subBudgets['01'], subBudgets['08'], subBudgets['09']] });
-  await put(`/api/budget/${investments}/schema/${schemeId}/settings`, { pinned: [subBudgets['04'], subBudgets['09']] });
-  return documentId;
+  await budget({ type: 'SUM_BUDGET', name: 'Kokku', sumBudgetComponentIds: [mainBudgetId, investmentsBudgetId] });
+  await put(`/api/budget/${mainBudgetId}/schema/${schemeId}/settings`, { pinned: [subBudgetIds['01'], subBudgetIds['08'], subBudgetIds['09']] });
+  await put(`/api/budget/${investmentsBudgetId}/schema/${schemeId}/settings`, { pinned: [subBudgetIds['04'], subBudgetIds['09']] });
+  // Last: a submitted budget is locked ("Kinnitamisel"), its settings included. Approving it is
+  // left to another status administrator (four eyes: the administrator submitted it).
+  await call({ method: 'POST', url: `/api/budget/${investmentsBudgetId}/approval/submit`, payload: { comment: SUBMISSION_COMMENT } });
+  return { documentId, schemeId, mainBudgetId, investmentsBudgetId, subBudgetIds };
 }

@@ -3,11 +3,27 @@ import { organizationDecider, type OrganizationSettings } from '@eelarve/domain'
 import { defaultLocaleSettings, MS_PER_DAY } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { executeCommand } from '@eelarve/gateway/infrastructure/commands';
+import { seedDemoDepartment } from './demo-department';
 import { seedDemoDocument } from './demo-document';
+import { administratorSession } from './demo-session';
 import { readModels } from '@eelarve/gateway/infrastructure/database';
 
-const DEMO_ORGANIZATIONS: Array<Pick<OrganizationSettings, 'name' | 'localeCode' | 'allowedAuthenticationTypes' | 'apiUsageAllowed' | 'sessionLength'>> = [
-  { name: 'Tartu Linnavalitsus', localeCode: 'et', allowedAuthenticationTypes: ['LOGIN', 'PASS'], apiUsageAllowed: true, sessionLength: 30 },
+export { DEMO_DEPARTMENT, demoDepartmentLogin } from './demo-department';
+
+type DemoOrganization = Pick<OrganizationSettings, 'name' | 'localeCode' | 'allowedAuthenticationTypes' | 'apiUsageAllowed' | 'sessionLength'> &
+  Partial<Pick<OrganizationSettings, 'enableResourceStatuses' | 'allowResourceStatusEditing'>>;
+
+const DEMO_ORGANIZATIONS: DemoOrganization[] = [
+  // Uses resource statuses (which cannot be switched off again) to show them and the approval route.
+  {
+    name: 'Tartu Linnavalitsus',
+    localeCode: 'et',
+    allowedAuthenticationTypes: ['LOGIN', 'PASS'],
+    apiUsageAllowed: true,
+    sessionLength: 30,
+    enableResourceStatuses: true,
+    allowResourceStatusEditing: true,
+  },
   {
     name: 'Haridus- ja Teadusministeerium',
     localeCode: 'et',
@@ -20,8 +36,10 @@ const DEMO_ORGANIZATIONS: Array<Pick<OrganizationSettings, 'name' | 'localeCode'
 
 /**
  * A few organisations, and in the first one a budget document with classifiers, a scheme,
- * sub-budgets and budgets (demo-document.ts), so a new user sees the product with something in
- * it. Runs once, on a database without organisations.
+ * sub-budgets and budgets under resource statuses, one of them submitted for approval
+ * (demo-document.ts), and a department that may see one budget and update one of its
+ * sub-budgets (demo-department.ts), so a new user sees what the product is for. Runs once, on a
+ * database without organisations.
  */
 export async function seedDemoData(app: FastifyInstance): Promise<void> {
   const existing = await readModels(app.db).selectFrom('organizations').select('id').where('is_platform', '=', false).limit(1).execute();
@@ -30,10 +48,10 @@ export async function seedDemoData(app: FastifyInstance): Promise<void> {
   const created: string[] = [];
   for (const organization of DEMO_ORGANIZATIONS) {
     const settings: OrganizationSettings = {
-      ...organization,
-      localeSettings: defaultLocaleSettings(organization.localeCode),
       enableResourceStatuses: false,
       allowResourceStatusEditing: false,
+      ...organization,
+      localeSettings: defaultLocaleSettings(organization.localeCode),
       sessionLengthMultiplier: MS_PER_DAY,
     };
     const organizationId = randomUUID();
@@ -47,5 +65,8 @@ export async function seedDemoData(app: FastifyInstance): Promise<void> {
     created.push(organizationId);
   }
   const [first] = created;
-  if (first) await seedDemoDocument(app, first);
+  if (!first) return;
+  const session = await administratorSession(app, first);
+  const document = await seedDemoDocument(session, first);
+  await seedDemoDepartment(app, session, first, document);
 }
