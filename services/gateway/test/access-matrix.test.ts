@@ -122,7 +122,15 @@ interface RouteCase {
   passedAccess?: (response: LightMyRequestResponse) => boolean;
   /** A GET's answer names the resource (its id appears in the body). */
   names?: (target: Target) => string;
+  /** A list: which of the world's resources of that kind it may show (the others must not appear). */
+  listed?: (target: Target) => ListCandidate[];
 }
+
+/** A resource a list may show: a document, a budget (of a document) or a sub-budget of a budget. */
+type ListCandidate =
+  | { kind: 'document'; id: string }
+  | { kind: 'budget'; id: string; documentId: string }
+  | { kind: 'subBudget'; id: string; documentId: string; budgetId: string };
 
 // ---- the oracle ----------------------------------------------------------------------------------
 
@@ -155,6 +163,31 @@ function grantsAt(grant: Grant, level: Level): { read: boolean; update: boolean 
     default:
       return { read: true, update: true };
   }
+}
+
+/** Where a grant kind placed its grants in the world (see `GRANTS`): the lists' oracle reasons from it. */
+interface Placement {
+  organization: boolean;
+  documents: ReadonlySet<string>;
+  budgets: ReadonlySet<string>;
+  /** Budgets with a grant on one of their sub-budgets, and that sub-budget. */
+  subBudgets: ReadonlyMap<string, string>;
+}
+
+/**
+ * Whether a list shows the resource: it is granted read, on itself or above it (inherited
+ * downward), or something below it is granted (the way to it opens). Statuses do not hide list
+ * rows: a hidden resource is listed, marked (spec 2 §2: the status column and filter).
+ */
+function visibleInList(placement: Placement, candidate: ListCandidate): boolean {
+  if (placement.organization) return true;
+  if (candidate.kind === 'document') {
+    const budgetsBelow = [...placement.budgets, ...placement.subBudgets.keys()];
+    return placement.documents.has(candidate.id) || budgetsBelow.some((budgetId) => documentOfBudget.get(budgetId) === candidate.id);
+  }
+  const wholeBudget = placement.documents.has(candidate.documentId) || placement.budgets.has(candidate.kind === 'budget' ? candidate.id : candidate.budgetId);
+  if (candidate.kind === 'budget') return wholeBudget || placement.subBudgets.has(candidate.id);
+  return wholeBudget || placement.subBudgets.get(candidate.budgetId) === candidate.id;
 }
 
 /** What the spec says the cell must answer. */
@@ -197,6 +230,11 @@ let otherOrganization: string;
 /** Own organisation: a target per status flag for each level (the budgets in a document of their own); the other organisation: one. */
 const documents = new Map<StatusFlag, Target>();
 let budgetHome: Target;
+/** A document and a budget (in the budgets' document) that only organisation grants reach; a second, ungranted sub-budget there. */
+let ungrantedDocument: Target;
+let secondSubBudget: string;
+/** Every budget of the world by id → its document. */
+const documentOfBudget = new Map<string, string>();
 const budgets = new Map<StatusFlag, Target>();
 let organizationTarget: Target;
 let otherTarget: Target;
@@ -273,6 +311,7 @@ async function buildDocument(organizationId: string, status: StatusFlag | null):
   target.subBudgetId = await created(`/api/schema/${target.schemeId}/sub-budget`, subBudgetBody(masterClassifierId));
   target.budgetName = unique('Põhieelarve ');
   target.budgetId = await created(`/api/document/${documentId}/budget`, budgetBody(target.budgetName, preparing));
+  documentOfBudget.set(target.budgetId, documentId);
   if (status && status !== 'none') await call({ method: 'PUT', url: `/api/document/${documentId}`, payload: documentSettings(target, STATUS_OF[status]) });
   return target;
 }
@@ -281,7 +320,31 @@ async function buildDocument(organizationId: string, status: StatusFlag | null):
 async function buildBudget(status: StatusFlag): Promise<Target> {
   const budgetName = unique('Eelarve ');
   const budgetId = await created(`/api/document/${budgetHome.documentId}/budget`, budgetBody(budgetName, STATUS_OF[status]));
+  documentOfBudget.set(budgetId, budgetHome.documentId);
   return { ...budgetHome, budgetId, budgetName };
+}
+
+/** Where each grant kind places its grants in the world built in `beforeAll`. */
+function placementOf(grant: Grant): Placement {
+  const none: Placement = { organization: false, documents: new Set(), budgets: new Set(), subBudgets: new Map() };
+  const grantedDocuments = [...documents.values()].map((target) => target.documentId);
+  const grantedBudgets = [...budgets.values()].map((target) => target.budgetId);
+  switch (grant) {
+    case 'read':
+    case 'update':
+      return { ...none, documents: new Set(grantedDocuments), budgets: new Set(grantedBudgets) };
+    case 'documentUpdate':
+      return { ...none, documents: new Set([...grantedDocuments, budgetHome.documentId]) };
+    case 'subBudget':
+      return {
+        ...none,
+        subBudgets: new Map([...documents.values(), ...budgets.values()].map((target) => [target.budgetId, target.subBudgetId])),
+      };
+    case 'none':
+      return none;
+    default:
+      return { ...none, organization: true };
+  }
 }
 
 /** The grants `grant` places on a document or a budget target (the organisation grants are given once). */
@@ -370,6 +433,12 @@ const subBudgets = { ...schemes, notFound: 'SUB_BUDGET_NOT_FOUND' } as const;
 const classifiers = { privilege: 'CLASSIFICATION_ADMIN', gate: true, privilegeUpdates: true, notFound: 'CLASSIFIER_NOT_FOUND' } as const;
 const userAdministration = { level: 'occupation', action: 'administer', privilege: 'USER_ADMIN', gate: true, notFound: 'OCCUPATION_NOT_FOUND' } as const;
 
+/** The own organisation's documents and budgets made in `beforeAll` (lists run before any write adds more). */
+const worldDocuments = (): ListCandidate[] =>
+  [...documents.values(), budgetHome, ungrantedDocument].map((target) => ({ kind: 'document', id: target.documentId }));
+const worldBudgets = (): (ListCandidate & { kind: 'budget' })[] =>
+  [...documentOfBudget].filter(([, documentId]) => documentId !== otherTarget.documentId).map(([id, documentId]) => ({ kind: 'budget', id, documentId }));
+
 const ROUTES: RouteCase[] = [
   // Organisation: its documents, budgets and schemes (spec 1 §6: an organisation update grant creates and reorders documents).
   ...[
@@ -382,6 +451,7 @@ const ROUTES: RouteCase[] = [
     action: action as Action,
     notFound: 'OBJECT_NOT_FOUND',
     request: (t: Target) => get(`/api/organization/${t.organizationId}/${(key as string).split('/').at(-1)}`),
+    listed: key === 'GET /api/organization/:organizationId/documents' ? worldDocuments : key === 'GET /api/organization/:id/budgets' ? worldBudgets : undefined,
   })),
   {
     key: 'GET /api/organization/:id/schemas',
@@ -422,8 +492,14 @@ const ROUTES: RouteCase[] = [
   documentRoute('POST /api/document/:id/budget', 'data', (t) =>
     send('POST', `/api/document/${t.documentId}/budget`, budgetBody(unique('Lisatud '), t.organizationId === ownOrganization ? IN_PREPARATION : null)),
   ),
-  documentRoute('GET /api/document/:id/budgets', 'read', (t) => get(`/api/document/${t.documentId}/budgets`), { names: (t) => t.budgetId }),
-  documentRoute('GET /api/document/:id/budgets/hierarchy', 'read', (t) => get(`/api/document/${t.documentId}/budgets/hierarchy`), { names: (t) => t.budgetId }),
+  documentRoute('GET /api/document/:id/budgets', 'read', (t) => get(`/api/document/${t.documentId}/budgets`), {
+    names: (t) => t.budgetId,
+    listed: (t) => worldBudgets().filter((candidate) => candidate.documentId === t.documentId),
+  }),
+  documentRoute('GET /api/document/:id/budgets/hierarchy', 'read', (t) => get(`/api/document/${t.documentId}/budgets/hierarchy`), {
+    names: (t) => t.budgetId,
+    listed: (t) => worldBudgets().filter((candidate) => candidate.documentId === t.documentId),
+  }),
   documentRoute('GET /api/document/:id/budgets/transferrable-sub-budgets', 'read', (t) =>
     get(`/api/document/${t.documentId}/budgets/transferrable-sub-budgets?sourceBudgetId=${t.budgetId}`),
   ),
@@ -499,6 +575,8 @@ const ROUTES: RouteCase[] = [
   // A budget's sub-budgets answer an unknown budget, and another organisation's, with OBJECT_NOT_FOUND.
   budgetRoute('GET /api/budget/:budgetId/schema/:schemaId/sub-budgets', 'read', (t) => get(`/api/budget/${t.budgetId}/schema/${t.schemeId}/sub-budgets`), {
     names: (t) => t.subBudgetId,
+    listed: (t) =>
+      [t.subBudgetId, secondSubBudget].map((id) => ({ kind: 'subBudget' as const, id, documentId: t.documentId, budgetId: t.budgetId })),
     notFound: 'OBJECT_NOT_FOUND',
   }),
   budgetRoute(
@@ -628,6 +706,21 @@ const ROUTES: RouteCase[] = [
 
   // An occupation's permissions: user administration, by privilege, in the caller's organisation only.
   { key: 'GET /api/occupation/:id/permissions', ...userAdministration, request: (t) => get(`/api/occupation/${t.grantedOccupationId}/permissions`) },
+  // The permission screens' pickers: every budget, scheme and sub-budget by name, whatever the caller's own grants.
+  {
+    key: 'GET /api/document/:id/permission-resources',
+    ...userAdministration,
+    notFound: 'OBJECT_NOT_FOUND',
+    request: (t) => get(`/api/document/${t.documentId}/permission-resources`),
+    names: (t) => t.budgetId,
+  },
+  {
+    key: 'GET /api/schema/:id/permission-sub-budgets',
+    ...userAdministration,
+    notFound: 'SCHEME_NOT_FOUND',
+    request: (t) => get(`/api/schema/${t.schemeId}/permission-sub-budgets`),
+    names: (t) => t.subBudgetId,
+  },
   {
     key: 'PUT /api/occupation/:id/permission',
     ...userAdministration,
@@ -736,10 +829,21 @@ async function runCell(cell: Cell): Promise<Outcome> {
   const success = response.statusCode >= 200 && response.statusCode < 300;
   const passed = success || (route.passedAccess?.(response) ?? false);
   const named = !route.names || !success || response.body.includes(route.names(target));
+  const listing = success && route.listed && organization === 'own' && expected.status === 'ok' ? listMismatch(route.listed(target), grant, response.body) : '';
   const actual = success ? `${response.statusCode}` : `${response.statusCode} ${body.code ?? response.body.slice(0, 120)}`;
-  const agrees = expected.status === 'ok' ? passed && named : response.statusCode === expected.status && body.code === expected.code;
-  const leak = expected.status !== 'ok' && (passed || (expected.status === 404 && response.statusCode !== 404));
-  return { cell, expected, actual: named ? actual : `${actual} without the resource`, agrees, leak };
+  const agrees = expected.status === 'ok' ? passed && named && !listing : response.statusCode === expected.status && body.code === expected.code;
+  const leak = (expected.status !== 'ok' && (passed || (expected.status === 404 && response.statusCode !== 404))) || listing.includes('shows');
+  return { cell, expected, actual: `${actual}${named ? '' : ' without the resource'}${listing}`, agrees, leak };
+}
+
+/** What a list showed against what it may show: '' when they agree, otherwise which ids it shows or leaves out wrongly. */
+function listMismatch(candidates: readonly ListCandidate[], grant: Grant, body: string): string {
+  const placement = placementOf(grant);
+  const shown = (candidate: ListCandidate) => body.includes(candidate.id);
+  const shouldNot = candidates.filter((candidate) => shown(candidate) && !visibleInList(placement, candidate));
+  const missing = candidates.filter((candidate) => !shown(candidate) && visibleInList(placement, candidate));
+  const ids = (list: ListCandidate[]) => list.map((candidate) => `${candidate.kind} ${candidate.id}`).join(', ');
+  return `${shouldNot.length ? `; shows ${ids(shouldNot)}` : ''}${missing.length ? `; leaves out ${ids(missing)}` : ''}`;
 }
 
 /** Runs the tasks with at most `limit` under way at once. */
@@ -787,7 +891,12 @@ beforeAll(async () => {
   otherOrganization = await created('/api/organization', organizationPayload('Narva Linnavalitsus'));
   for (const status of ['none', 'hidden', 'approved'] as const) documents.set(status, await buildDocument(ownOrganization, status));
   budgetHome = await buildDocument(ownOrganization, 'none');
+  await created(`/api/classifier/${budgetHome.masterClassifierId}/item`, { code: '02', name: 'Kultuur' });
+  secondSubBudget = await created(`/api/schema/${budgetHome.schemeId}/sub-budget`, subBudgetBody(budgetHome.masterClassifierId, '02'));
+  ungrantedDocument = await buildDocument(ownOrganization, 'none');
   for (const status of ['none', 'hidden', 'approved'] as const) budgets.set(status, await buildBudget(status));
+  // A budget no grant kind but the organisation's reaches.
+  await buildBudget('none');
   otherTarget = await buildDocument(otherOrganization, null);
   // Occupations whose permissions the user-administration routes address, one in each organisation.
   const occupationOf = async (organizationId: string) => (await accounts.member(organizationId, ['DATA_VIEW'])).occupationId;
