@@ -343,6 +343,20 @@ describe('resource permissions', () => {
     expect(await ask(adminOccupation?.id as string, { documentId, budgetId: budgetB }, 'update')).toBe(true);
   });
 
+  it('names every budget, scheme and sub-budget of a document to user viewers, whatever their own grants', async () => {
+    const resources = await userViewer.request({ method: 'GET', url: `/api/document/${documentId}/permission-resources` });
+    expect(resources.statusCode, resources.body).toBe(200);
+    const { budgets, schemes } = resources.json() as never as { budgets: { id: string }[]; schemes: { id: string; name: string }[] };
+    expect(budgets.map((budget) => budget.id).sort()).toEqual([budgetA, budgetB].sort());
+    const scheme = schemes.find((candidate) => candidate.name === 'Kulud');
+    const listed = await userViewer.request({ method: 'GET', url: `/api/schema/${scheme?.id}/permission-sub-budgets` });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect((listed.json() as never as { id: string }[]).map((row) => row.id).sort()).toEqual([...subBudgets].sort());
+    expectError(await clerk.request({ method: 'GET', url: `/api/document/${documentId}/permission-resources` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(await outsider.request({ method: 'GET', url: `/api/document/${documentId}/permission-resources` }), 404, 'OBJECT_NOT_FOUND');
+    expectError(await outsider.request({ method: 'GET', url: `/api/schema/${scheme?.id}/permission-sub-budgets` }), 404, 'SCHEME_NOT_FOUND');
+  });
+
   it('a department granted read on one budget and update on one sub-budget sees exactly that through the API', async () => {
     const department = await member(organizationId, ['DATA_VIEW']);
     await putMany(userAdmin, department.occupationId, [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUDGET_TYPE_VALUES } from './budgets';
 
 /**
  * Resource permissions (spec 1, sections 3, 6 and 7): read and update per occupation on the
@@ -46,3 +47,18 @@ export const permissionsCopySchema = z.object({ fromOccupationId: id });
 export type PermissionsCopy = z.output<typeof permissionsCopySchema>;
 
 export const occupationPermissionsQuerySchema = z.object({ documentId: id.optional() });
+
+/**
+ * GET api/document/{id}/permission-resources: what the permission screens grant on, by name, for
+ * user viewers and administrators whatever their own grants (they manage everyone's): the
+ * document's budgets and schemes.
+ */
+export const permissionResourcesSchema = z.object({
+  budgets: z.array(z.object({ id: z.string(), name: z.string(), type: z.enum(BUDGET_TYPE_VALUES) })),
+  schemes: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type PermissionResources = z.infer<typeof permissionResourcesSchema>;
+
+/** GET api/schema/{id}/permission-sub-budgets: a scheme's sub-budgets by name (the same under every budget). */
+export const permissionSubBudgetsSchema = z.array(z.object({ id: z.string(), name: z.string() }));
+export type PermissionSubBudget = z.infer<typeof permissionSubBudgetsSchema>[number];

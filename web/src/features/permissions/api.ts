@@ -1,13 +1,12 @@
 import {
-  type Budget,
   type CommandResult,
   type Document,
   MAX_PERMISSIONS_PER_CHANGE,
   type Occupation,
   type Permission,
   type PermissionInput,
-  type Scheme,
-  type SubBudget,
+  type PermissionResources,
+  type PermissionSubBudget,
 } from '@eelarve/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
@@ -29,34 +28,42 @@ export const permissionKeys = {
 
 const resourceKeys = {
   documents: (organizationId: string) => ['documents', 'all', organizationId, 'permissions'] as const,
-  budgets: (documentId: string) => ['budgets', documentId, 'permissions'] as const,
-  schemes: (documentId: string) => ['schemes', 'document', documentId, 'permissions'] as const,
-  subBudgets: (budgetId: string, schemeId: string) => ['schemes', 'budget-sub-budgets', budgetId, schemeId, 'permissions'] as const,
+  // Under both prefixes: a budget or a scheme changed elsewhere shows here too.
+  resources: (documentId: string) => ['budgets', 'schemes', documentId, 'permission-resources'] as const,
+  subBudgets: (schemeId: string) => ['schemes', 'sub-budgets', schemeId, 'permissions'] as const,
 };
 
 /** Every document of the organisation, readable or not (GET api/organization/{id}/all-documents). */
 export const allDocumentsQuery = (organizationId: string) =>
   queryOptions({ queryKey: resourceKeys.documents(organizationId), queryFn: () => api.get<Document[]>(`${organizationPath(organizationId)}/all-documents`) });
 
-export const documentSchemesQuery = (documentId: string) =>
+/**
+ * The document's budgets and schemes by name (GET api/document/{id}/permission-resources): a user
+ * administrator grants on every resource, whatever they were granted themselves. One request
+ * serves both selects.
+ */
+const permissionResourcesQuery = (documentId: string) =>
   queryOptions({
-    queryKey: resourceKeys.schemes(documentId),
-    queryFn: () => api.get<Scheme[]>(`/api/document/${enc(documentId)}/schemas`),
+    queryKey: resourceKeys.resources(documentId),
+    queryFn: () => api.get<PermissionResources>(`/api/document/${enc(documentId)}/permission-resources`),
     enabled: documentId !== '',
   });
 
-export const documentBudgetsQuery = (documentId: string) =>
-  queryOptions({
-    queryKey: resourceKeys.budgets(documentId),
-    queryFn: () => api.get<Budget[]>(`/api/document/${enc(documentId)}/budgets`),
-    enabled: documentId !== '',
-  });
+export const documentSchemesQuery = (documentId: string) => ({
+  ...permissionResourcesQuery(documentId),
+  select: (resources: PermissionResources) => resources.schemes,
+});
 
-/** A budget's sub-budgets in a scheme (loaded when the budget is opened in the tree). */
-export const budgetSubBudgetsQuery = (budgetId: string, schemeId: string) =>
+export const documentBudgetsQuery = (documentId: string) => ({
+  ...permissionResourcesQuery(documentId),
+  select: (resources: PermissionResources) => resources.budgets,
+});
+
+/** A scheme's sub-budgets, the same under every budget (loaded when a budget is opened in the tree). */
+export const budgetSubBudgetsQuery = (_budgetId: string, schemeId: string) =>
   queryOptions({
-    queryKey: resourceKeys.subBudgets(budgetId, schemeId),
-    queryFn: () => api.get<SubBudget[]>(`/api/budget/${enc(budgetId)}/schema/${enc(schemeId)}/sub-budgets`),
+    queryKey: resourceKeys.subBudgets(schemeId),
+    queryFn: () => api.get<PermissionSubBudget[]>(`/api/schema/${enc(schemeId)}/permission-sub-budgets`),
   });
 
 export const occupationsQuery = (organizationId: string) =>

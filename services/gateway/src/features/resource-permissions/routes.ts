@@ -4,6 +4,8 @@ import {
   occupationPermissionsQuerySchema,
   type Privilege,
   permissionInputSchema,
+  permissionResourcesSchema,
+  permissionSubBudgetsSchema,
   permissionSchema,
   permissionsCopySchema,
   permissionsInputSchema,
@@ -42,6 +44,34 @@ export async function resourcePermissionRoutes(app: FastifyInstance): Promise<vo
       },
     },
     (request) => permissions.ofOccupation(request.caller, request.params.id, request.query.documentId),
+  );
+
+  api.get(
+    '/api/document/:id/permission-resources',
+    {
+      config: { access: viewers },
+      schema: {
+        tags,
+        description: "The document's budgets and schemes by name, for the permission screens (whatever the caller's own grants).",
+        params: idParamsSchema,
+        response: { 200: permissionResourcesSchema },
+      },
+    },
+    (request) => permissions.resourcesOf(request.caller, request.params.id),
+  );
+
+  api.get(
+    '/api/schema/:id/permission-sub-budgets',
+    {
+      config: { access: viewers },
+      schema: {
+        tags,
+        description: "The scheme's sub-budgets by name, for the permission screens.",
+        params: idParamsSchema,
+        response: { 200: permissionSubBudgetsSchema },
+      },
+    },
+    (request) => permissions.subBudgetsOf(request.caller, request.params.id),
   );
 
   api.get(

@@ -18,7 +18,17 @@ import {
   organizationGrant,
 } from '@eelarve/projections/permissions/queries';
 import type { ReadDatabase } from '@eelarve/projections/read-models';
-import { type CommandResult, DomainError, type Permission, type PermissionInput, type PermissionsCopy } from '@eelarve/shared';
+import {
+  type CommandResult,
+  DomainError,
+  type Permission,
+  type PermissionInput,
+  type PermissionResources,
+  type PermissionsCopy,
+  type PermissionSubBudget,
+} from '@eelarve/shared';
+import { documentBudgets } from '@eelarve/projections/budgets/queries';
+import { documentSchemesInOrder, findScheme, listSubBudgets } from '@eelarve/projections/schemes/queries';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, Caller } from '../../types';
@@ -159,6 +169,24 @@ export function resourcePermissionService(app: FastifyInstance) {
       const document = await findDocument(read(), documentId);
       if (!document || !visibleTo(caller.auth, document.organization_id)) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
       return documentPermissions(read(), document.organization_id, documentId);
+    },
+
+    /** GET api/document/{id}/permission-resources: the document's budgets and schemes by name, whatever the caller's own grants. */
+    async resourcesOf(caller: Caller, documentId: string): Promise<PermissionResources> {
+      const document = await findDocument(read(), documentId);
+      if (!document || !visibleTo(caller.auth, document.organization_id)) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
+      const [budgets, schemes] = await Promise.all([documentBudgets(read(), documentId), documentSchemesInOrder(read(), documentId)]);
+      return {
+        budgets: budgets.map((budget) => ({ id: budget.id, name: budget.name, type: budget.type })),
+        schemes: schemes.map((scheme) => ({ id: scheme.id, name: scheme.name })),
+      };
+    },
+
+    /** GET api/schema/{id}/permission-sub-budgets: the scheme's sub-budgets by name. */
+    async subBudgetsOf(caller: Caller, schemeId: string): Promise<PermissionSubBudget[]> {
+      const scheme = await findScheme(read(), schemeId);
+      if (!scheme || !visibleTo(caller.auth, scheme.organization_id)) throw new DomainError('SCHEME_NOT_FOUND');
+      return (await listSubBudgets(read(), schemeId)).map((subBudget) => ({ id: subBudget.id, name: subBudget.name }));
     },
 
     /** PUT api/occupation/{id}/permission */
