@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ADMIN_ROUTE } from '@eelarve/shared';
 import { seedDemoData } from '@eelarve/testing/demo';
+import { INVESTMENTS_BUDGET } from '@eelarve/testing/demo-document';
 import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,14 @@ async function demoIds(page: Page): Promise<void> {
   classifierId = classifier.id;
 }
 
+/** The demo's budget submitted for approval: its status locks it (read through the API in the page's session). */
+async function lockedDemoBudget(page: Page): Promise<string> {
+  const budgets: { id: string; name: string }[] = await (await page.request.get(`/api/document/${documentId}/budgets`)).json();
+  const locked = budgets.find((budget) => budget.name === INVESTMENTS_BUDGET);
+  if (!locked) throw new Error(`the demo has no budget ${INVESTMENTS_BUDGET}`);
+  return locked.id;
+}
+
 /** Opens a modal, audits the page with it open, and closes it again with Escape. */
 async function openModal(page: Page, button: string, modal: string, check: (screen: string, page: Page) => Promise<void>): Promise<void> {
   await page.getByTestId(button).click();
@@ -111,6 +120,8 @@ describe('web: accessibility of every screen (axe-core, browser)', () => {
     await open(page, 'budgets list', `${document}/budgets`, 'budgets-tab');
     await open(page, 'budget form (create)', `${document}/budgets/create`, 'budget-save');
     await open(page, 'budget form (edit)', `${document}/budget/${commonBudgetId}/edit`, 'budget-save');
+    const lockedBudgetId = await lockedDemoBudget(page);
+    await open(page, 'budget form (locked by its status)', `${document}/budget/${lockedBudgetId}/edit`, 'budget-form-locked');
     await open(page, "budget's sub-budgets", `${document}/budget/${commonBudgetId}/sub-budgets`, 'budget-sub-budgets-tab');
     await open(page, 'document settings', `${document}/settings`, 'document-save');
     await open(page, 'classifiers tab with items', `${document}/classifiers/${classifierId}`, 'items-grid');
