@@ -40,7 +40,7 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
     const fixture = accountsFixture(suite.server.app, admin);
     organizationId = await fixture.organization(`Valla Kantselei ${randomBytes(2).toString('hex')}`);
-    editor = await fixture.member(organizationId, ['CLASSIFICATION_ADMIN', 'CLASSIFICATION_VIEW']);
+    editor = await fixture.reader(organizationId, ['CLASSIFICATION_ADMIN', 'CLASSIFICATION_VIEW']);
     const created = await admin.request({
       method: 'POST',
       url: `/api/organization/${organizationId}/document`,
@@ -440,7 +440,7 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     expect(setMaster.statusCode, setMaster.body).toBe(200);
 
     // A viewer sees the same screens without the editing controls.
-    const viewer = await accountsFixture(suite.server.app, admin).member(organizationId, ['CLASSIFICATION_VIEW']);
+    const viewer = await accountsFixture(suite.server.app, admin).reader(organizationId, ['CLASSIFICATION_VIEW']);
     // The editor's page logged no errors (the next page's errors are watched afresh).
     expect(suite.pageErrors).toEqual([]);
     await suite.context.close();

@@ -333,7 +333,7 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
 
   it('shows the schemes read-only with SCHEMA_VIEW', async () => {
     const me = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
-    const viewer = await accountsFixture(suite.server.app, admin).member(me.organizationId, ['SCHEMA_VIEW']);
+    const viewer = await accountsFixture(suite.server.app, admin).reader(me.organizationId, ['SCHEMA_VIEW']);
     const page = await suite.openPage();
     await signIn(page, { email: viewer.email, password: PASSWORD });
     await page.goto(`/document/${documentId}/schemes`);
