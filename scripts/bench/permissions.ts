@@ -133,8 +133,8 @@ type PermissionRow = { budgetId: string | null; subBudgetId: string | null; read
 
 /** Whether the occupation's effective permissions in the document show the change in full. */
 function shows(rows: readonly PermissionRow[], change: readonly PermissionInput[], granted: boolean): boolean {
-  const explicit = rows.filter((row) => row.read || row.update);
-  if (!granted) return explicit.every((row) => row.budgetId === null && row.subBudgetId === null) && !explicit.some((row) => row.update);
+  // The target holds no grant in the document but the header toggle's, so a removal leaves none.
+  if (!granted) return rows.every((row) => !row.read && !row.update);
   const updated = new Set(rows.filter((row) => row.update).map((row) => `${row.budgetId}/${row.subBudgetId}`));
   return change.every((input) => updated.has(`${input.budgetId ?? null}/${input.subBudgetId ?? null}`));
 }
