@@ -124,12 +124,15 @@ interface RouteCase {
   names?: (target: Target) => string;
   /** A list: which of the world's resources of that kind it may show (the others must not appear). */
   listed?: (target: Target) => ListCandidate[];
+  /** Holding the route's privilege shows the whole list, whatever the grants. */
+  privilegeListsAll?: boolean;
 }
 
 /** A resource a list may show: a document, a budget (of a document) or a sub-budget of a budget. */
 type ListCandidate =
   | { kind: 'document'; id: string }
   | { kind: 'budget'; id: string; documentId: string }
+  | { kind: 'scheme'; id: string; documentId: string }
   | { kind: 'subBudget'; id: string; documentId: string; budgetId: string };
 
 // ---- the oracle ----------------------------------------------------------------------------------
@@ -181,9 +184,10 @@ interface Placement {
  */
 function visibleInList(placement: Placement, candidate: ListCandidate): boolean {
   if (placement.organization) return true;
-  if (candidate.kind === 'document') {
+  if (candidate.kind === 'document' || candidate.kind === 'scheme') {
+    const documentId = candidate.kind === 'document' ? candidate.id : candidate.documentId;
     const budgetsBelow = [...placement.budgets, ...placement.subBudgets.keys()];
-    return placement.documents.has(candidate.id) || budgetsBelow.some((budgetId) => documentOfBudget.get(budgetId) === candidate.id);
+    return placement.documents.has(documentId) || budgetsBelow.some((budgetId) => documentOfBudget.get(budgetId) === documentId);
   }
   const wholeBudget = placement.documents.has(candidate.documentId) || placement.budgets.has(candidate.kind === 'budget' ? candidate.id : candidate.budgetId);
   if (candidate.kind === 'budget') return wholeBudget || placement.subBudgets.has(candidate.id);
@@ -235,6 +239,8 @@ let ungrantedDocument: Target;
 let secondSubBudget: string;
 /** Every budget of the world by id → its document. */
 const documentOfBudget = new Map<string, string>();
+/** Names of the world's resources for the report. */
+const labels = new Map<string, string>();
 const budgets = new Map<StatusFlag, Target>();
 let organizationTarget: Target;
 let otherTarget: Target;
@@ -441,18 +447,34 @@ const worldBudgets = (): (ListCandidate & { kind: 'budget' })[] =>
 
 const ROUTES: RouteCase[] = [
   // Organisation: its documents, budgets and schemes (spec 1 §6: an organisation update grant creates and reorders documents).
-  ...[
-    ['GET /api/organization/:organizationId/documents', 'read'],
-    ['GET /api/organization/:id/all-documents', 'read'],
-    ['GET /api/organization/:id/budgets', 'read'],
-  ].map(([key, action]) => ({
-    key: key as string,
-    level: 'organization' as const,
-    action: action as Action,
+  {
+    key: 'GET /api/organization/:organizationId/documents',
+    level: 'organization',
+    action: 'read',
     notFound: 'OBJECT_NOT_FOUND',
-    request: (t: Target) => get(`/api/organization/${t.organizationId}/${(key as string).split('/').at(-1)}`),
-    listed: key === 'GET /api/organization/:organizationId/documents' ? worldDocuments : key === 'GET /api/organization/:id/budgets' ? worldBudgets : undefined,
-  })),
+    request: (t) => get(`/api/organization/${t.organizationId}/documents`),
+    listed: worldDocuments,
+  },
+  {
+    // The whole tree, for the permission screens' pickers: user administrators see every document,
+    // anyone else what the grants reach (spec 1 §6-7: the permission screens are USER_VIEW/USER_ADMIN's).
+    key: 'GET /api/organization/:id/all-documents',
+    level: 'organization',
+    action: 'read',
+    privilege: 'USER_ADMIN',
+    privilegeListsAll: true,
+    notFound: 'OBJECT_NOT_FOUND',
+    request: (t) => get(`/api/organization/${t.organizationId}/all-documents`),
+    listed: worldDocuments,
+  },
+  {
+    key: 'GET /api/organization/:id/budgets',
+    level: 'organization',
+    action: 'read',
+    notFound: 'OBJECT_NOT_FOUND',
+    request: (t) => get(`/api/organization/${t.organizationId}/budgets`),
+    listed: worldBudgets,
+  },
   {
     key: 'GET /api/organization/:id/schemas',
     level: 'organization',
@@ -461,6 +483,8 @@ const ROUTES: RouteCase[] = [
     gate: true,
     notFound: 'OBJECT_NOT_FOUND',
     request: (t) => get(`/api/organization/${t.organizationId}/schemas`),
+    // A scheme is its document's structure (spec 2 §6: SCHEMA_VIEW gates a document's schemes tab): listed where the document is.
+    listed: () => [...documents.values(), budgetHome, ungrantedDocument].map((target) => ({ kind: 'scheme', id: target.schemeId, documentId: target.documentId })),
   },
   {
     key: 'POST /api/organization/:organizationId/document',
@@ -829,7 +853,7 @@ async function runCell(cell: Cell): Promise<Outcome> {
   const success = response.statusCode >= 200 && response.statusCode < 300;
   const passed = success || (route.passedAccess?.(response) ?? false);
   const named = !route.names || !success || response.body.includes(route.names(target));
-  const listing = success && route.listed && organization === 'own' && expected.status === 'ok' ? listMismatch(route.listed(target), grant, response.body) : '';
+  const listing = success && route.listed && organization === 'own' && expected.status === 'ok' ? listMismatch(route.listed(target), cell, response.body) : '';
   const actual = success ? `${response.statusCode}` : `${response.statusCode} ${body.code ?? response.body.slice(0, 120)}`;
   const agrees = expected.status === 'ok' ? passed && named && !listing : response.statusCode === expected.status && body.code === expected.code;
   const leak = (expected.status !== 'ok' && (passed || (expected.status === 404 && response.statusCode !== 404))) || listing.includes('shows');
@@ -837,12 +861,13 @@ async function runCell(cell: Cell): Promise<Outcome> {
 }
 
 /** What a list showed against what it may show: '' when they agree, otherwise which ids it shows or leaves out wrongly. */
-function listMismatch(candidates: readonly ListCandidate[], grant: Grant, body: string): string {
+function listMismatch(candidates: readonly ListCandidate[], { route, privileged, grant }: Cell, body: string): string {
   const placement = placementOf(grant);
+  const visible = (candidate: ListCandidate) => (privileged && route.privilegeListsAll === true) || visibleInList(placement, candidate);
   const shown = (candidate: ListCandidate) => body.includes(candidate.id);
-  const shouldNot = candidates.filter((candidate) => shown(candidate) && !visibleInList(placement, candidate));
-  const missing = candidates.filter((candidate) => !shown(candidate) && visibleInList(placement, candidate));
-  const ids = (list: ListCandidate[]) => list.map((candidate) => `${candidate.kind} ${candidate.id}`).join(', ');
+  const shouldNot = candidates.filter((candidate) => shown(candidate) && !visible(candidate));
+  const missing = candidates.filter((candidate) => !shown(candidate) && visible(candidate));
+  const ids = (list: ListCandidate[]) => list.map((candidate) => labels.get(candidate.id) ?? `${candidate.kind} ${candidate.id}`).join(', ');
   return `${shouldNot.length ? `; shows ${ids(shouldNot)}` : ''}${missing.length ? `; leaves out ${ids(missing)}` : ''}`;
 }
 
@@ -899,6 +924,15 @@ beforeAll(async () => {
   await buildBudget('none');
   otherTarget = await buildDocument(otherOrganization, null);
   // Occupations whose permissions the user-administration routes address, one in each organisation.
+  const name = (target: Target, what: string) => {
+    labels.set(target.documentId, `${what} document`);
+    labels.set(target.schemeId, `${what} document's scheme`);
+    labels.set(target.budgetId, `${what} document's budget`);
+  };
+  for (const [status, target] of documents) name(target, `the ${status === 'none' ? 'statusless' : status}`);
+  name(budgetHome, "the budgets'");
+  name(ungrantedDocument, 'the ungranted');
+  for (const [status, target] of budgets) labels.set(target.budgetId, `the ${status === 'none' ? 'statusless' : status} budget`);
   const occupationOf = async (organizationId: string) => (await accounts.member(organizationId, ['DATA_VIEW'])).occupationId;
   organizationTarget = {
     ...(documents.get('none') as Target),
@@ -920,7 +954,7 @@ beforeAll(async () => {
     ].filter((payload, index, all) => all.findIndex((other) => JSON.stringify(other) === JSON.stringify(payload)) === index);
   };
   const combinations = [null, ...PRIVILEGES].flatMap((privilege) => GRANTS.map((grant) => ({ privilege, grant })));
-  await limited(combinations, 4, async ({ privilege, grant }) => {
+  await limited(combinations, 8, async ({ privilege, grant }) => {
     const made = await accounts.member(ownOrganization, ['DATA_VIEW', ...(privilege ? [privilege] : [])]);
     await grantOn(made.occupationId, grantsFor(grant));
     callers.set(callerKey(privilege, grant), { client: await login(server.app, made.email, PASSWORD), occupationId: made.occupationId });
