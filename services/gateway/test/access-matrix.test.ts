@@ -20,15 +20,24 @@ import { apiRoutes } from './route-world';
 
 const [IN_PREPARATION, , APPROVED, HIDDEN] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id) as [string, string, string, string];
 
-type StatusFlag = 'none' | 'hidden' | 'approved';
+type ResourceStatus = 'none' | 'hidden' | 'approved';
+/**
+ * The status in force on the resource: its own, or, for a budget, its document's (a document's
+ * status holds for its budgets too: spec 2 §6, resource-level checks per document and budget).
+ */
+type StatusFlag = ResourceStatus | 'documentHidden' | 'documentApproved';
 /** "In preparation" has no rules; "Hidden" sets READ_DISABLED (and the other hiding rules); "Approved" locks data and settings. */
-const STATUS_OF: Record<StatusFlag, string> = { none: IN_PREPARATION, hidden: HIDDEN, approved: APPROVED };
+const STATUS_OF: Record<ResourceStatus, string> = { none: IN_PREPARATION, hidden: HIDDEN, approved: APPROVED };
 type Rule = 'READ_DISABLED' | 'RESOURCE_WRITE_DISABLED' | 'METADATA_WRITE_DISABLED';
 const RULES_OF: Record<StatusFlag, readonly Rule[]> = {
   none: [],
   hidden: ['READ_DISABLED'],
   approved: ['RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED'],
+  documentHidden: ['READ_DISABLED'],
+  documentApproved: ['RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED'],
 };
+/** The document-level status of a flag (document routes only ever get these). */
+const documentStatus = (flag: StatusFlag): ResourceStatus => (flag === 'documentHidden' ? 'hidden' : flag === 'documentApproved' ? 'approved' : flag);
 
 /**
  * What the occupation was granted (spec 1 §6: read and update per occupation on organisation,
@@ -232,7 +241,7 @@ let admin: Client;
 let ownOrganization: string;
 let otherOrganization: string;
 /** Own organisation: a target per status flag for each level (the budgets in a document of their own); the other organisation: one. */
-const documents = new Map<StatusFlag, Target>();
+const documents = new Map<ResourceStatus, Target>();
 let budgetHome: Target;
 /** A document and a budget (in the budgets' document) that only organisation grants reach; a second, ungranted sub-budget there. */
 let ungrantedDocument: Target;
@@ -287,7 +296,7 @@ const documentSettings = (target: Target, statusId: string | null) => ({
  * sub-budget, and a budget, made by the platform administrator; its status is set last, as a
  * status administrator would (an approved document's settings are locked even for them).
  */
-async function buildDocument(organizationId: string, status: StatusFlag | null): Promise<Target> {
+async function buildDocument(organizationId: string, status: ResourceStatus | null): Promise<Target> {
   const preparing = status ? IN_PREPARATION : null;
   const documentName = unique('Eelarve ');
   const documentId = await created(`/api/organization/${organizationId}/document`, { name: documentName, period: PERIOD, resourceStatusId: preparing });
@@ -323,7 +332,7 @@ async function buildDocument(organizationId: string, status: StatusFlag | null):
 }
 
 /** A budget with the given status in the budgets' own (statusless) document. */
-async function buildBudget(status: StatusFlag): Promise<Target> {
+async function buildBudget(status: ResourceStatus): Promise<Target> {
   const budgetName = unique('Eelarve ');
   const budgetId = await created(`/api/document/${budgetHome.documentId}/budget`, budgetBody(budgetName, STATUS_OF[status]));
   documentOfBudget.set(budgetId, budgetHome.documentId);
@@ -378,17 +387,18 @@ async function grantOn(occupationId: string, permissions: object[]): Promise<voi
 /** Fresh resources for writes that are allowed (the caller's grants follow them). */
 const fresh = {
   async document(status: StatusFlag, grant: Grant, occupationId: string) {
-    const target = await buildDocument(ownOrganization, status);
+    const target = await buildDocument(ownOrganization, documentStatus(status));
     await grantOn(occupationId, grantPayload(grant, target, 'document'));
     return target;
   },
   async budget(status: StatusFlag, grant: Grant, occupationId: string) {
-    const target = await buildBudget(status);
+    // Under its document's status: the budget of a new document with that status (made before the status locks it).
+    const target = status === documentStatus(status) ? await buildBudget(documentStatus(status)) : await buildDocument(ownOrganization, documentStatus(status));
     await grantOn(occupationId, grantPayload(grant, target, 'budget'));
     return target;
   },
   async scheme(status: StatusFlag) {
-    const base = documents.get(status) as Target;
+    const base = documents.get(documentStatus(status)) as Target;
     const name = unique('Skeem');
     const schemeId = await created(`/api/document/${base.documentId}/schema`, schemeBody(base.masterClassifierId, name, name.toLowerCase()));
     return { ...base, schemeId };
@@ -399,12 +409,12 @@ const fresh = {
     return { ...scheme, subBudgetId };
   },
   async classifier(status: StatusFlag) {
-    const base = documents.get(status) as Target;
+    const base = documents.get(documentStatus(status)) as Target;
     const spareClassifierId = await created(`/api/document/${base.documentId}/classifier`, classifierBody(unique('liik')));
     return { ...base, spareClassifierId };
   },
   async item(status: StatusFlag) {
-    const base = documents.get(status) as Target;
+    const base = documents.get(documentStatus(status)) as Target;
     const spareItemId = await created(`/api/classifier/${base.spareClassifierId}/item`, { code: unique('9'), name: 'Uus' });
     return { ...base, spareItemId };
   },
@@ -600,7 +610,8 @@ const ROUTES: RouteCase[] = [
   budgetRoute('GET /api/budget/:budgetId/schema/:schemaId/sub-budgets', 'read', (t) => get(`/api/budget/${t.budgetId}/schema/${t.schemeId}/sub-budgets`), {
     names: (t) => t.subBudgetId,
     listed: (t) =>
-      [t.subBudgetId, secondSubBudget].map((id) => ({ kind: 'subBudget' as const, id, documentId: t.documentId, budgetId: t.budgetId })),
+      // The budgets' document's scheme has a second sub-budget, granted to nobody one by one.
+      [t.subBudgetId, ...(t.documentId === budgetHome.documentId ? [secondSubBudget] : [])].map((id) => ({ kind: 'subBudget' as const, id, documentId: t.documentId, budgetId: t.budgetId })),
     notFound: 'OBJECT_NOT_FOUND',
   }),
   budgetRoute(
@@ -810,7 +821,12 @@ function targetOf(route: RouteCase, status: StatusFlag, organization: Organizati
 }
 
 /** The statuses a level can carry: organisations and occupations have none. */
-const statusesOf = (route: RouteCase): StatusFlag[] => (route.level === 'document' || route.level === 'budget' ? ['none', 'hidden', 'approved'] : ['none']);
+const statusesOf = (route: RouteCase): StatusFlag[] =>
+  route.level === 'budget'
+    ? ['none', 'hidden', 'approved', 'documentHidden', 'documentApproved']
+    : route.level === 'document'
+      ? ['none', 'hidden', 'approved']
+      : ['none'];
 
 function cellsOf(route: RouteCase): Cell[] {
   const cells: Cell[] = [];
@@ -920,6 +936,9 @@ beforeAll(async () => {
   secondSubBudget = await created(`/api/schema/${budgetHome.schemeId}/sub-budget`, subBudgetBody(budgetHome.masterClassifierId, '02'));
   ungrantedDocument = await buildDocument(ownOrganization, 'none');
   for (const status of ['none', 'hidden', 'approved'] as const) budgets.set(status, await buildBudget(status));
+  // Budgets under their document's status: the hidden and the approved document's own budgets.
+  budgets.set('documentHidden', documents.get('hidden') as Target);
+  budgets.set('documentApproved', documents.get('approved') as Target);
   // A budget no grant kind but the organisation's reaches.
   await buildBudget('none');
   otherTarget = await buildDocument(otherOrganization, null);
@@ -932,7 +951,7 @@ beforeAll(async () => {
   for (const [status, target] of documents) name(target, `the ${status === 'none' ? 'statusless' : status}`);
   name(budgetHome, "the budgets'");
   name(ungrantedDocument, 'the ungranted');
-  for (const [status, target] of budgets) labels.set(target.budgetId, `the ${status === 'none' ? 'statusless' : status} budget`);
+  for (const status of ['none', 'hidden', 'approved'] as const) labels.set((budgets.get(status) as Target).budgetId, `the ${status === 'none' ? 'statusless' : status} budget`);
   const occupationOf = async (organizationId: string) => (await accounts.member(organizationId, ['DATA_VIEW'])).occupationId;
   organizationTarget = {
     ...(documents.get('none') as Target),
@@ -1011,7 +1030,7 @@ describe('access matrix (issue 10, point 7)', () => {
         `  expected: ${[...answers].map(([answer, count]) => `${answer} ×${count}`).join(', ')}`,
     );
     const report = (outcome: Outcome) => `${describeCell(outcome.cell)}: expected ${describeAnswer(outcome.expected)}, got ${outcome.actual}`;
-    expect(leaks.map(report)).toEqual([]);
-    expect(disagreements.map(report)).toEqual([]);
+    // Leaks are also disagreements; both are shown at once.
+    expect({ leaks: leaks.map(report), disagreements: disagreements.filter((outcome) => !outcome.leak).map(report) }).toEqual({ leaks: [], disagreements: [] });
   }, 300_000);
 });
