@@ -1,3 +1,4 @@
+export * from './collections';
 export * from './errors';
 export * from './limits';
 export * from './locales';

@@ -4,7 +4,16 @@ import { budgetsProjector } from '../budgets/projector';
 import { documentsProjector } from '../documents/projector';
 import { schemesProjector } from '../schemes/projector';
 import { permissionsProjector } from './projector';
-import { budgetGrant, documentGrant, documentPermissions, effectiveFlags, grantsOn, levelGrants, occupationPermissions, subBudgetIdsWith } from './queries';
+import {
+  budgetGrant,
+  documentGrant,
+  documentPermissions,
+  effectiveFlags,
+  grantsOn,
+  levelGrants,
+  occupationPermissions,
+  subBudgetIdsGrantedOneByOne,
+} from './queries';
 
 let spec: ProjectorSpec;
 // The effective queries fold grants over the document's budgets and sub-budgets: their projectors run beside.
@@ -109,11 +118,12 @@ describe('permissions projector', () => {
       spec.read
         .selectFrom('sub_budgets')
         .select('id')
-        .where('id', 'in', subBudgetIdsWith(spec.read, finance, budgetId, action))
+        .where('id', 'in', subBudgetIdsGrantedOneByOne(spec.read, finance, budgetId, action))
         .execute();
     expect(sorted(await budgets('read'))).toEqual([budgetA]);
     expect(await budgets('update')).toEqual([]);
-    expect(sorted(await subBudgets(budgetA, 'read'))).toEqual([school, kindergarten].sort());
+    // Budget A is read as a whole (every sub-budget, no filter); one by one, only the school is granted.
+    expect(sorted(await subBudgets(budgetA, 'read'))).toEqual([school]);
     expect(sorted(await subBudgets(budgetA, 'update'))).toEqual([school]);
     expect(await subBudgets(budgetB, 'read')).toEqual([]);
     // The document is read through the budget granted in it, not updated.
@@ -134,7 +144,7 @@ describe('permissions projector', () => {
     const subBudgets = await spec.read
       .selectFrom('sub_budgets')
       .select('id')
-      .where('id', 'in', subBudgetIdsWith(spec.read, finance, budgetB, 'read'))
+      .where('id', 'in', subBudgetIdsGrantedOneByOne(spec.read, finance, budgetB, 'read'))
       .execute();
     expect(subBudgets.map((row) => row.id)).toEqual([kindergarten]);
   });

@@ -1,3 +1,4 @@
+import { groupBy } from '@eelarve/shared';
 import { sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
 import { resourceKey } from './projector';
@@ -154,49 +155,6 @@ export async function organizationGrant(read: ReadDatabase, occupationId: string
   return (await effectiveFlags(read, occupationId, { organizationId })).own;
 }
 
-/** The occupation's grants with `action` on budget `b` or above it (organisation, document). */
-function grantsOnBudgetOrAbove(read: ReadDatabase, occupationId: string, action: PermissionAction) {
-  return read
-    .selectFrom('resource_permissions as g')
-    .select(sql`1`.as('one'))
-    .where('g.occupation_id', '=', occupationId)
-    .where('g.organization_id', '=', sql.ref<string>('b.organization_id'))
-    .where('g.sub_budget_id', 'is', null)
-    .where(action === 'read' ? 'g.read' : 'g.update', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('g.document_id', 'is', null),
-        eb.and([eb('g.document_id', '=', sql.ref<string>('b.document_id')), eb('g.budget_id', 'is', null)]),
-        eb('g.budget_id', '=', sql.ref<string>('b.id')),
-      ]),
-    );
-}
-
-/**
- * Sub-budget ids (of the budget's document) on which the occupation has `action` seen from the
- * budget: all of them when the budget or anything above grants it, otherwise those granted one by
- * one. A subquery for the list's own query (`listSubBudgets`), so 10,000 rows are filtered in SQL.
- */
-export function subBudgetIdsWith(read: ReadDatabase, occupationId: string, budgetId: string, action: PermissionAction) {
-  const budgetGranted = read
-    .selectFrom('budgets as b')
-    .select(sql`1`.as('one'))
-    .where('b.id', '=', budgetId)
-    .where(({ exists }) => exists(grantsOnBudgetOrAbove(read, occupationId, action)));
-  const grantedOneByOne = read
-    .selectFrom('resource_permissions as g')
-    .select('g.sub_budget_id')
-    .where('g.occupation_id', '=', occupationId)
-    .where('g.budget_id', '=', budgetId)
-    .where('g.sub_budget_id', 'is not', null)
-    .where(action === 'read' ? 'g.read' : 'g.update', '=', true);
-  return read
-    .selectFrom('sub_budgets as s')
-    .select('s.id')
-    .where('s.document_id', '=', read.selectFrom('budgets').select('document_id').where('id', '=', budgetId))
-    .where((eb) => eb.or([eb.exists(budgetGranted), eb('s.id', 'in', grantedOneByOne as never)]));
-}
-
 /** The occupation's grants on sub-budgets of one budget, by sub-budget id. */
 export async function subBudgetGrantsOf(read: ReadDatabase, occupationId: string, budgetId: string): Promise<Map<string, Flags>> {
   const rows = await read
@@ -207,6 +165,25 @@ export async function subBudgetGrantsOf(read: ReadDatabase, occupationId: string
     .where('sub_budget_id', 'is not', null)
     .execute();
   return new Map(rows.map((row) => [row.sub_budget_id as string, { read: row.read, update: row.update }]));
+}
+
+/**
+ * Sub-budget ids granted to the occupation one by one under a budget (for a caller who does not
+ * read the budget as a whole): the planner starts from the few grants, not from the scheme's
+ * 10,000 sub-budgets.
+ */
+export function subBudgetIdsGrantedOneByOne(read: ReadDatabase, occupationId: string, budgetId: string, action: PermissionAction) {
+  const granted = read
+    .selectFrom('resource_permissions as g')
+    .select('g.sub_budget_id')
+    .where('g.occupation_id', '=', occupationId)
+    .where('g.budget_id', '=', budgetId)
+    .where('g.sub_budget_id', 'is not', null)
+    .where(action === 'read' ? 'g.read' : 'g.update', '=', true);
+  return read
+    .selectFrom('sub_budgets as s')
+    .select('s.id')
+    .where('s.id', 'in', granted as never);
 }
 
 /** Explicit grants of occupations in a document, and their organisation-level grants. */
@@ -242,12 +219,10 @@ export function effectivePermissions(
 ): EffectivePermission[] {
   const mine = grants.filter((g) => g.occupation_id === occupationId);
   const own = new Map(mine.map((g) => [resourceKey(g.document_id, g.budget_id, g.sub_budget_id), g as Flags]));
-  const subBudgetGrants = new Map<string, string[]>();
-  for (const g of mine) {
-    if (g.budget_id && g.sub_budget_id && tree.subBudgetIds.has(g.sub_budget_id)) {
-      subBudgetGrants.set(g.budget_id, [...(subBudgetGrants.get(g.budget_id) ?? []), g.sub_budget_id]);
-    }
-  }
+  const liveSubBudgetGrants = mine.filter((g) => g.budget_id && g.sub_budget_id && tree.subBudgetIds.has(g.sub_budget_id));
+  const subBudgetGrants = new Map(
+    [...groupBy(liveSubBudgetGrants, (g) => g.budget_id as string)].map(([budgetId, group]) => [budgetId, group.map((g) => g.sub_budget_id as string)]),
+  );
   const flagsOf = (d: string | null, b: string | null, s: string | null) => own.get(resourceKey(d, b, s)) ?? NONE;
   const row = (d: string | null, b: string | null, s: string | null, inherited: Flags): EffectivePermission => {
     const flags = flagsOf(d, b, s);
@@ -321,9 +296,9 @@ export async function occupationPermissions(
 /** GET api/document/{id}/permissions: every occupation's effective permissions that grant something in the document. */
 export async function documentPermissions(read: ReadDatabase, organizationId: string, documentId: string): Promise<EffectivePermission[]> {
   const [grants, tree] = await Promise.all([grantsReaching(read, organizationId, documentId), resourceTree(read, organizationId, documentId)]);
-  const byOccupation = new Map<string, GrantRow[]>();
-  for (const grant of grants) byOccupation.set(grant.occupation_id, [...(byOccupation.get(grant.occupation_id) ?? []), grant]);
-  return [...byOccupation].flatMap(([occupationId, own]) => effectivePermissions(occupationId, own, tree, documentId, false));
+  return [...groupBy(grants, (grant) => grant.occupation_id)].flatMap(([occupationId, own]) =>
+    effectivePermissions(occupationId, own, tree, documentId, false),
+  );
 }
 
 /** Every explicit grant of an occupation (or only in the documents listed, null for the organisation), stream by stream. */
@@ -343,9 +318,7 @@ export async function occupationGrantsByDocument(
     );
   }
   const rows = await query.orderBy('resource_key').execute();
-  const byDocument = new Map<string | null, GrantRow[]>();
-  for (const row of rows) byDocument.set(row.document_id, [...(byDocument.get(row.document_id) ?? []), row]);
-  return byDocument;
+  return groupBy(rows, (row) => row.document_id);
 }
 
 export interface ChainRow {

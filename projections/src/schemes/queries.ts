@@ -62,7 +62,7 @@ export function listSubBudgets(read: ReadDatabase, schemeId: string, only?: SubB
   return query.orderBy('name').orderBy('id').execute();
 }
 
-/** A subquery of sub-budget ids (the permissions read model's `subBudgetIdsWith`), to filter a list in SQL. */
+/** A subquery of sub-budget ids (the permissions read model's `subBudgetIdsGrantedOneByOne`), to filter a list in SQL. */
 export type SubBudgetIdFilter = SelectQueryBuilder<ReadModels & { s: ReadModels['sub_budgets'] }, 's', { id: string }>;
 
 /** The sub-budgets of the scheme that the budget has pinned. */

@@ -11,7 +11,7 @@ import {
   grantsOn,
   levelGrants,
   subBudgetGrantsOf,
-  subBudgetIdsWith,
+  subBudgetIdsGrantedOneByOne,
 } from '@eelarve/projections/permissions/queries';
 import { organizationResourceStatuses, type ResourceStatusRow } from '@eelarve/projections/resource-statuses/queries';
 import { readModels } from '../../infrastructure/database';
@@ -371,7 +371,7 @@ export async function subBudgetAccess(
   app: FastifyInstance,
   auth: AuthContext,
   budget: { organizationId: string; documentId: string; budgetId: string },
-): Promise<{ readable: ReturnType<typeof subBudgetIdsWith> | null; updatable: (subBudgetId: string) => boolean }> {
+): Promise<{ readable: ReturnType<typeof subBudgetIdsGrantedOneByOne> | null; updatable: (subBudgetId: string) => boolean }> {
   const resource = { organizationId: budget.organizationId, documentId: budget.documentId, budgetId: budget.budgetId };
   const access = await resourceAccess(app, auth, resource);
   const locked = access.restrictions.some((rule) => REFUSED_BY.update.includes(rule));
@@ -383,7 +383,7 @@ export async function subBudgetAccess(
   const budgetUpdate = whole.own.update || whole.inherited.update;
   const readsWhole = whole.own.read || whole.inherited.read;
   return {
-    readable: readsWhole ? null : subBudgetIdsWith(read, auth.occupationId, budget.budgetId, 'read'),
+    readable: readsWhole ? null : subBudgetIdsGrantedOneByOne(read, auth.occupationId, budget.budgetId, 'read'),
     updatable: (subBudgetId) => !locked && (budgetUpdate || oneByOne.get(subBudgetId)?.update === true),
   };
 }

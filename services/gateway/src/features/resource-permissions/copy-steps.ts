@@ -2,6 +2,7 @@ import { foldEvents } from '@eelarve/domain';
 import { type Flags, grantKey, inheritedFlags, resourcePermissionsDecider, resourcePermissionsStream } from '@eelarve/domain/permissions/decider';
 import type { ResourceGrant, ResourcePermissionEvent } from '@eelarve/domain/permissions/events';
 import { type GrantRow, grantsReaching, organizationGrant } from '@eelarve/projections/permissions/queries';
+import { groupBy } from '@eelarve/shared';
 import { readModels } from '../../infrastructure/database';
 import { type BudgetCopyContext, registerBudgetCopyPart, transferrableSubBudgets } from '../budgets/copy';
 import { type DocumentCopyContext, registerDocumentCopyStep } from '../documents/copy';
@@ -24,11 +25,10 @@ interface Target {
 /** The explicit grants given inside a document, per occupation. */
 async function documentGrantsByOccupation(context: TaskContext, organizationId: string, documentId: string): Promise<Map<string, GrantRow[]>> {
   const rows = await grantsReaching(readModels(context.db), organizationId, documentId);
-  const byOccupation = new Map<string, GrantRow[]>();
-  for (const row of rows.filter((grant) => grant.document_id === documentId)) {
-    byOccupation.set(row.occupation_id, [...(byOccupation.get(row.occupation_id) ?? []), row]);
-  }
-  return byOccupation;
+  return groupBy(
+    rows.filter((grant) => grant.document_id === documentId),
+    (grant) => grant.occupation_id,
+  );
 }
 
 async function currentGrants(context: TaskContext, occupationId: string, documentId: string): Promise<ReadonlyMap<string, Flags>> {

@@ -21,6 +21,7 @@ import type { ReadDatabase } from '@eelarve/projections/read-models';
 import {
   type CommandResult,
   DomainError,
+  groupBy,
   type Permission,
   type PermissionInput,
   type PermissionResources,
@@ -76,12 +77,14 @@ async function assertChains(read: ReadDatabase, organizationId: string, inputs: 
 
 /** Inputs by the stream they go to: the organisation stream (null) first, then one per document. */
 function byStream(inputs: readonly PermissionInput[]): Map<string | null, ResourceGrant[]> {
-  const groups = new Map<string | null, ResourceGrant[]>([[null, []]]);
-  for (const { documentId, budgetId, subBudgetId, read, update } of inputs) {
-    groups.set(documentId, [...(groups.get(documentId) ?? []), { budgetId, subBudgetId, read, update }]);
-  }
-  if (groups.get(null)?.length === 0) groups.delete(null);
-  return groups;
+  const grouped = groupBy(inputs, (input) => input.documentId);
+  const organizationFirst = [...grouped].sort(([a], [b]) => (a === null ? -1 : b === null ? 1 : 0));
+  return new Map(
+    organizationFirst.map(([documentId, group]) => [
+      documentId,
+      group.map(({ budgetId, subBudgetId, read, update }) => ({ budgetId, subBudgetId, read, update })),
+    ]),
+  );
 }
 
 const stateOf = (rows: readonly GrantRow[]): ResourcePermissionsState => ({
