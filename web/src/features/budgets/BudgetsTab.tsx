@@ -14,6 +14,7 @@ import { GridToolbar } from '../../grid/GridToolbar';
 import { useDocument } from '../../app/document/current-document';
 import { useCurrentUser } from '../../app/session';
 import { usesResourceStatuses } from '../../components/ResourceStatusSelect';
+import { statusLockReason } from '../../components/status-lock/StatusLock';
 import { textComparator } from '../../grid/columns';
 import { useRowHighlight } from '../../grid/useInlineRowEditing';
 import { useBudgetTags, useDeleteBudget, useReorderBudgets } from './api/mutations';
@@ -42,6 +43,7 @@ export function BudgetsTab() {
   const { statuses, statusOptions, statusFilter, setStatusFilter } = useStatusFilter();
   const rows = useMemo(() => filterByStatuses(filterByTags(found, activeTags), statusFilter), [found, activeTags, statusFilter]);
   const canWrite = document.permissions.update;
+  const me = useCurrentUser();
   const noMaster = document.masterClassifierId === null;
 
   const remove = useDeleteBudget();
@@ -136,7 +138,13 @@ export function BudgetsTab() {
     [documentId, canWrite, remove.target, remove.ask, navigate, tags.mutate, highlighted, statuses],
   );
 
-  const addDisabledReason = noMaster ? 'budgets.add.noMaster' : !canWrite ? 'budgets.add.noPermission' : null;
+  // New budgets are the document's data: its status may lock them (spec 2, section 5).
+  const statusLock = statusLockReason(intl, me, document.permissions, { document: document.resourceStatusId }, ['READ_DISABLED', 'RESOURCE_WRITE_DISABLED']);
+  const addDisabledReason = noMaster
+    ? intl.formatMessage({ id: 'budgets.add.noMaster' })
+    : !canWrite
+      ? intl.formatMessage({ id: 'budgets.add.noPermission' })
+      : (statusLock ?? null);
 
   return (
     <section className="budgets-tab" data-testid="budgets-tab">
@@ -161,7 +169,7 @@ export function BudgetsTab() {
               <FormattedMessage id={editOrder ? 'budgets.order.done' : 'budgets.order.edit'} />
             </button>
           ) : null}
-          <span title={addDisabledReason ? intl.formatMessage({ id: addDisabledReason }) : undefined} data-testid="budgets-add-tooltip">
+          <span title={addDisabledReason ?? undefined} data-testid="budgets-add-tooltip">
             <button
               type="button"
               className="button button-primary"
