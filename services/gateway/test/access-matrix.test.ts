@@ -56,7 +56,14 @@ const GRANTS = ['none', 'read', 'update', 'organizationRead', 'organizationUpdat
  * every privilege but IS_ADMIN (spec 1 §3 and §6), and is still bound by the statuses.
  */
 const ADMIN_OCCUPATION = 'adminOccupation';
-type Grant = (typeof GRANTS)[number] | typeof ADMIN_OCCUPATION;
+/**
+ * And the platform administrator (IS_ADMIN, every privilege): every grant in every organisation,
+ * and sees every document and budget, hidden ones too (spec 1 §6); the locks still hold.
+ */
+const PLATFORM_ADMIN = 'platformAdministrator';
+type Grant = (typeof GRANTS)[number] | typeof ADMIN_OCCUPATION | typeof PLATFORM_ADMIN;
+/** Callers who hold every privilege: the route's privilege is theirs. */
+const ALL_PRIVILEGES: readonly Grant[] = [ADMIN_OCCUPATION, PLATFORM_ADMIN];
 
 /** The privileges routes name (spec 1 §6, spec 2 §6); each occupation holds DATA_VIEW and at most one of them. */
 const PRIVILEGES = ['SCHEMA_ADMIN', 'CLASSIFICATION_ADMIN', 'STATUS_ADMIN', 'USER_ADMIN'] as const;
@@ -123,10 +130,11 @@ interface RouteCase {
   notFound: string;
   request(target: Target): InjectOptions;
   /**
-   * Writes that would change the world when allowed run on a resource made for the cell, with
-   * the same status and grants (nothing else is changed by a write that is allowed).
+   * Writes that change what other cells ask about (deletions, status moves) run, where the oracle
+   * allows them, on a resource made for the cell with the same status and the caller's grant;
+   * where it refuses them they ask the shared resource (a leak would change it, and is reported).
    */
-  fresh?: (status: StatusFlag, grant: Grant, occupationId: string) => Promise<Target>;
+  fresh?: (status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) => Promise<Target>;
   /** An allowed answer other than 2xx: the check after access (the approval step of a budget never submitted). */
   passedAccess?: (response: LightMyRequestResponse) => boolean;
   /** A GET's answer names the resource (its id appears in the body). */
@@ -162,7 +170,7 @@ const BY_STATUS = refused(403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
 
 /** The grants the occupation holds on a resource of `level` in its own organisation. */
 function grantsAt(grant: Grant, level: Level): { read: boolean; update: boolean } {
-  if (grant === ADMIN_OCCUPATION) return { read: true, update: true };
+  if (grant === ADMIN_OCCUPATION || grant === PLATFORM_ADMIN) return { read: true, update: true };
   // Every occupation reads its own organisation; only an organisation grant updates it.
   if (level === 'organization') return { read: true, update: grant === 'organizationUpdate' };
   switch (grant) {
@@ -205,13 +213,14 @@ function visibleInList(placement: Placement, candidate: ListCandidate): boolean 
 
 /** What the spec says the cell must answer. */
 function expectedAnswer({ route, privileged, grant, status, organization }: Cell): Answer {
+  const platform = grant === PLATFORM_ADMIN;
   if (route.gate && !privileged) return INSUFFICIENT;
-  // Another organisation's ids are not even confirmed.
-  if (organization === 'other') return refused(404, route.notFound);
+  // Another organisation's ids are not even confirmed (the platform administrator acts in every one).
+  if (organization === 'other' && !platform) return refused(404, route.notFound);
   if (route.action === 'administer') return OK;
   const granted = grantsAt(grant, route.level);
   const update = granted.update || (granted.read && privileged && route.privilegeUpdates === true);
-  const rules = RULES_OF[status];
+  const rules = RULES_OF[status].filter((rule) => !(platform && rule === 'READ_DISABLED'));
   const allowedUnless = (needed: boolean, refusing: readonly Rule[]) =>
     !needed ? INSUFFICIENT : rules.some((rule) => refusing.includes(rule)) ? BY_STATUS : OK;
   switch (route.action) {
@@ -384,37 +393,48 @@ async function grantOn(occupationId: string, permissions: object[]): Promise<voi
   if (permissions.length > 0) await call({ method: 'PUT', url: `/api/occupation/${occupationId}/permissions`, payload: { permissions } });
 }
 
+/** The shared document a fresh scheme, classifier or item goes into. */
+const baseOf = (status: StatusFlag, organization: Organization) => (organization === 'other' ? otherTarget : (documents.get(documentStatus(status)) as Target));
+/** A new document of the other organisation addresses its occupations as the shared one does. */
+const withOtherOccupations = (target: Target): Target => ({
+  ...target,
+  grantedOccupationId: otherTarget.grantedOccupationId,
+  emptyOccupationId: otherTarget.emptyOccupationId,
+});
+
 /** Fresh resources for writes that are allowed (the caller's grants follow them). */
 const fresh = {
-  async document(status: StatusFlag, grant: Grant, occupationId: string) {
+  async document(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
+    if (organization === 'other') return withOtherOccupations(await buildDocument(otherOrganization, null));
     const target = await buildDocument(ownOrganization, documentStatus(status));
     await grantOn(occupationId, grantPayload(grant, target, 'document'));
     return target;
   },
-  async budget(status: StatusFlag, grant: Grant, occupationId: string) {
+  async budget(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
+    if (organization === 'other') return withOtherOccupations(await buildDocument(otherOrganization, null));
     // Under its document's status: the budget of a new document with that status (made before the status locks it).
     const target = status === documentStatus(status) ? await buildBudget(documentStatus(status)) : await buildDocument(ownOrganization, documentStatus(status));
     await grantOn(occupationId, grantPayload(grant, target, 'budget'));
     return target;
   },
-  async scheme(status: StatusFlag) {
-    const base = documents.get(documentStatus(status)) as Target;
+  async scheme(status: StatusFlag, _grant: Grant, _occupationId: string, organization: Organization) {
+    const base = baseOf(status, organization);
     const name = unique('Skeem');
     const schemeId = await created(`/api/document/${base.documentId}/schema`, schemeBody(base.masterClassifierId, name, name.toLowerCase()));
     return { ...base, schemeId };
   },
-  async subBudget(status: StatusFlag) {
-    const scheme = await fresh.scheme(status);
+  async subBudget(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
+    const scheme = await fresh.scheme(status, grant, occupationId, organization);
     const subBudgetId = await created(`/api/schema/${scheme.schemeId}/sub-budget`, subBudgetBody(scheme.masterClassifierId));
     return { ...scheme, subBudgetId };
   },
-  async classifier(status: StatusFlag) {
-    const base = documents.get(documentStatus(status)) as Target;
+  async classifier(status: StatusFlag, _grant: Grant, _occupationId: string, organization: Organization) {
+    const base = baseOf(status, organization);
     const spareClassifierId = await created(`/api/document/${base.documentId}/classifier`, classifierBody(unique('liik')));
     return { ...base, spareClassifierId };
   },
-  async item(status: StatusFlag) {
-    const base = documents.get(documentStatus(status)) as Target;
+  async item(status: StatusFlag, _grant: Grant, _occupationId: string, organization: Organization) {
+    const base = baseOf(status, organization);
     const spareItemId = await created(`/api/classifier/${base.spareClassifierId}/item`, { code: unique('9'), name: 'Uus' });
     return { ...base, spareItemId };
   },
@@ -494,7 +514,8 @@ const ROUTES: RouteCase[] = [
     notFound: 'OBJECT_NOT_FOUND',
     request: (t) => get(`/api/organization/${t.organizationId}/schemas`),
     // A scheme is its document's structure (spec 2 §6: SCHEMA_VIEW gates a document's schemes tab): listed where the document is.
-    listed: () => [...documents.values(), budgetHome, ungrantedDocument].map((target) => ({ kind: 'scheme', id: target.schemeId, documentId: target.documentId })),
+    listed: () =>
+      [...documents.values(), budgetHome, ungrantedDocument].map((target) => ({ kind: 'scheme', id: target.schemeId, documentId: target.documentId })),
   },
   {
     key: 'POST /api/organization/:organizationId/document',
@@ -518,10 +539,15 @@ const ROUTES: RouteCase[] = [
 
   // Documents.
   documentRoute('GET /api/document/:id', 'read', (t) => get(`/api/document/${t.documentId}`), { names: (t) => t.documentId }),
-  documentRoute('PUT /api/document/:id', 'settingsOrStatus', (t) => send('PUT', `/api/document/${t.documentId}`, documentSettings(t, IN_PREPARATION)), {
-    privilege: 'STATUS_ADMIN',
-    fresh: fresh.document,
-  }),
+  documentRoute(
+    'PUT /api/document/:id',
+    'settingsOrStatus',
+    (t) => send('PUT', `/api/document/${t.documentId}`, documentSettings(t, t.organizationId === ownOrganization ? IN_PREPARATION : null)),
+    {
+      privilege: 'STATUS_ADMIN',
+      fresh: fresh.document,
+    },
+  ),
   documentRoute('DELETE /api/document/:id', 'delete', (t) => send('DELETE', `/api/document/${t.documentId}`), { fresh: fresh.document }),
   documentRoute('POST /api/document/:id/budget', 'data', (t) =>
     send('POST', `/api/document/${t.documentId}/budget`, budgetBody(unique('Lisatud '), t.organizationId === ownOrganization ? IN_PREPARATION : null)),
@@ -611,7 +637,12 @@ const ROUTES: RouteCase[] = [
     names: (t) => t.subBudgetId,
     listed: (t) =>
       // The budgets' document's scheme has a second sub-budget, granted to nobody one by one.
-      [t.subBudgetId, ...(t.documentId === budgetHome.documentId ? [secondSubBudget] : [])].map((id) => ({ kind: 'subBudget' as const, id, documentId: t.documentId, budgetId: t.budgetId })),
+      [t.subBudgetId, ...(t.documentId === budgetHome.documentId ? [secondSubBudget] : [])].map((id) => ({
+        kind: 'subBudget' as const,
+        id,
+        documentId: t.documentId,
+        budgetId: t.budgetId,
+      })),
     notFound: 'OBJECT_NOT_FOUND',
   }),
   budgetRoute(
@@ -836,9 +867,10 @@ function cellsOf(route: RouteCase): Cell[] {
       cells.push({ route, privileged, grant, status: 'none', organization: 'other' });
     }
   }
-  for (const status of statusesOf(route))
-    cells.push({ route, privileged: route.privilege !== undefined, grant: ADMIN_OCCUPATION, status, organization: 'own' });
-  cells.push({ route, privileged: route.privilege !== undefined, grant: ADMIN_OCCUPATION, status: 'none', organization: 'other' });
+  for (const grant of ALL_PRIVILEGES) {
+    for (const status of statusesOf(route)) cells.push({ route, privileged: route.privilege !== undefined, grant, status, organization: 'own' });
+    cells.push({ route, privileged: route.privilege !== undefined, grant, status: 'none', organization: 'other' });
+  }
   return cells;
 }
 
@@ -859,11 +891,11 @@ const describeAnswer = (answer: Answer) => (answer.status === 'ok' ? 'ok' : `${a
 
 async function runCell(cell: Cell): Promise<Outcome> {
   const { route, privileged, grant, status, organization } = cell;
-  const caller = callers.get(grant === ADMIN_OCCUPATION ? ADMIN_OCCUPATION : callerKey(privileged ? (route.privilege ?? null) : null, grant));
+  const caller = callers.get(ALL_PRIVILEGES.includes(grant) ? grant : callerKey(privileged ? (route.privilege ?? null) : null, grant));
   if (!caller) throw new Error(`no caller for ${route.key}`);
   const expected = expectedAnswer(cell);
   const shared = targetOf(route, status, organization);
-  const target = expected.status === 'ok' && route.fresh ? await route.fresh(status, grant, caller.occupationId) : shared;
+  const target = expected.status === 'ok' && route.fresh ? await route.fresh(status, grant, caller.occupationId, organization) : shared;
   const response = await caller.client.request(route.request({ ...target, occupationId: caller.occupationId }));
   const body = codeOf(response);
   const success = response.statusCode >= 200 && response.statusCode < 300;
@@ -902,8 +934,8 @@ async function limited<T, R>(items: readonly T[], limit: number, run: (item: T) 
 }
 
 const describeCell = ({ route, privileged, grant, status, organization }: Cell) =>
-  grant === ADMIN_OCCUPATION
-    ? `${route.key} [ADMIN occupation, status ${status}, ${organization} organisation]`
+  ALL_PRIVILEGES.includes(grant)
+    ? `${route.key} [${grant === ADMIN_OCCUPATION ? 'ADMIN occupation' : 'platform administrator'}, status ${status}, ${organization} organisation]`
     : `${route.key} [${privileged ? route.privilege : 'no privilege'}, grant ${grant}, status ${status}, ${organization} organisation]`;
 
 /** The platform administrator takes the organisation's ADMIN occupation and signs in to it (without IS_ADMIN there). */
@@ -951,7 +983,8 @@ beforeAll(async () => {
   for (const [status, target] of documents) name(target, `the ${status === 'none' ? 'statusless' : status}`);
   name(budgetHome, "the budgets'");
   name(ungrantedDocument, 'the ungranted');
-  for (const status of ['none', 'hidden', 'approved'] as const) labels.set((budgets.get(status) as Target).budgetId, `the ${status === 'none' ? 'statusless' : status} budget`);
+  for (const status of ['none', 'hidden', 'approved'] as const)
+    labels.set((budgets.get(status) as Target).budgetId, `the ${status === 'none' ? 'statusless' : status} budget`);
   const occupationOf = async (organizationId: string) => (await accounts.member(organizationId, ['DATA_VIEW'])).occupationId;
   organizationTarget = {
     ...(documents.get('none') as Target),
@@ -959,7 +992,7 @@ beforeAll(async () => {
     emptyOccupationId: await occupationOf(ownOrganization),
   };
   otherTarget.grantedOccupationId = await occupationOf(otherOrganization);
-  otherTarget.emptyOccupationId = organizationTarget.emptyOccupationId;
+  otherTarget.emptyOccupationId = await occupationOf(otherOrganization);
 
   const everyDocument = [...documents.values()];
   const everyBudget = [...budgets.values()];
@@ -979,6 +1012,7 @@ beforeAll(async () => {
     callers.set(callerKey(privilege, grant), { client: await login(server.app, made.email, PASSWORD), occupationId: made.occupationId });
   });
   callers.set(ADMIN_OCCUPATION, await adminOccupationIn(ownOrganization));
+  callers.set(PLATFORM_ADMIN, { client: admin, occupationId: '' });
 }, 180_000);
 afterAll(async () => server?.close());
 
