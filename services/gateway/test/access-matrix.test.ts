@@ -261,6 +261,14 @@ const documentOfBudget = new Map<string, string>();
 const labels = new Map<string, string>();
 const budgets = new Map<StatusFlag, Target>();
 let organizationTarget: Target;
+/** The other organisation's resources, under the same statuses (another organisation's hidden resource is not found either). */
+interface OtherWorld {
+  documents: Map<ResourceStatus, Target>;
+  budgetHome: Target;
+  budgets: Map<StatusFlag, Target>;
+}
+let otherWorld: OtherWorld;
+/** The other organisation's statusless document, with its occupations (for its organisation and user-administration routes). */
 let otherTarget: Target;
 /** One occupation per (privilege or none) × grant, signed in once. */
 const callers = new Map<string, { client: Client; occupationId: string }>();
@@ -341,11 +349,11 @@ async function buildDocument(organizationId: string, status: ResourceStatus | nu
 }
 
 /** A budget with the given status in the budgets' own (statusless) document. */
-async function buildBudget(status: ResourceStatus): Promise<Target> {
+async function buildBudget(status: ResourceStatus, home = budgetHome): Promise<Target> {
   const budgetName = unique('Eelarve ');
-  const budgetId = await created(`/api/document/${budgetHome.documentId}/budget`, budgetBody(budgetName, STATUS_OF[status]));
-  documentOfBudget.set(budgetId, budgetHome.documentId);
-  return { ...budgetHome, budgetId, budgetName };
+  const budgetId = await created(`/api/document/${home.documentId}/budget`, budgetBody(budgetName, STATUS_OF[status]));
+  documentOfBudget.set(budgetId, home.documentId);
+  return { ...home, budgetId, budgetName };
 }
 
 /** Where each grant kind places its grants in the world built in `beforeAll`. */
@@ -394,7 +402,8 @@ async function grantOn(occupationId: string, permissions: object[]): Promise<voi
 }
 
 /** The shared document a fresh scheme, classifier or item goes into. */
-const baseOf = (status: StatusFlag, organization: Organization) => (organization === 'other' ? otherTarget : (documents.get(documentStatus(status)) as Target));
+const baseOf = (status: StatusFlag, organization: Organization) =>
+  (organization === 'other' ? otherWorld.documents : documents).get(documentStatus(status)) as Target;
 /** A new document of the other organisation addresses its occupations as the shared one does. */
 const withOtherOccupations = (target: Target): Target => ({
   ...target,
@@ -405,13 +414,18 @@ const withOtherOccupations = (target: Target): Target => ({
 /** Fresh resources for writes that are allowed (the caller's grants follow them). */
 const fresh = {
   async document(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
-    if (organization === 'other') return withOtherOccupations(await buildDocument(otherOrganization, null));
+    if (organization === 'other') return withOtherOccupations(await buildDocument(otherOrganization, documentStatus(status)));
     const target = await buildDocument(ownOrganization, documentStatus(status));
     await grantOn(occupationId, grantPayload(grant, target, 'document'));
     return target;
   },
   async budget(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
-    if (organization === 'other') return withOtherOccupations(await buildDocument(otherOrganization, null));
+    if (organization === 'other') {
+      const home = otherWorld.budgetHome;
+      return withOtherOccupations(
+        status === documentStatus(status) ? await buildBudget(status, home) : await buildDocument(otherOrganization, documentStatus(status)),
+      );
+    }
     // Under its document's status: the budget of a new document with that status (made before the status locks it).
     const target = status === documentStatus(status) ? await buildBudget(documentStatus(status)) : await buildDocument(ownOrganization, documentStatus(status));
     await grantOn(occupationId, grantPayload(grant, target, 'budget'));
@@ -473,7 +487,9 @@ const userAdministration = { level: 'occupation', action: 'administer', privileg
 const worldDocuments = (): ListCandidate[] =>
   [...documents.values(), budgetHome, ungrantedDocument].map((target) => ({ kind: 'document', id: target.documentId }));
 const worldBudgets = (): (ListCandidate & { kind: 'budget' })[] =>
-  [...documentOfBudget].filter(([, documentId]) => documentId !== otherTarget.documentId).map(([id, documentId]) => ({ kind: 'budget', id, documentId }));
+  [...documentOfBudget]
+    .filter(([, documentId]) => worldDocuments().some((candidate) => candidate.id === documentId))
+    .map(([id, documentId]) => ({ kind: 'budget', id, documentId }));
 
 const ROUTES: RouteCase[] = [
   // Organisation: its documents, budgets and schemes (spec 1 §6: an organisation update grant creates and reorders documents).
@@ -526,7 +542,7 @@ const ROUTES: RouteCase[] = [
       send('POST', `/api/organization/${t.organizationId}/document`, {
         name: unique('Uus '),
         period: PERIOD,
-        resourceStatusId: t.organizationId === ownOrganization ? IN_PREPARATION : null,
+        resourceStatusId: IN_PREPARATION,
       }),
   },
   {
@@ -539,18 +555,13 @@ const ROUTES: RouteCase[] = [
 
   // Documents.
   documentRoute('GET /api/document/:id', 'read', (t) => get(`/api/document/${t.documentId}`), { names: (t) => t.documentId }),
-  documentRoute(
-    'PUT /api/document/:id',
-    'settingsOrStatus',
-    (t) => send('PUT', `/api/document/${t.documentId}`, documentSettings(t, t.organizationId === ownOrganization ? IN_PREPARATION : null)),
-    {
-      privilege: 'STATUS_ADMIN',
-      fresh: fresh.document,
-    },
-  ),
+  documentRoute('PUT /api/document/:id', 'settingsOrStatus', (t) => send('PUT', `/api/document/${t.documentId}`, documentSettings(t, IN_PREPARATION)), {
+    privilege: 'STATUS_ADMIN',
+    fresh: fresh.document,
+  }),
   documentRoute('DELETE /api/document/:id', 'delete', (t) => send('DELETE', `/api/document/${t.documentId}`), { fresh: fresh.document }),
   documentRoute('POST /api/document/:id/budget', 'data', (t) =>
-    send('POST', `/api/document/${t.documentId}/budget`, budgetBody(unique('Lisatud '), t.organizationId === ownOrganization ? IN_PREPARATION : null)),
+    send('POST', `/api/document/${t.documentId}/budget`, budgetBody(unique('Lisatud '), IN_PREPARATION)),
   ),
   documentRoute('GET /api/document/:id/budgets', 'read', (t) => get(`/api/document/${t.documentId}/budgets`), {
     names: (t) => t.budgetId,
@@ -610,12 +621,10 @@ const ROUTES: RouteCase[] = [
 
   // Budgets and their approval route.
   budgetRoute('GET /api/budget/:id', 'read', (t) => get(`/api/budget/${t.budgetId}`), { names: (t) => t.budgetId }),
-  budgetRoute(
-    'PUT /api/budget/:id',
-    'settingsOrStatus',
-    (t) => send('PUT', `/api/budget/${t.budgetId}`, budgetBody(t.budgetName, t.organizationId === ownOrganization ? IN_PREPARATION : null)),
-    { privilege: 'STATUS_ADMIN', fresh: fresh.budget },
-  ),
+  budgetRoute('PUT /api/budget/:id', 'settingsOrStatus', (t) => send('PUT', `/api/budget/${t.budgetId}`, budgetBody(t.budgetName, IN_PREPARATION)), {
+    privilege: 'STATUS_ADMIN',
+    fresh: fresh.budget,
+  }),
   budgetRoute('PUT /api/budget/:id/tags', 'settings', (t) => send('PUT', `/api/budget/${t.budgetId}/tags`, { tags: [] })),
   budgetRoute('DELETE /api/budget/:id', 'delete', (t) => send('DELETE', `/api/budget/${t.budgetId}`), { fresh: fresh.budget }),
   budgetRoute('GET /api/budget/:id/copy-schemes', 'read', (t) => get(`/api/budget/${t.budgetId}/copy-schemes?targetDocumentId=${t.documentId}`)),
@@ -846,8 +855,8 @@ const OUTSIDE_THE_MATRIX: Record<string, string> = {
 
 /** The target of a cell: the own organisation's resource under the status, or the other organisation's. */
 function targetOf(route: RouteCase, status: StatusFlag, organization: Organization): Target {
-  if (organization === 'other') return otherTarget;
-  if (route.level === 'organization' || route.level === 'occupation') return organizationTarget;
+  if (route.level === 'organization' || route.level === 'occupation') return organization === 'own' ? organizationTarget : otherTarget;
+  if (organization === 'other') return (route.level === 'budget' ? otherWorld.budgets : otherWorld.documents).get(status) as Target;
   return (route.level === 'budget' ? budgets : documents).get(status) as Target;
 }
 
@@ -863,13 +872,15 @@ function cellsOf(route: RouteCase): Cell[] {
   const cells: Cell[] = [];
   for (const privileged of route.privilege ? [false, true] : [false]) {
     for (const grant of GRANTS) {
-      for (const status of statusesOf(route)) cells.push({ route, privileged, grant, status, organization: 'own' });
-      cells.push({ route, privileged, grant, status: 'none', organization: 'other' });
+      for (const status of statusesOf(route)) {
+        for (const organization of ['own', 'other'] as const) cells.push({ route, privileged, grant, status, organization });
+      }
     }
   }
   for (const grant of ALL_PRIVILEGES) {
-    for (const status of statusesOf(route)) cells.push({ route, privileged: route.privilege !== undefined, grant, status, organization: 'own' });
-    cells.push({ route, privileged: route.privilege !== undefined, grant, status: 'none', organization: 'other' });
+    for (const status of statusesOf(route)) {
+      for (const organization of ['own', 'other'] as const) cells.push({ route, privileged: route.privilege !== undefined, grant, status, organization });
+    }
   }
   return cells;
 }
@@ -938,6 +949,18 @@ const describeCell = ({ route, privileged, grant, status, organization }: Cell) 
     ? `${route.key} [${grant === ADMIN_OCCUPATION ? 'ADMIN occupation' : 'platform administrator'}, status ${status}, ${organization} organisation]`
     : `${route.key} [${privileged ? route.privilege : 'no privilege'}, grant ${grant}, status ${status}, ${organization} organisation]`;
 
+/** The other organisation: a document per status, and budgets per status in a document of their own. */
+async function buildOtherWorld(): Promise<OtherWorld> {
+  const documentsThere = new Map<ResourceStatus, Target>();
+  for (const status of ['none', 'hidden', 'approved'] as const) documentsThere.set(status, await buildDocument(otherOrganization, status));
+  const home = await buildDocument(otherOrganization, 'none');
+  const budgetsThere = new Map<StatusFlag, Target>();
+  for (const status of ['none', 'hidden', 'approved'] as const) budgetsThere.set(status, await buildBudget(status, home));
+  budgetsThere.set('documentHidden', documentsThere.get('hidden') as Target);
+  budgetsThere.set('documentApproved', documentsThere.get('approved') as Target);
+  return { documents: documentsThere, budgetHome: home, budgets: budgetsThere };
+}
+
 /** The platform administrator takes the organisation's ADMIN occupation and signs in to it (without IS_ADMIN there). */
 async function adminOccupationIn(organizationId: string): Promise<{ client: Client; occupationId: string }> {
   await call({ method: 'POST', url: `/api/admin/${organizationId}` });
@@ -961,7 +984,7 @@ beforeAll(async () => {
     enableResourceStatuses: true,
     allowResourceStatusEditing: true,
   });
-  otherOrganization = await created('/api/organization', organizationPayload('Narva Linnavalitsus'));
+  otherOrganization = await created('/api/organization', { ...organizationPayload('Narva Linnavalitsus'), enableResourceStatuses: true });
   for (const status of ['none', 'hidden', 'approved'] as const) documents.set(status, await buildDocument(ownOrganization, status));
   budgetHome = await buildDocument(ownOrganization, 'none');
   await created(`/api/classifier/${budgetHome.masterClassifierId}/item`, { code: '02', name: 'Kultuur' });
@@ -973,7 +996,8 @@ beforeAll(async () => {
   budgets.set('documentApproved', documents.get('approved') as Target);
   // A budget no grant kind but the organisation's reaches.
   await buildBudget('none');
-  otherTarget = await buildDocument(otherOrganization, null);
+  otherWorld = await buildOtherWorld();
+  otherTarget = otherWorld.documents.get('none') as Target;
   // Occupations whose permissions the user-administration routes address, one in each organisation.
   const name = (target: Target, what: string) => {
     labels.set(target.documentId, `${what} document`);
