@@ -38,6 +38,8 @@ const RULES_OF: Record<StatusFlag, readonly Rule[]> = {
 };
 /** The document-level status of a flag (document routes only ever get these). */
 const documentStatus = (flag: StatusFlag): ResourceStatus => (flag === 'documentHidden' ? 'hidden' : flag === 'documentApproved' ? 'approved' : flag);
+/** The flag is a budget's document's status, not its own. */
+const fromDocument = (flag: StatusFlag) => flag === 'documentHidden' || flag === 'documentApproved';
 
 /**
  * What the occupation was granted (spec 1 §6: read and update per occupation on organisation,
@@ -249,9 +251,15 @@ let server: TestServer;
 let admin: Client;
 let ownOrganization: string;
 let otherOrganization: string;
-/** Own organisation: a target per status flag for each level (the budgets in a document of their own); the other organisation: one. */
+/**
+ * The own organisation: a document per status; budgets per status in a document of their own
+ * (`budgetHome`), and the budgets of the hidden and the approved document for the document's
+ * status; the organisation itself with the occupations user administration addresses.
+ */
 const documents = new Map<ResourceStatus, Target>();
 let budgetHome: Target;
+const budgets = new Map<StatusFlag, Target>();
+let organizationTarget: Target;
 /** A document and a budget (in the budgets' document) that only organisation grants reach; a second, ungranted sub-budget there. */
 let ungrantedDocument: Target;
 let secondSubBudget: string;
@@ -259,8 +267,6 @@ let secondSubBudget: string;
 const documentOfBudget = new Map<string, string>();
 /** Names of the world's resources for the report. */
 const labels = new Map<string, string>();
-const budgets = new Map<StatusFlag, Target>();
-let organizationTarget: Target;
 /** The other organisation's resources, under the same statuses (another organisation's hidden resource is not found either). */
 interface OtherWorld {
   documents: Map<ResourceStatus, Target>;
@@ -313,8 +319,8 @@ const documentSettings = (target: Target, statusId: string | null) => ({
  * sub-budget, and a budget, made by the platform administrator; its status is set last, as a
  * status administrator would (an approved document's settings are locked even for them).
  */
-async function buildDocument(organizationId: string, status: ResourceStatus | null): Promise<Target> {
-  const preparing = status ? IN_PREPARATION : null;
+async function buildDocument(organizationId: string, status: ResourceStatus): Promise<Target> {
+  const preparing = IN_PREPARATION;
   const documentName = unique('Eelarve ');
   const documentId = await created(`/api/organization/${organizationId}/document`, { name: documentName, period: PERIOD, resourceStatusId: preparing });
   const masterClassifierId = await created(`/api/document/${documentId}/classifier`, classifierBody('tegevusala'));
@@ -344,11 +350,11 @@ async function buildDocument(organizationId: string, status: ResourceStatus | nu
   target.budgetName = unique('Põhieelarve ');
   target.budgetId = await created(`/api/document/${documentId}/budget`, budgetBody(target.budgetName, preparing));
   documentOfBudget.set(target.budgetId, documentId);
-  if (status && status !== 'none') await call({ method: 'PUT', url: `/api/document/${documentId}`, payload: documentSettings(target, STATUS_OF[status]) });
+  if (status !== 'none') await call({ method: 'PUT', url: `/api/document/${documentId}`, payload: documentSettings(target, STATUS_OF[status]) });
   return target;
 }
 
-/** A budget with the given status in the budgets' own (statusless) document. */
+/** A budget with the given status in the budgets' own (statusless) document of its organisation. */
 async function buildBudget(status: ResourceStatus, home = budgetHome): Promise<Target> {
   const budgetName = unique('Eelarve ');
   const budgetId = await created(`/api/document/${home.documentId}/budget`, budgetBody(budgetName, STATUS_OF[status]));
@@ -404,32 +410,29 @@ async function grantOn(occupationId: string, permissions: object[]): Promise<voi
 /** The shared document a fresh scheme, classifier or item goes into. */
 const baseOf = (status: StatusFlag, organization: Organization) =>
   (organization === 'other' ? otherWorld.documents : documents).get(documentStatus(status)) as Target;
-/** A new document of the other organisation addresses its occupations as the shared one does. */
-const withOtherOccupations = (target: Target): Target => ({
-  ...target,
-  grantedOccupationId: otherTarget.grantedOccupationId,
-  emptyOccupationId: otherTarget.emptyOccupationId,
-});
+/**
+ * A fresh target as the cell's caller holds it: in the own organisation with the grant kind's
+ * grants; in the other one (where only the platform administrator writes) addressing its occupations.
+ */
+async function grantedTo(occupationId: string, grant: Grant, target: Target, level: 'document' | 'budget', organization: Organization): Promise<Target> {
+  if (organization === 'other') return { ...target, grantedOccupationId: otherTarget.grantedOccupationId, emptyOccupationId: otherTarget.emptyOccupationId };
+  await grantOn(occupationId, grantPayload(grant, target, level));
+  return target;
+}
 
 /** Fresh resources for writes that are allowed (the caller's grants follow them). */
 const fresh = {
   async document(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
-    if (organization === 'other') return withOtherOccupations(await buildDocument(otherOrganization, documentStatus(status)));
-    const target = await buildDocument(ownOrganization, documentStatus(status));
-    await grantOn(occupationId, grantPayload(grant, target, 'document'));
-    return target;
+    const target = await buildDocument(organization === 'own' ? ownOrganization : otherOrganization, documentStatus(status));
+    return grantedTo(occupationId, grant, target, 'document', organization);
   },
   async budget(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
-    if (organization === 'other') {
-      const home = otherWorld.budgetHome;
-      return withOtherOccupations(
-        status === documentStatus(status) ? await buildBudget(status, home) : await buildDocument(otherOrganization, documentStatus(status)),
-      );
-    }
+    const own = organization === 'own';
     // Under its document's status: the budget of a new document with that status (made before the status locks it).
-    const target = status === documentStatus(status) ? await buildBudget(documentStatus(status)) : await buildDocument(ownOrganization, documentStatus(status));
-    await grantOn(occupationId, grantPayload(grant, target, 'budget'));
-    return target;
+    const target = fromDocument(status)
+      ? await buildDocument(own ? ownOrganization : otherOrganization, documentStatus(status))
+      : await buildBudget(documentStatus(status), own ? budgetHome : otherWorld.budgetHome);
+    return grantedTo(occupationId, grant, target, 'budget', organization);
   },
   async scheme(status: StatusFlag, _grant: Grant, _occupationId: string, organization: Organization) {
     const base = baseOf(status, organization);
