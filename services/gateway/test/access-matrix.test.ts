@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
@@ -1065,6 +1066,23 @@ describe('access matrix (issue 10, point 7)', () => {
     expect(expectedAnswer({ route: rename, privileged: false, grant: 'update', status: 'approved', organization: 'own' })).toEqual(BY_STATUS);
     expect(expectedAnswer({ route: rename, privileged: true, grant: 'update', status: 'approved', organization: 'own' })).toEqual(OK);
     expect(expectedAnswer({ route: rename, privileged: true, grant: 'read', status: 'none', organization: 'own' })).toEqual(INSUFFICIENT);
+  });
+
+  it("answers another organisation's ids exactly as ids that do not exist (they are not even confirmed)", async () => {
+    const nowhere = Object.fromEntries(
+      Object.entries(otherTarget).map(([field, value]) => [field, field.endsWith('Id') ? randomUUID() : value]),
+    ) as unknown as Target;
+    const differences: string[] = [];
+    await limited(ROUTES, 6, async (route) => {
+      const caller = callers.get(callerKey(route.privilege ?? null, 'organizationUpdate')) as { client: Client };
+      const [elsewhere, unknown] = [
+        await caller.client.request(route.request(targetOf(route, 'hidden', 'other'))),
+        await caller.client.request(route.request(nowhere)),
+      ];
+      const answer = (response: LightMyRequestResponse) => `${response.statusCode} ${codeOf(response).code ?? ''}`;
+      if (answer(elsewhere) !== answer(unknown)) differences.push(`${route.key}: another organisation's ${answer(elsewhere)}, unknown ${answer(unknown)}`);
+    });
+    expect(differences).toEqual([]);
   });
 
   it('answers every cell as the oracle says: 404 for another organisation, 403 without the grant or under a refusing status, the resource otherwise', async () => {
