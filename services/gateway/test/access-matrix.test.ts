@@ -1002,7 +1002,6 @@ beforeAll(async () => {
   await buildBudget('none');
   otherWorld = await buildOtherWorld();
   otherTarget = otherWorld.documents.get('none') as Target;
-  // Occupations whose permissions the user-administration routes address, one in each organisation.
   const name = (target: Target, what: string) => {
     labels.set(target.documentId, `${what} document`);
     labels.set(target.schemeId, `${what} document's scheme`);
@@ -1013,6 +1012,7 @@ beforeAll(async () => {
   name(ungrantedDocument, 'the ungranted');
   for (const status of ['none', 'hidden', 'approved'] as const)
     labels.set((budgets.get(status) as Target).budgetId, `the ${status === 'none' ? 'statusless' : status} budget`);
+  // Occupations whose permissions the user-administration routes address, in each organisation.
   const occupationOf = async (organizationId: string) => (await accounts.member(organizationId, ['DATA_VIEW'])).occupationId;
   organizationTarget = {
     ...(documents.get('none') as Target),
@@ -1066,6 +1066,10 @@ describe('access matrix (issue 10, point 7)', () => {
     expect(expectedAnswer({ route: rename, privileged: false, grant: 'update', status: 'approved', organization: 'own' })).toEqual(BY_STATUS);
     expect(expectedAnswer({ route: rename, privileged: true, grant: 'update', status: 'approved', organization: 'own' })).toEqual(OK);
     expect(expectedAnswer({ route: rename, privileged: true, grant: 'read', status: 'none', organization: 'own' })).toEqual(INSUFFICIENT);
+    // The platform administrator acts in every organisation and sees hidden resources; the locks hold for them too.
+    expect(expectedAnswer(cell(PLATFORM_ADMIN, 'hidden', 'other'))).toEqual(OK);
+    const remove = ROUTES.find((candidate) => candidate.key === 'DELETE /api/budget/:id') as RouteCase;
+    expect(expectedAnswer({ route: remove, privileged: false, grant: PLATFORM_ADMIN, status: 'approved', organization: 'other' })).toEqual(BY_STATUS);
   });
 
   it("answers another organisation's ids exactly as ids that do not exist (they are not even confirmed)", async () => {
@@ -1075,10 +1079,9 @@ describe('access matrix (issue 10, point 7)', () => {
     const differences: string[] = [];
     await limited(ROUTES, 6, async (route) => {
       const caller = callers.get(callerKey(route.privilege ?? null, 'organizationUpdate')) as { client: Client };
-      const [elsewhere, unknown] = [
-        await caller.client.request(route.request(targetOf(route, 'hidden', 'other'))),
-        await caller.client.request(route.request(nowhere)),
-      ];
+      // A hidden resource of another organisation: neither its existence nor its status shows.
+      const elsewhere = await caller.client.request(route.request(targetOf(route, 'hidden', 'other')));
+      const unknown = await caller.client.request(route.request(nowhere));
       const answer = (response: LightMyRequestResponse) => `${response.statusCode} ${codeOf(response).code ?? ''}`;
       if (answer(elsewhere) !== answer(unknown)) differences.push(`${route.key}: another organisation's ${answer(elsewhere)}, unknown ${answer(unknown)}`);
     });
