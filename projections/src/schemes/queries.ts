@@ -166,3 +166,54 @@ export async function subBudgetsOfSchemes(read: ReadDatabase, schemeIds: readonl
 export function budgetPins(read: ReadDatabase, budgetId: string): Promise<{ scheme_id: string; sub_budget_id: string }[]> {
   return read.selectFrom('sub_budget_pins').select(['scheme_id', 'sub_budget_id']).where('budget_id', '=', budgetId).execute();
 }
+
+/**
+ * Who may update each sub-budget seen from a budget: nobody, everyone who may see it, or those
+ * granted update one by one (the occupation's grants on the budget's sub-budgets).
+ */
+export type SubBudgetUpdate = { kind: 'none' } | { kind: 'all' } | { kind: 'granted'; occupationId: string };
+
+/**
+ * The scheme's sub-budgets as the API answers them (the shape of the shared `subBudgetSchema`), as
+ * one JSON text built by PostgreSQL: a scheme has up to 10,000 sub-budgets, and building their
+ * answer in the gateway (rows, checks, stringify) cost over 100 ms of CPU per request. Seen from a
+ * budget, `pinned` and `permissions` are that budget's; `only` filters in SQL (the caller's
+ * grants). Records, attachments and comments arrive with later issues: none yet.
+ */
+export async function subBudgetsAsJson(
+  read: ReadDatabase,
+  schemeId: string,
+  seenFrom: { budgetId: string; only?: SubBudgetIdFilter; update: SubBudgetUpdate } | null,
+): Promise<string> {
+  const budgetId = seenFrom?.budgetId ?? null;
+  const update = seenFrom?.update;
+  const updateExpression =
+    update?.kind === 'granted'
+      ? sql<boolean>`exists (${read
+          .selectFrom('resource_permissions as g')
+          .select(sql`1`.as('one'))
+          .where('g.occupation_id', '=', update.occupationId)
+          .where('g.budget_id', '=', budgetId as string)
+          .where('g.sub_budget_id', '=', sql.ref<string>('s.id'))
+          .where('g.update', '=', true)})`
+      : sql<boolean>`${update?.kind === 'all'}::boolean`;
+  const permissions = seenFrom ? sql`, 'permissions', json_build_object('read', true, 'update', ${updateExpression})` : sql``;
+  let query = read
+    .selectFrom('sub_budgets as s')
+    // Seen from no budget, nothing is pinned: `= null` matches no row.
+    .leftJoin('sub_budget_pins as p', (join) =>
+      join.onRef('p.sub_budget_id', '=', 's.id').onRef('p.scheme_id', '=', 's.scheme_id').on(sql<boolean>`p.budget_id = ${budgetId}::uuid`),
+    )
+    .select(
+      sql<string>`coalesce(json_agg(json_build_object(
+        'id', s.id, 'name', s.name, 'schemaId', s.scheme_id, 'documentId', s.document_id, 'budgetId', ${budgetId}::uuid,
+        'classifiers', s.classifiers, 'pinned', p.sub_budget_id is not null,
+        'hasRecords', false, 'recordsCount', 0, 'attachmentsCount', 0, 'hasComments', false
+        ${permissions}
+      ) order by s.name, s.id), '[]')::text`.as('json'),
+    )
+    .where('s.scheme_id', '=', schemeId);
+  if (seenFrom?.only) query = query.where('s.id', 'in', seenFrom.only as never);
+  const { json } = await query.executeTakeFirstOrThrow();
+  return json;
+}

@@ -1,6 +1,5 @@
 import { type DocumentCommand, documentDecider, documentOrderDecider } from '@eelarve/domain';
 import { countOrganizationDocuments, type DocumentRow, findDocument, listOrganizationDocuments } from '@eelarve/projections/documents/queries';
-import { findOrganization } from '@eelarve/projections/organizations/queries';
 import {
   type Document,
   type DocumentCopyOptions,

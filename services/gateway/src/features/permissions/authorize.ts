@@ -4,16 +4,9 @@ import { findOccupation, type OccupationRow } from '@eelarve/projections/account
 import { findBudget } from '@eelarve/projections/budgets/queries';
 import { findDocument } from '@eelarve/projections/documents/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
-import {
-  budgetGrant,
-  documentGrant,
-  effectiveFlags,
-  grantsOn,
-  levelGrants,
-  subBudgetGrantsOf,
-  subBudgetIdsGrantedOneByOne,
-} from '@eelarve/projections/permissions/queries';
+import { budgetGrant, documentGrant, effectiveFlags, grantsOn, levelGrants, subBudgetIdsGrantedOneByOne } from '@eelarve/projections/permissions/queries';
 import { organizationResourceStatuses, type ResourceStatusRow } from '@eelarve/projections/resource-statuses/queries';
+import type { SubBudgetUpdate } from '@eelarve/projections/schemes/queries';
 import { readModels } from '../../infrastructure/database';
 import type { AuthContext, RouteAccess } from '../../types';
 
@@ -364,26 +357,29 @@ export async function organizationResource(
 
 /**
  * The sub-budgets of a budget the caller may read and update there: all of them where the budget
- * (or anything above it) is granted, otherwise those granted one by one. `readable` is a subquery
- * for the list's own query (null: no filter), so a list of 10,000 sub-budgets is filtered in SQL.
+ * (or anything above it) is granted, otherwise those granted one by one. `only` is a subquery for
+ * the list's own query (absent: no filter), so a list of 10,000 sub-budgets is filtered in SQL;
+ * `update` says who may update them (a status locking the budget's data: nobody).
  */
 export async function subBudgetAccess(
   app: FastifyInstance,
   auth: AuthContext,
   budget: { organizationId: string; documentId: string; budgetId: string },
-): Promise<{ readable: ReturnType<typeof subBudgetIdsGrantedOneByOne> | null; updatable: (subBudgetId: string) => boolean }> {
+): Promise<{ only?: ReturnType<typeof subBudgetIdsGrantedOneByOne>; update: SubBudgetUpdate }> {
   const resource = { organizationId: budget.organizationId, documentId: budget.documentId, budgetId: budget.budgetId };
   const access = await resourceAccess(app, auth, resource);
   const locked = access.restrictions.some((rule) => REFUSED_BY.update.includes(rule));
+  const none: SubBudgetUpdate = { kind: 'none' };
   if ((await holdsEveryGrant(app, auth, budget.organizationId)) || !auth.occupationId) {
-    return { readable: null, updatable: () => access.update && !locked };
+    return { update: access.update && !locked ? { kind: 'all' } : none };
   }
   const read = readModels(app.db);
-  const [whole, oneByOne] = await Promise.all([effectiveFlags(read, auth.occupationId, resource), subBudgetGrantsOf(read, auth.occupationId, budget.budgetId)]);
-  const budgetUpdate = whole.own.update || whole.inherited.update;
+  const whole = await effectiveFlags(read, auth.occupationId, resource);
   const readsWhole = whole.own.read || whole.inherited.read;
-  return {
-    readable: readsWhole ? null : subBudgetIdsGrantedOneByOne(read, auth.occupationId, budget.budgetId, 'read'),
-    updatable: (subBudgetId) => !locked && (budgetUpdate || oneByOne.get(subBudgetId)?.update === true),
-  };
+  const update: SubBudgetUpdate = locked
+    ? none
+    : whole.own.update || whole.inherited.update
+      ? { kind: 'all' }
+      : { kind: 'granted', occupationId: auth.occupationId };
+  return readsWhole ? { update } : { only: subBudgetIdsGrantedOneByOne(read, auth.occupationId, budget.budgetId, 'read'), update };
 }

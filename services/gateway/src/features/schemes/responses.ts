@@ -1,5 +1,5 @@
-import type { SchemeListRow, SubBudgetRow } from '@eelarve/projections/schemes/queries';
-import type { Scheme, SubBudget } from '@eelarve/shared';
+import type { SchemeListRow } from '@eelarve/projections/schemes/queries';
+import type { Scheme } from '@eelarve/shared';
 
 /** A scheme as the API answers it. */
 export const toScheme = (row: SchemeListRow): Scheme => ({
@@ -13,34 +13,3 @@ export const toScheme = (row: SchemeListRow): Scheme => ({
   classifierList: row.classifier_list,
   subBudgetsCount: row.sub_budgets_count,
 });
-
-/**
- * A sub-budget as the API answers it; seen from a budget (`budgetId`), `pinned` is that budget's.
- * Records, attachments and comments arrive with later issues: none yet.
- */
-export function toSubBudget(
-  row: SubBudgetRow,
-  view: {
-    budgetId: string | null;
-    pinned: ReadonlySet<string>;
-    recordsCount: ReadonlyMap<string, number>;
-    /** Seen from a budget: whether the caller may update each sub-budget there. */
-    updatable?: (subBudgetId: string) => boolean;
-  },
-): SubBudget {
-  const recordsCount = view.recordsCount.get(row.id) ?? 0;
-  return {
-    id: row.id,
-    name: row.name,
-    schemaId: row.scheme_id,
-    documentId: row.document_id,
-    budgetId: view.budgetId,
-    classifiers: row.classifiers,
-    pinned: view.pinned.has(row.id),
-    hasRecords: recordsCount > 0,
-    recordsCount,
-    attachmentsCount: 0,
-    hasComments: false,
-    ...(view.updatable ? { permissions: { read: true, update: view.updatable(row.id) } } : {}),
-  };
-}

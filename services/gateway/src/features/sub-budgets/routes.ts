@@ -14,6 +14,7 @@ import {
 } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sendJsonText } from '../../infrastructure/json-text';
 import { z } from 'zod';
 import { SCHEME_EDITORS as editors, SCHEME_VIEWERS as viewers } from '../schemes/access';
 import { subBudgetService } from './service';
@@ -38,7 +39,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/api/schema/:id/sub-budgets',
     { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
-    (request) => subBudgets.list(request.caller, request.params.id),
+    (request, reply) => sendJsonText(reply, subBudgets.list(request.caller, request.params.id)),
   );
 
   api.get(
@@ -54,7 +55,7 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     '/api/budget/:budgetId/schema/:schemaId/sub-budgets',
     { schema: { tags, params: budgetSchemaParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
-    (request) => subBudgets.listOfBudget(request.caller, request.params.budgetId, request.params.schemaId),
+    (request, reply) => sendJsonText(reply, subBudgets.listOfBudget(request.caller, request.params.budgetId, request.params.schemaId)),
   );
 
   api.post(

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type SchemeCommand, schemeDecider } from '@eelarve/domain';
-import type { ReadDatabase } from '@eelarve/projections/read-models';
 import {
   classifierCatalogue,
-  listSubBudgets,
   pinnedSubBudgetIds,
   schemePreselections,
   subBudgetCounts,
+  subBudgetsAsJson,
   subBudgetsWithRecords,
 } from '@eelarve/projections/schemes/queries';
-import type { ClassifierPreselections, SubBudget, SubBudgetImportRow, subBudgetImportSchema, SubBudgetInput } from '@eelarve/shared';
+import type { ClassifierPreselections, SubBudgetImportRow, subBudgetImportSchema, SubBudgetInput } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { CommandContext } from '../../infrastructure/command-runner';
@@ -17,28 +16,14 @@ import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
 import { onceByImportId } from '../imports/idempotency';
 import { SCHEME_EDITORS, SCHEME_READ_MODELS, schemeInPath } from '../schemes/access';
-import { toSubBudget } from '../schemes/responses';
 import { subBudgetAccess } from '../permissions/authorize';
 import { budgetAndScheme, subBudgetInPath } from './access';
-
-type SubBudgetAccess = Awaited<ReturnType<typeof subBudgetAccess>>;
 
 type SubBudgetImportInput = z.output<typeof subBudgetImportSchema>;
 
 const valuesOf = (classifiers: Record<string, string | null>) => Object.values(classifiers).filter((code): code is string => code !== null);
 /** Every item code an import row names, in its values and its preselections. */
 const codesOf = (rows: SubBudgetImportRow[]) => rows.flatMap((row) => [...valuesOf(row.classifiers), ...Object.values(row.preselections).flat()]);
-
-/** Sub-budgets of a scheme by name; seen from a budget, `pinned` and `budgetId` are that budget's. */
-async function subBudgetsSeenFrom(read: ReadDatabase, schemeId: string, budgetId: string | null, access?: SubBudgetAccess): Promise<SubBudget[]> {
-  const [rows, pinned] = await Promise.all([
-    listSubBudgets(read, schemeId, access?.readable ?? undefined),
-    budgetId ? pinnedSubBudgetIds(read, schemeId, budgetId) : Promise.resolve([]),
-  ]);
-  // Records arrive with a later issue: no sub-budget has any yet.
-  const view = { budgetId, pinned: new Set(pinned), recordsCount: new Map<string, number>(), updatable: access?.updatable };
-  return rows.map((row) => toSubBudget(row, view));
-}
 
 /** How many sub-budgets or preselections an import's event holds. */
 function importedCount(events: readonly { type: string; data: unknown }[]): number {
@@ -71,9 +56,10 @@ export function subBudgetService(app: FastifyInstance) {
   }
 
   return {
-    async list(caller: Caller, schemeId: string): Promise<SubBudget[]> {
+    /** The scheme's sub-budgets by name, as JSON text (see `subBudgetsAsJson`). */
+    async list(caller: Caller, schemeId: string): Promise<string> {
       await schemeInPath(app, caller.auth, schemeId, 'read');
-      return subBudgetsSeenFrom(read(), schemeId, null);
+      return subBudgetsAsJson(read(), schemeId, null);
     },
 
     async counts(caller: Caller, schemeId: string) {
@@ -87,10 +73,11 @@ export function subBudgetService(app: FastifyInstance) {
       return { hasRecords: withRecords.length > 0, recordsCount: 0 };
     },
 
-    async listOfBudget(caller: Caller, budgetId: string, schemeId: string): Promise<SubBudget[]> {
+    /** The sub-budgets seen from a budget that the caller may read there, as JSON text. */
+    async listOfBudget(caller: Caller, budgetId: string, schemeId: string): Promise<string> {
       const { budget } = await budgetAndScheme(app, caller.auth, budgetId, schemeId, 'read');
       const access = await subBudgetAccess(app, caller.auth, { organizationId: budget.organization_id, documentId: budget.document_id, budgetId });
-      return subBudgetsSeenFrom(read(), schemeId, budgetId, access);
+      return subBudgetsAsJson(read(), schemeId, { budgetId, ...access });
     },
 
     async create(caller: Caller, schemeId: string, input: SubBudgetInput) {

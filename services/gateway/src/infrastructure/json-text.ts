@@ -1,0 +1,12 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * Answers with JSON text built elsewhere (PostgreSQL's `json_agg` for lists of thousands of rows),
+ * as it is: Fastify sends a string with a JSON content type without serialising it again. The
+ * route's response schema still documents the answer; the query that builds it follows that shape.
+ */
+export async function sendJsonText(reply: FastifyReply, text: Promise<string>): Promise<void> {
+  const body = await text;
+  // Sent here; the handler then resolves to nothing, which Fastify accepts once the reply is sent.
+  reply.type('application/json; charset=utf-8').send(body);
+}
