@@ -645,7 +645,7 @@ const ROUTES: RouteCase[] = [
   budgetRoute('POST /api/budget/:id/approval/reopen', 'step', (t) => send('POST', `/api/budget/${t.budgetId}/approval/reopen`, { reason: 'Avada' }), {
     passedAccess: stepRefusedByRoute,
   }),
-  // A budget's sub-budgets answer an unknown budget, and another organisation's, with OBJECT_NOT_FOUND.
+  // A budget's sub-budgets answer an unknown budget, and another organisation's, with BUDGET_NOT_FOUND (as every budget route).
   budgetRoute('GET /api/budget/:budgetId/schema/:schemaId/sub-budgets', 'read', (t) => get(`/api/budget/${t.budgetId}/schema/${t.schemeId}/sub-budgets`), {
     names: (t) => t.subBudgetId,
     listed: (t) =>
@@ -656,15 +656,9 @@ const ROUTES: RouteCase[] = [
         documentId: t.documentId,
         budgetId: t.budgetId,
       })),
-    notFound: 'OBJECT_NOT_FOUND',
   }),
-  budgetRoute(
-    'PUT /api/budget/:budgetId/schema/:schemaId/settings',
-    'data',
-    (t) => send('PUT', `/api/budget/${t.budgetId}/schema/${t.schemeId}/settings`, { pinned: [] }),
-    {
-      notFound: 'OBJECT_NOT_FOUND',
-    },
+  budgetRoute('PUT /api/budget/:budgetId/schema/:schemaId/settings', 'data', (t) =>
+    send('PUT', `/api/budget/${t.budgetId}/schema/${t.schemeId}/settings`, { pinned: [] }),
   ),
 
   // Schemes and their sub-budgets (the document's structure: SCHEMA_ADMIN edits where the document can be read).

@@ -391,7 +391,7 @@ describe('budgets: sub-budgets and pinning', () => {
     expectError(await admin.request({ method: 'GET', url: `/api/budget/${budgetId}/schema/${elsewhere.schemeId}/sub-budgets` }), 404, 'SCHEME_NOT_FOUND');
     const monitoring = await fixture.budget(documentId, organizationId, 'MONITORING');
     expectError(await admin.request({ method: 'GET', url: `/api/budget/${monitoring}/schema/${schemeId}/sub-budgets` }), 404, 'OBJECT_NOT_FOUND');
-    expectError(await admin.request({ method: 'GET', url: `/api/budget/${crypto.randomUUID()}/schema/${schemeId}/sub-budgets` }), 404, 'OBJECT_NOT_FOUND');
+    expectError(await admin.request({ method: 'GET', url: `/api/budget/${crypto.randomUUID()}/schema/${schemeId}/sub-budgets` }), 404, 'BUDGET_NOT_FOUND');
   });
 });
 
@@ -424,8 +424,8 @@ describe('sub-budgets: access and isolation', () => {
       { method: 'GET', url: `/api/sub-budget/${id}/classifier-preselections`, code: 'SUB_BUDGET_NOT_FOUND' },
       { method: 'PUT', url: `/api/sub-budget/${id}/classifier-preselections`, payload: { preselections: {} }, code: 'SUB_BUDGET_NOT_FOUND' },
       { method: 'GET', url: `/api/sub-budget/${id}/has-records`, code: 'SUB_BUDGET_NOT_FOUND' },
-      { method: 'GET', url: `/api/budget/${budgetId}/schema/${schemeId}/sub-budgets`, code: 'OBJECT_NOT_FOUND' },
-      { method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned: [id] }, code: 'OBJECT_NOT_FOUND' },
+      { method: 'GET', url: `/api/budget/${budgetId}/schema/${schemeId}/sub-budgets`, code: 'BUDGET_NOT_FOUND' },
+      { method: 'PUT', url: `/api/budget/${budgetId}/schema/${schemeId}/settings`, payload: { pinned: [id] }, code: 'BUDGET_NOT_FOUND' },
     ] as const;
     for (const { code, ...call } of calls) expectError(await outsider.request(call), 404, code);
     expect((await subBudgets(schemeId)).map((row) => row.name)).toEqual(['Oma']);

@@ -98,7 +98,9 @@ export function documentService(app: FastifyInstance) {
     async list(caller: Caller, organizationId: string, { readableOnly }: { readableOnly: boolean }): Promise<Document[]> {
       await organizationResource(app, caller.auth, organizationId, 'read');
       const documents = await documentResponses(app, caller.auth, await listOrganizationDocuments(read(), organizationId));
-      return readableOnly ? documents.filter((document) => document.permissions.read) : documents;
+      // The whole tree is for those who grant on it (the permission screens); others see what they read.
+      const managesGrants = isPlatformAdmin(caller.auth) || caller.auth.privileges.some((privilege) => privilege === 'USER_VIEW' || privilege === 'USER_ADMIN');
+      return readableOnly || !managesGrants ? documents.filter((document) => document.permissions.read) : documents;
     },
 
     async get(caller: Caller, documentId: string): Promise<Document> {

@@ -2,7 +2,7 @@ import { DomainError, type Privilege, RESOURCE_STATUS_RULE_TYPES, type ResourceS
 import type { FastifyInstance } from 'fastify';
 import { findOccupation, type OccupationRow } from '@eelarve/projections/accounts/queries';
 import { findBudget } from '@eelarve/projections/budgets/queries';
-import { findDocument } from '@eelarve/projections/documents/queries';
+import { findDocument, listOrganizationDocuments } from '@eelarve/projections/documents/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
 import { budgetGrant, documentGrant, effectiveFlags, grantsOn, levelGrants, subBudgetIdsGrantedOneByOne } from '@eelarve/projections/permissions/queries';
 import { organizationResourceStatuses, type ResourceStatusRow } from '@eelarve/projections/resource-statuses/queries';
@@ -290,6 +290,18 @@ export async function listAccess(
       return withPrivileges(auth, { ...flags, restrictions }, options);
     }),
   );
+}
+
+/** Ids of the organisation's documents the caller may read (a grant on, above or below each): one query. */
+export async function readableDocumentIds(app: FastifyInstance, auth: AuthContext, organizationId: string): Promise<Set<string>> {
+  const documents = await listOrganizationDocuments(readModels(app.db), organizationId);
+  const access = await listAccess(
+    app,
+    auth,
+    organizationId,
+    documents.map((row) => ({ organizationId, documentId: row.id, documentStatusId: row.resource_status_id })),
+  );
+  return new Set(documents.filter((_, index) => access[index]?.read).map((row) => row.id));
 }
 
 /**

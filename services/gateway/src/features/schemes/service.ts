@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { CommandContext } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
-import { documentResource, organizationResource } from '../permissions/authorize';
+import { documentResource, organizationResource, readableDocumentIds } from '../permissions/authorize';
 import { SCHEME_EDITORS, SCHEME_READ_MODELS, schemeInPath } from './access';
 import { toScheme } from './responses';
 
@@ -42,7 +42,8 @@ export function schemeService(app: FastifyInstance) {
 
     async listOfOrganization(caller: Caller, organizationId: string): Promise<Scheme[]> {
       await organizationResource(app, caller.auth, organizationId, 'read');
-      return (await listOrganizationSchemes(read(), organizationId)).map(toScheme);
+      const [schemes, readable] = await Promise.all([listOrganizationSchemes(read(), organizationId), readableDocumentIds(app, caller.auth, organizationId)]);
+      return schemes.filter((scheme) => readable.has(scheme.document_id)).map(toScheme);
     },
 
     async create(caller: Caller, documentId: string, input: SchemeCreateInput) {
