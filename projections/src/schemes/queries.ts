@@ -187,22 +187,21 @@ export async function subBudgetsAsJson(
 ): Promise<string> {
   const budgetId = seenFrom?.budgetId ?? null;
   const update = seenFrom?.update;
-  const updateExpression =
-    update?.kind === 'granted'
-      ? sql<boolean>`exists (${read
-          .selectFrom('resource_permissions as g')
-          .select(sql`1`.as('one'))
-          .where('g.occupation_id', '=', update.occupationId)
-          .where('g.budget_id', '=', budgetId as string)
-          .where('g.sub_budget_id', '=', sql.ref<string>('s.id'))
-          .where('g.update', '=', true)})`
-      : sql<boolean>`${update?.kind === 'all'}::boolean`;
+  // Granted one by one: the occupation's sub-budget grants under the budget, joined once (not probed per row).
+  const grants = update?.kind === 'granted' ? update : null;
+  const updateExpression = grants ? sql<boolean>`coalesce(g.update, false)` : sql<boolean>`${update?.kind === 'all'}::boolean`;
   const permissions = seenFrom ? sql`, 'permissions', json_build_object('read', true, 'update', ${updateExpression})` : sql``;
   let query = read
     .selectFrom('sub_budgets as s')
     // Seen from no budget, nothing is pinned: `= null` matches no row.
     .leftJoin('sub_budget_pins as p', (join) =>
       join.onRef('p.sub_budget_id', '=', 's.id').onRef('p.scheme_id', '=', 's.scheme_id').on(sql<boolean>`p.budget_id = ${budgetId}::uuid`),
+    )
+    .leftJoin('resource_permissions as g', (join) =>
+      join
+        .onRef('g.sub_budget_id', '=', 's.id')
+        .on(sql<boolean>`g.occupation_id = ${grants?.occupationId ?? null}::uuid`)
+        .on(sql<boolean>`g.budget_id = ${budgetId}::uuid`),
     )
     .select(
       sql<string>`coalesce(json_agg(json_build_object(
