@@ -357,6 +357,30 @@ describe('resource permissions', () => {
     expectError(await outsider.request({ method: 'GET', url: `/api/schema/${scheme?.id}/permission-sub-budgets` }), 404, 'SCHEME_NOT_FOUND');
   });
 
+  it('tells the web through me whether the occupation may update its organisation (create and reorder documents)', async () => {
+    const clerkOfOrganization = await member(organizationId, ['DATA_VIEW']);
+    const me = async () =>
+      (await clerkOfOrganization.client.request({ method: 'GET', url: '/api/auth/me' })).json() as never as { mayUpdateOrganization: boolean };
+    expect((await me()).mayUpdateOrganization).toBe(false);
+    expectError(
+      await clerkOfOrganization.client.request({
+        method: 'POST',
+        url: `/api/organization/${organizationId}/document`,
+        payload: { name: 'Uus', period: { year: 2028, month: 1, duration: 1 } },
+      }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await putMany(userAdmin, clerkOfOrganization.occupationId, [{ documentId: null, read: true, update: true }]);
+    expect((await me()).mayUpdateOrganization).toBe(true);
+    const created = await clerkOfOrganization.client.request({
+      method: 'POST',
+      url: `/api/organization/${organizationId}/document`,
+      payload: { name: 'Uus', period: { year: 2028, month: 1, duration: 1 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+  });
+
   it('a department granted read on one budget and update on one sub-budget sees exactly that through the API', async () => {
     const department = await member(organizationId, ['DATA_VIEW']);
     await putMany(userAdmin, department.occupationId, [

@@ -37,6 +37,8 @@ export const meSchema = z.object({
   privileges: z.array(z.string()),
   authenticationType: z.enum(AUTHENTICATION_TYPES),
   organizationEnableResourceStatuses: z.boolean(),
+  /** The occupation may update its organisation: create and reorder documents (an ADMIN occupation, or an organisation-update grant). */
+  mayUpdateOrganization: z.boolean().default(false),
   /** The organisation lets STATUS_ADMIN edit its statuses (spec 1, section 6). */
   organizationAllowResourceStatusEditing: z.boolean(),
   /** The organisation's statuses (none when it does not use them). */

@@ -7,8 +7,8 @@ export const isPlatformAdmin = (me: Me): boolean => hasAnyPrivilege(me.privilege
  * Organisation update (create and reorder documents). Mirrors the gateway's baseline in
  * permissions/authorize.ts: IS_ADMIN, or the organisation's ADMIN occupation.
  */
-export const canUpdateOrganization = (me: Me): boolean =>
-  isPlatformAdmin(me) || me.occupations.some((occupation) => occupation.id === me.occupationId && occupation.type === 'ADMIN');
+/** Creating and reordering documents: an ADMIN occupation or an organisation-update grant (spec 1, section 6). */
+export const canUpdateOrganization = (me: Me): boolean => isPlatformAdmin(me) || me.mayUpdateOrganization;
 
 export const canSeeClassifiers = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'CLASSIFICATION_VIEW', 'CLASSIFICATION_ADMIN');
 export const canSeeSchemes = (me: Me): boolean => hasAnyPrivilege(me.privileges, 'SCHEMA_VIEW', 'SCHEMA_ADMIN');

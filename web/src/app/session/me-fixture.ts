@@ -8,6 +8,7 @@ export const ME_DEFAULTS = {
   privileges: [],
   authenticationType: 'LOGIN',
   organizationEnableResourceStatuses: false,
+  mayUpdateOrganization: false,
   organizationAllowResourceStatusEditing: false,
   resourceStatuses: [],
   organizationLocaleSettings: null,

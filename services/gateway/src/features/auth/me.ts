@@ -1,5 +1,6 @@
 import { findUserById, occupationPrivileges } from '@eelarve/projections/accounts/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
+import { organizationGrant } from '@eelarve/projections/permissions/queries';
 import { DomainError, type Me } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
@@ -24,7 +25,9 @@ export async function meOf(app: FastifyInstance, session: SessionRecord): Promis
     countActiveSessions(app.db, user.id),
   ]);
   const current = occupations.find((occupation) => occupation.id === session.occupationId) ?? null;
-  const organization = current ? await findOrganization(read, current.organizationId) : undefined;
+  const [organization, organizationGrants] = current
+    ? await Promise.all([findOrganization(read, current.organizationId), organizationGrant(read, current.id, current.organizationId)])
+    : [undefined, undefined];
   return {
     id: user.id,
     name: user.name,
@@ -39,6 +42,7 @@ export async function meOf(app: FastifyInstance, session: SessionRecord): Promis
     privileges: current ? ((await occupationPrivileges(read, user.id, current.id)) ?? []) : [],
     authenticationType: session.authenticationType as Me['authenticationType'],
     organizationEnableResourceStatuses: organization?.enable_resource_statuses ?? false,
+    mayUpdateOrganization: current?.type === 'ADMIN' || organizationGrants?.update === true,
     organizationAllowResourceStatusEditing: organization?.allow_resource_status_editing ?? false,
     resourceStatuses: await resourceStatusesOf(read, organization),
     organizationLocaleSettings: organization?.locale_settings ?? null,
