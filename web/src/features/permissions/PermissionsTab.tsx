@@ -94,6 +94,7 @@ export function PermissionsTab() {
     openBudgetIds,
     schemeId,
     editable,
+    holdsAll,
   ]);
 
   const send = (permissions: PermissionInput[]) => {
