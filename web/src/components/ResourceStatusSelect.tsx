@@ -4,13 +4,14 @@ import { codeFieldErrors, type FieldErrors, type FieldMessage, messageOf, pickEr
 
 /**
  * Glyphs of the status icons (shared RESOURCE_STATUS_ICONS). Plain text, because a native
- * select's options cannot hold drawings; an unknown icon shows no glyph.
+ * select's options cannot hold drawings; an unknown icon shows no glyph. Each is in the common
+ * fonts (DejaVu on Linux too), so none shows as an empty box.
  */
 const ICON_GLYPHS: Readonly<Record<string, string>> = {
   edit: '✎',
-  hourglass: '⧗',
+  hourglass: '◷',
   check: '✓',
-  lock: '⚿',
+  lock: '▣',
   'eye-off': '⊘',
   pause: '‖',
   archive: '▤',
