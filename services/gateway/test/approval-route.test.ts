@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { documentDecider } from '@eelarve/domain';
 import { type ApprovalRouteInput, DEFAULT_RESOURCE_STATUSES, defaultApprovalRoute } from '@eelarve/shared';
-import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { schemesFixture } from '@eelarve/testing/schemes';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeCommand } from '../src/infrastructure/commands';
 import { type Client, login } from './helpers';
 
 /**
@@ -41,40 +40,11 @@ let finance: Member;
 let documentId: string;
 
 const [IN_PREPARATION, SUBMITTED, APPROVED] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id) as [string, string, string];
-const actor = { correlationId: 'approval-route-test', userId: null, occupationId: null, organizationId: null };
 const anyone = { allowedPrivileges: [], allowedRoleIds: [] };
-
-async function organizationWithStatuses(enable: boolean, allowEditing: boolean): Promise<string> {
-  const id = await fixture.organization();
-  const payload = { ...organizationPayload(`Route ${randomUUID().slice(0, 8)}`), enableResourceStatuses: enable, allowResourceStatusEditing: allowEditing };
-  const response = await admin.request({ method: 'PUT', url: `/api/organization/${id}`, payload });
-  expect(response.statusCode, response.body).toBe(200);
-  return id;
-}
 
 async function memberOf(organizationId: string, privileges: string[]): Promise<Member> {
   const member = await fixture.member(organizationId, privileges);
   return { client: await login(server.app, member.email, PASSWORD), userId: member.userId, roleId: member.roleId, occupationId: member.occupationId };
-}
-
-async function documentFixture(organizationId: string): Promise<string> {
-  const id = randomUUID();
-  const settings = {
-    name: `Doc ${id.slice(0, 6)}`,
-    description: '',
-    period: { year: 2026, month: 1, duration: 1 },
-    recordAmountKey: 'summa',
-    allowCommentingWithReadPermissions: false,
-  };
-  await executeCommand(server.app.store, documentDecider, { type: 'CreateDocument', documentId: id, organizationId, now: new Date(), ...settings }, actor);
-  const outcome = await executeCommand(
-    server.app.store,
-    documentDecider,
-    { type: 'UpdateDocument', documentId: id, masterClassifierId: randomUUID(), recordsCount: 0, platformAdmin: true, resourceStatusId: null, ...settings },
-    actor,
-  );
-  if (outcome.position) await server.app.projections.waitForPosition(['documents'], outcome.position, 5_000);
-  return id;
 }
 
 async function grantUpdate(member: Member): Promise<void> {
@@ -144,9 +114,9 @@ beforeAll(async () => {
   admin = await login(server.app, server.admin.email, server.admin.password);
   fixture = accountsFixture(server.app, admin);
   [editable, locked, without] = [
-    await organizationWithStatuses(true, true),
-    await organizationWithStatuses(true, false),
-    await organizationWithStatuses(false, true),
+    await fixture.organizationUsingStatuses(undefined, { allowEditing: true }),
+    await fixture.organizationUsingStatuses(),
+    await fixture.organization(undefined, { allowResourceStatusEditing: true }),
   ];
   statusAdmin = await memberOf(editable, ['STATUS_ADMIN']);
   statusViewer = await memberOf(editable, ['STATUS_VIEW']);
@@ -155,7 +125,7 @@ beforeAll(async () => {
   withoutAdmin = await memberOf(without, ['STATUS_ADMIN']);
   preparer = await memberOf(editable, ['DATA_VIEW']);
   finance = await memberOf(editable, ['DATA_VIEW']);
-  documentId = await documentFixture(editable);
+  documentId = await schemesFixture(server.app).documentWithMaster(editable);
   for (const member of [preparer, finance, statusAdmin]) await grantUpdate(member);
 });
 afterAll(async () => server?.close());

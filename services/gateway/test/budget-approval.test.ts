@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { documentDecider } from '@eelarve/domain';
 import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
-import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { schemesFixture } from '@eelarve/testing/schemes';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeCommand } from '../src/infrastructure/commands';
 import { type Client, login } from './helpers';
 
 /**
@@ -37,34 +36,6 @@ let organizationId: string;
 let documentId: string;
 
 const [IN_PREPARATION, SUBMITTED_STATUS, APPROVED_STATUS] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id);
-const actor = { correlationId: 'budget-approval-test', userId: null, occupationId: null, organizationId: null };
-
-async function documentFixture(organization: string): Promise<string> {
-  const id = randomUUID();
-  const settings = {
-    name: `Doc ${id.slice(0, 6)}`,
-    description: '',
-    period: { year: 2026, month: 1, duration: 1 },
-    recordAmountKey: 'summa',
-    allowCommentingWithReadPermissions: false,
-  };
-  const store = server.app.store;
-  await executeCommand(store, documentDecider, { type: 'CreateDocument', documentId: id, organizationId: organization, now: new Date(), ...settings }, actor);
-  const outcome = await executeCommand(
-    store,
-    documentDecider,
-    { type: 'UpdateDocument', documentId: id, masterClassifierId: randomUUID(), recordsCount: 0, platformAdmin: true, resourceStatusId: null, ...settings },
-    actor,
-  );
-  if (outcome.position) await server.app.projections.waitForPosition(['documents'], outcome.position, 5_000);
-  return id;
-}
-
-async function organizationUsingStatuses(name: string): Promise<string> {
-  const response = await admin.request({ method: 'POST', url: '/api/organization', payload: { ...organizationPayload(name), enableResourceStatuses: true } });
-  if (response.statusCode !== 201) throw new Error(`expected 201, got ${response.statusCode} ${response.body}`);
-  return response.json().id;
-}
 
 async function budget(payload: object = {}, document = documentId): Promise<string> {
   const name = `Budget ${randomUUID().slice(0, 6)}`;
@@ -99,7 +70,7 @@ beforeAll(async () => {
   server = await startTestServer({ listen: false });
   admin = await login(server.app, server.admin.email, server.admin.password);
   const fixture = accountsFixture(server.app, admin);
-  organizationId = await organizationUsingStatuses('Viljandi Linnavalitsus');
+  organizationId = await fixture.organizationUsingStatuses('Viljandi Linnavalitsus');
   const otherOrganizationId = await fixture.organization('Rakvere Linnavalitsus');
   const signIn = async (organization: string, privileges: string[]): Promise<Member> => {
     const member = await fixture.member(organization, privileges);
@@ -114,7 +85,7 @@ beforeAll(async () => {
   // These occupations may update the organisation's budgets; the reader only reads them.
   for (const member of [preparer, approver, secondApprover, selfApprover]) await fixture.grant(member.occupationId, [{ update: true }]);
   await fixture.grant(reader.occupationId, [{ read: true }]);
-  documentId = await documentFixture(organizationId);
+  documentId = await schemesFixture(server.app).documentWithMaster(organizationId);
 });
 
 afterAll(async () => {
@@ -202,7 +173,7 @@ describe('the status a step puts on the budget', () => {
 
   it('is none where the organisation does not use statuses: the budget keeps its own', async () => {
     const plainOrganizationId = await accountsFixture(server.app, admin).organization('Valga Vallavalitsus');
-    const budgetId = await budget({ resourceStatusId: null }, await documentFixture(plainOrganizationId));
+    const budgetId = await budget({ resourceStatusId: null }, await schemesFixture(server.app).documentWithMaster(plainOrganizationId));
     expect((await step(admin, budgetId, 'submit')).statusCode).toBe(200);
     const { history } = await approval(budgetId, { client: admin, userId: '', occupationId: '' });
     expect(history.map((entry: { action: string; resourceStatusId: string | null }) => [entry.action, entry.resourceStatusId])).toEqual([['SUBMIT', null]]);

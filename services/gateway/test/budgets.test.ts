@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BudgetCopyContext, registerBudgetCopyPart } from '../src/features/budgets/copy';
 import { executeCommand } from '../src/infrastructure/commands';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { schemesFixture } from '@eelarve/testing/schemes';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { type Client, login } from './helpers';
 
@@ -17,6 +18,7 @@ let reader: Client;
 /** Acts in another organisation. */
 let stranger: Client;
 let fixture: ReturnType<typeof accountsFixture>;
+let documents: ReturnType<typeof schemesFixture>;
 let organizationId: string;
 let otherOrganizationId: string;
 let documentId: string;
@@ -24,37 +26,11 @@ let bareDocumentId: string;
 
 const actor = { correlationId: 'budgets-test', userId: null, occupationId: null, organizationId: null };
 
-async function documentFixture(organization: string, masterClassifierId: string | null): Promise<string> {
-  const id = randomUUID();
-  const settings = {
-    name: `Doc ${id.slice(0, 6)}`,
-    description: '',
-    period: { year: 2026, month: 1, duration: 1 },
-    recordAmountKey: 'summa',
-    allowCommentingWithReadPermissions: false,
-  };
-  let outcome = await executeCommand(
-    server.app.store,
-    documentDecider,
-    { type: 'CreateDocument', documentId: id, organizationId: organization, now: new Date(), ...settings },
-    actor,
-  );
-  if (masterClassifierId) {
-    outcome = await executeCommand(
-      server.app.store,
-      documentDecider,
-      { type: 'UpdateDocument', documentId: id, masterClassifierId, recordsCount: 0, platformAdmin: true, resourceStatusId: null, ...settings },
-      actor,
-    );
-  }
-  if (outcome.position) await server.app.projections.waitForPosition(['documents'], outcome.position, 5_000);
-  return id;
-}
-
 beforeAll(async () => {
   server = await startTestServer({ listen: false });
   admin = await login(server.app, server.admin.email, server.admin.password);
   fixture = accountsFixture(server.app, admin);
+  documents = schemesFixture(server.app);
   organizationId = await fixture.organization('Tartu Linnavalitsus');
   otherOrganizationId = await fixture.organization('Narva Linnavalitsus');
   const writerMember = await fixture.member(organizationId, ['USER_VIEW']);
@@ -66,8 +42,8 @@ beforeAll(async () => {
   writer = await login(server.app, writerMember.email, PASSWORD);
   reader = await login(server.app, readerMember.email, PASSWORD);
   stranger = await login(server.app, strangerMember.email, PASSWORD);
-  documentId = await documentFixture(organizationId, randomUUID());
-  bareDocumentId = await documentFixture(organizationId, null);
+  documentId = await documents.documentWithMaster(organizationId);
+  bareDocumentId = await documents.document(organizationId);
 });
 afterAll(async () => {
   await server?.close();
@@ -203,7 +179,7 @@ describe('sum budgets', () => {
   });
 
   it('refuses components that are not readable budgets of the document', async () => {
-    const elsewhere = await documentFixture(organizationId, randomUUID());
+    const elsewhere = await documents.documentWithMaster(organizationId);
     const foreign = await createBudget({ type: 'COMMON', name: 'Elsewhere' }, writer, elsewhere);
     expectError(await create({ type: 'SUM_BUDGET', name: 'Foreign', sumBudgetComponentIds: [foreign] }), 422, 'SUM_BUDGET_COMPONENT_NOT_FOUND');
     expectError(await create({ type: 'SUM_BUDGET', name: 'Unknown', sumBudgetComponentIds: [randomUUID()] }), 422, 'SUM_BUDGET_COMPONENT_NOT_FOUND');
@@ -235,7 +211,7 @@ describe('sum budgets', () => {
 describe('sum budgets under concurrency', () => {
   let document: string;
   beforeAll(async () => {
-    document = await documentFixture(organizationId, randomUUID());
+    document = await documents.documentWithMaster(organizationId);
   });
 
   /** A budget's components as stored in its stream (not as projected). */
@@ -419,7 +395,7 @@ describe('monitoring budgets', () => {
 
 describe('order', () => {
   it('orders budgets by the given values, highest first', async () => {
-    const document = await documentFixture(organizationId, randomUUID());
+    const document = await documents.documentWithMaster(organizationId);
     const [x, y, z] = [
       await createBudget({ type: 'COMMON', name: 'X' }, writer, document),
       await createBudget({ type: 'COMMON', name: 'Y' }, writer, document),
@@ -472,7 +448,7 @@ describe('isolation and reading', () => {
   });
 
   it('drops the budgets of a deleted document', async () => {
-    const document = await documentFixture(organizationId, randomUUID());
+    const document = await documents.documentWithMaster(organizationId);
     const id = await createBudget({ type: 'COMMON', name: 'Doomed' }, writer, document);
     const outcome = await executeCommand(server.app.store, documentDecider, { type: 'DeleteDocument', documentId: document }, actor);
     if (outcome.position) await server.app.projections.waitForPosition(['documents', 'budgets'], outcome.position, 5_000);
@@ -498,7 +474,7 @@ describe('copy from an existing budget', () => {
   let source: string;
 
   beforeAll(async () => {
-    document = await documentFixture(organizationId, master);
+    document = await documents.documentWithMaster(organizationId, { masterClassifierId: master });
     schemeId = randomUUID();
     subBudgetIds = [randomUUID(), randomUUID()];
     await executeCommand(
@@ -590,7 +566,7 @@ describe('copy from an existing budget', () => {
 
   it('copies into another document by scheme field name and sub-budget name, and records the choice', async () => {
     const otherMaster = randomUUID();
-    const target = await documentFixture(organizationId, otherMaster);
+    const target = await documents.documentWithMaster(organizationId, { masterClassifierId: otherMaster });
     const targetScheme = randomUUID();
     const targetSubBudget = randomUUID();
     await executeCommand(

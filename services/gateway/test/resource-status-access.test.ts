@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { documentDecider } from '@eelarve/domain';
 import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
-import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import { schemesFixture } from '@eelarve/testing/schemes';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeCommand } from '../src/infrastructure/commands';
 import { type Client, login } from './helpers';
 
 /**
@@ -27,40 +26,18 @@ let exempt: Client;
 let exemptRoleId: string;
 
 const [IN_PREPARATION, SUBMITTED, APPROVED, HIDDEN] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id) as [string, string, string, string];
-const actor = { correlationId: 'resource-status-access-test', userId: null, occupationId: null, organizationId: null };
 
 type Response = { statusCode: number; body: string; json(): { code: string } & Record<string, unknown> };
 function expectError(response: Response, status: number, code: string) {
   expect({ status: response.statusCode, code: response.json().code }, response.body).toEqual({ status, code });
 }
 
-const documentSettings = (id: string) => ({
-  name: `Doc ${id.slice(0, 6)}`,
-  description: '',
-  period: { year: 2027, month: 1, duration: 1 },
-  recordAmountKey: 'summa',
-  allowCommentingWithReadPermissions: false,
-});
-
 /** Puts a status on a document (as its settings form would), with a fixed master classifier. */
-async function setDocumentStatus(id: string, resourceStatusId: string | null): Promise<void> {
-  const outcome = await executeCommand(
-    server.app.store,
-    documentDecider,
-    { type: 'UpdateDocument', documentId: id, masterClassifierId: id, recordsCount: 0, platformAdmin: true, resourceStatusId, ...documentSettings(id) },
-    actor,
-  );
-  if (outcome.position) await server.app.projections.waitForPosition(['documents'], outcome.position, 5_000);
-}
+const setDocumentStatus = (id: string, resourceStatusId: string | null) =>
+  schemesFixture(server.app).updateDocument(id, { masterClassifierId: id, resourceStatusId });
 
 async function documentFixture(resourceStatusId: string | null): Promise<string> {
-  const id = randomUUID();
-  await executeCommand(
-    server.app.store,
-    documentDecider,
-    { type: 'CreateDocument', documentId: id, organizationId, now: new Date(), ...documentSettings(id) },
-    actor,
-  );
+  const id = await schemesFixture(server.app).document(organizationId);
   await setDocumentStatus(id, resourceStatusId);
   return id;
 }
@@ -80,13 +57,7 @@ beforeAll(async () => {
   server = await startTestServer({ listen: false });
   admin = await login(server.app, server.admin.email, server.admin.password);
   fixture = accountsFixture(server.app, admin);
-  const created = await admin.request({
-    method: 'POST',
-    url: '/api/organization',
-    payload: { ...organizationPayload('Pärnu Linnavalitsus'), enableResourceStatuses: true, allowResourceStatusEditing: true },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  organizationId = created.json().id as string;
+  organizationId = await fixture.organizationUsingStatuses('Pärnu Linnavalitsus', { allowEditing: true });
   const writerMember = await fixture.member(organizationId, ['DATA_VIEW']);
   const statusMember = await fixture.member(organizationId, ['STATUS_ADMIN']);
   const exemptMember = await fixture.member(organizationId, ['DATA_VIEW']);

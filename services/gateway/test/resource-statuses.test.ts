@@ -23,15 +23,6 @@ let withoutAdmin: Client;
 
 const approved = DEFAULT_RESOURCE_STATUSES[2]!;
 
-async function organizationWithStatuses(enable: boolean, allowEditing: boolean): Promise<string> {
-  const id = await fixture.organization();
-  const name = `Statuses ${randomUUID().slice(0, 8)}`;
-  const payload = { ...organizationPayload(name), enableResourceStatuses: enable, allowResourceStatusEditing: allowEditing };
-  const response = await admin.request({ method: 'PUT', url: `/api/organization/${id}`, payload });
-  expect(response.statusCode).toBe(200);
-  return id;
-}
-
 async function memberOf(organizationId: string, privileges: string[]): Promise<Client> {
   const member = await fixture.member(organizationId, privileges);
   return login(server.app, member.email, PASSWORD);
@@ -42,9 +33,9 @@ beforeAll(async () => {
   admin = await login(server.app, server.admin.email, server.admin.password);
   fixture = accountsFixture(server.app, admin);
   [editable, locked, without] = [
-    await organizationWithStatuses(true, true),
-    await organizationWithStatuses(true, false),
-    await organizationWithStatuses(false, false),
+    await fixture.organizationUsingStatuses(undefined, { allowEditing: true }),
+    await fixture.organizationUsingStatuses(),
+    await fixture.organization(),
   ];
   statusAdmin = await memberOf(editable, ['STATUS_ADMIN', 'ROLES_ADMIN']);
   statusViewer = await memberOf(editable, ['STATUS_VIEW']);

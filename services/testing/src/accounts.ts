@@ -34,7 +34,12 @@ export function accountsFixture(app: FastifyInstance, admin: Caller) {
   let counter = 0;
   const unique = (prefix: string) => `${prefix}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
 
-  const organization = (name = unique('Org')) => admin.request({ method: 'POST', url: '/api/organization', payload: organizationPayload(name) }).then(created);
+  type OrganizationSettings = Partial<Pick<ReturnType<typeof organizationPayload>, 'enableResourceStatuses' | 'allowResourceStatusEditing'>>;
+  const organization = (name = unique('Org'), settings: OrganizationSettings = {}) =>
+    admin.request({ method: 'POST', url: '/api/organization', payload: { ...organizationPayload(name), ...settings } }).then(created);
+  /** An organisation that uses resource statuses (the default ones); `allowEditing` lets its status administrators edit them. */
+  const organizationUsingStatuses = (name = unique('Org'), { allowEditing = false } = {}) =>
+    organization(name, { enableResourceStatuses: true, allowResourceStatusEditing: allowEditing });
   const role = (organizationId: string, privilegeIds: string[], name = unique('Role')) =>
     admin.request({ method: 'POST', url: `/api/organization/${organizationId}/role`, payload: { name, privilegeIds } }).then(created);
   const user = (organizationId: string, email = `${unique('user')}@example.com`, name = 'Test User') =>
@@ -83,5 +88,5 @@ export function accountsFixture(app: FastifyInstance, admin: Caller) {
     return made;
   }
 
-  return { unique, organization, role, user, occupation, activate, member, grant, reader };
+  return { unique, organization, organizationUsingStatuses, role, user, occupation, activate, member, grant, reader };
 }

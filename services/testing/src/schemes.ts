@@ -11,6 +11,14 @@ import { type CommandActor, executeCommand } from '@eelarve/gateway/infrastructu
 const actor: CommandActor = { correlationId: 'schemes-test', userId: null, occupationId: null, organizationId: null };
 const READ_MODELS = ['documents', 'classifiers', 'budgets', 'schemes'];
 
+const documentSettings = (name: string) => ({
+  name,
+  description: '',
+  period: { year: 2026, month: 1, duration: 1 },
+  recordAmountKey: 'summa',
+  allowCommentingWithReadPermissions: false,
+});
+
 export function schemesFixture(app: FastifyInstance) {
   async function run<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, command: C): Promise<void> {
     const outcome = await executeCommand(app.store, decider, command, actor);
@@ -19,17 +27,37 @@ export function schemesFixture(app: FastifyInstance) {
 
   async function document(organizationId: string, name = `Dokument ${randomUUID().slice(0, 6)}`): Promise<string> {
     const documentId = randomUUID();
+    await run(documentDecider, { type: 'CreateDocument', documentId, organizationId, ...documentSettings(name), now: new Date() });
+    return documentId;
+  }
+
+  /**
+   * Saves a document's settings as its settings form would: a master classifier (any id will do
+   * where only its presence counts, as for creating budgets) and a status.
+   */
+  async function updateDocument(
+    documentId: string,
+    { masterClassifierId, resourceStatusId = null, name = 'Dokument' }: { masterClassifierId: string; resourceStatusId?: string | null; name?: string },
+  ): Promise<void> {
     await run(documentDecider, {
-      type: 'CreateDocument',
+      type: 'UpdateDocument',
       documentId,
-      organizationId,
-      name,
-      description: '',
-      period: { year: 2026, month: 1, duration: 1 },
-      recordAmountKey: 'summa',
-      allowCommentingWithReadPermissions: false,
-      now: new Date(),
+      ...documentSettings(name),
+      resourceStatusId,
+      masterClassifierId,
+      recordsCount: 0,
+      platformAdmin: true,
     });
+  }
+
+  /** A document whose settings have been saved once (see `updateDocument`), ready for budgets. */
+  async function documentWithMaster(
+    organizationId: string,
+    { masterClassifierId = randomUUID(), resourceStatusId = null }: { masterClassifierId?: string; resourceStatusId?: string | null } = {},
+  ): Promise<string> {
+    const name = `Dokument ${randomUUID().slice(0, 6)}`;
+    const documentId = await document(organizationId, name);
+    await updateDocument(documentId, { masterClassifierId, resourceStatusId, name });
     return documentId;
   }
 
@@ -91,19 +119,7 @@ export function schemesFixture(app: FastifyInstance) {
   }
 
   async function setMaster(documentId: string, masterClassifierId: string): Promise<void> {
-    await run(documentDecider, {
-      type: 'UpdateDocument',
-      documentId,
-      name: 'Dokument',
-      description: '',
-      period: { year: 2026, month: 1, duration: 1 },
-      recordAmountKey: 'summa',
-      allowCommentingWithReadPermissions: false,
-      resourceStatusId: null,
-      masterClassifierId,
-      recordsCount: 0,
-      platformAdmin: true,
-    });
+    await updateDocument(documentId, { masterClassifierId });
   }
 
   async function budget(documentId: string, organizationId: string, budgetType: 'COMMON' | 'SUM_BUDGET' | 'MONITORING' = 'COMMON'): Promise<string> {
@@ -124,5 +140,5 @@ export function schemesFixture(app: FastifyInstance) {
     return budgetId;
   }
 
-  return { document, deleteDocument, deleteBudget, classifier, items, deleteClassifier, setMaster, budget };
+  return { document, updateDocument, documentWithMaster, deleteDocument, deleteBudget, classifier, items, deleteClassifier, setMaster, budget };
 }
