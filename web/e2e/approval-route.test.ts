@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { DEFAULT_RESOURCE_STATUSES, defaultApprovalRoute, type OrganizationApprovalRoute } from '@eelarve/shared';
-import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
-import type { AxeResults } from 'axe-core';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
-import { browserSuite, signIn } from './harness';
+import { browserSuite, seriousViolations, signIn } from './harness';
 
 /**
  * The approval route section of /resource-statuses (issue 10, point 6): a status administrator
@@ -17,20 +14,7 @@ import { browserSuite, signIn } from './harness';
  * status viewer sees the route with every control disabled.
  */
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const [IN_PREPARATION, SUBMITTED, APPROVED] = DEFAULT_RESOURCE_STATUSES.map((status) => status.id);
-
-/** Serious and critical axe-core findings (WCAG 2.x A and AA) on the page as it is now, as `rule: targets`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate(() =>
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
-    (window as any).axe.run(document, { resultTypes: ['violations'] }),
-  )) as AxeResults;
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe('web: approval route section (browser)', () => {
   const suite = browserSuite();
@@ -43,11 +27,7 @@ describe('web: approval route section (browser)', () => {
   beforeAll(async () => {
     const admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
     const fixture = accountsFixture(suite.server.app, admin);
-    const name = `Route ${randomBytes(3).toString('hex')}`;
-    organizationId = await fixture.organization(name);
-    const payload = { ...organizationPayload(name), enableResourceStatuses: true, allowResourceStatusEditing: true };
-    const enabled = await admin.request({ method: 'PUT', url: `/api/organization/${organizationId}`, payload });
-    expect(enabled.statusCode, enabled.body).toBe(200);
+    organizationId = await fixture.organizationUsingStatuses(`Route ${randomBytes(3).toString('hex')}`, { allowEditing: true });
     financeRoleId = await fixture.role(organizationId, ['DATA_VIEW'], 'Rahandus');
     statusAdmin = await fixture.member(organizationId, ['STATUS_ADMIN']);
     viewer = await fixture.member(organizationId, ['STATUS_VIEW']);

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
-import { browserSuite, formatDdMmYyyy, newContext, signIn, watchErrors } from './harness';
+import { browserSuite, call, documentWithMaster, formatDdMmYyyy, newContext, signIn, watchErrors } from './harness';
 
 /**
  * A budget's approval route in the browser (issue 10, point 6): a preparer submits, a status
@@ -12,12 +12,6 @@ import { browserSuite, formatDdMmYyyy, newContext, signIn, watchErrors } from '.
  * page offers the actions the server answers for its user: four eyes leaves approving out for the
  * submitter, and a step whose grant was withdrawn meanwhile is refused, translated, in the dialog.
  */
-
-async function call<T>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
-  const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-  return response.json() as T;
-}
 
 interface Member {
   email: string;
@@ -62,15 +56,7 @@ describe('web: a budget approval route (browser)', () => {
     approver = await member('Andres Kinnitaja', 'Finantsjuht', ['STATUS_ADMIN', 'USER_VIEW']);
 
     const period = { year: 2027, month: 1, duration: 1 };
-    documentId = (await call<{ id: string }>(admin, 'POST', `/api/organization/${organizationId}/document`, { name: 'Kinnitatav 2027', period })).id;
-    const kind = await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/classifier`, {
-      name: 'Tegevusala',
-      itemName: 'Tegevusala',
-      fieldName: 'tegevusala',
-      required: true,
-      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
-    });
-    await call(admin, 'PUT', `/api/document/${documentId}`, { name: 'Kinnitatav 2027', period, recordAmountKey: 'summa', masterClassifierId: kind.id });
+    ({ documentId } = await documentWithMaster(admin, organizationId, { name: 'Kinnitatav 2027', period }));
     budgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Kultuuriosakond' })).id;
     // Both occupations may update the document's budgets (a grant on the document).
     for (const member of [preparer, approver]) await fixture.grant(member.occupationId, [{ documentId, update: true }]);

@@ -1,9 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Organization } from '@eelarve/shared';
+import type { Caller } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
+import type { AxeResults } from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
@@ -189,4 +193,54 @@ export function currentPath(page: Page): string {
 export function formatDdMmYyyy(date: Date): string {
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}`;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical axe-core findings (WCAG 2.x A and AA) on the page as it is now, as `rule: targets`. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const results = (await page.evaluate(() =>
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
+    (window as any).axe.run(document, { resultTypes: ['violations'] }),
+  )) as AxeResults;
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** One API request of set-up; anything but success ends the set-up with the answer. */
+export async function call<T>(client: Caller, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
+  const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
+  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response.json() as T;
+}
+
+/** Enables statuses for an existing organisation (for good) and allows editing them, as a platform administrator does. */
+export async function enableStatuses(admin: Caller, organizationId: string): Promise<void> {
+  const organization = (await call<Organization[]>(admin, 'GET', '/api/organizations')).find((candidate) => candidate.id === organizationId);
+  if (!organization) throw new Error(`organisation ${organizationId} is not listed`);
+  const { id, createdAt, nrOfUsers, isPlatform, ...input } = organization;
+  await call(admin, 'PUT', `/api/organization/${id}`, { ...input, enableResourceStatuses: true, allowResourceStatusEditing: true });
+}
+
+/**
+ * A document made through the API as its settings form would: created, given a required
+ * classifier "Tegevusala" and saved with that as its master classifier, so that budgets can be added.
+ */
+export async function documentWithMaster(
+  client: Caller,
+  organizationId: string,
+  settings: { name: string; period: { year: number; month: number; duration: number }; resourceStatusId?: string },
+): Promise<{ documentId: string; masterClassifierId: string }> {
+  const { id: documentId } = await call<{ id: string }>(client, 'POST', `/api/organization/${organizationId}/document`, settings);
+  const { id: masterClassifierId } = await call<{ id: string }>(client, 'POST', `/api/document/${documentId}/classifier`, {
+    name: 'Tegevusala',
+    itemName: 'Tegevusala',
+    fieldName: 'tegevusala',
+    required: true,
+    codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+  });
+  await call(client, 'PUT', `/api/document/${documentId}`, { ...settings, recordAmountKey: 'summa', masterClassifierId });
+  return { documentId, masterClassifierId };
 }

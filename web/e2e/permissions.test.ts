@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Permission } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
-import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient, screenshot } from './auth-flows';
-import { browserSuite, gridRows, logIn, signIn, watchErrors } from './harness';
+import { browserSuite, call, documentWithMaster, gridRows, logIn, seriousViolations, signIn, watchErrors } from './harness';
 
 /**
  * The permission screens (issue 10, point 4; spec 1 sections 2 and 6, spec 2 section 6): an
@@ -17,26 +14,6 @@ import { browserSuite, gridRows, logIn, signIn, watchErrors } from './harness';
  * /users/permissions shows them for the occupation; the department, signed in, sees exactly that.
  * A USER_VIEW occupation sees both screens read-only, here in English.
  */
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe-core findings (WCAG 2.x A and AA) on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate(() =>
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
-    (window as any).axe.run(document, { resultTypes: ['violations'] }),
-  )) as AxeResults;
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-async function call<T>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
-  const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-  return response.json() as T;
-}
 
 /** expect.poll with room for a loaded machine (its default gives up after one second). */
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -86,28 +63,22 @@ describe('web: resource permission screens (browser)', () => {
 
     const period = { year: 2027, month: 1, duration: 1 };
     const name = 'Linna eelarve 2027';
-    documentId = (await call<{ id: string }>(admin, 'POST', `/api/organization/${organizationId}/document`, { name, period })).id;
-    const activity = await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/classifier`, {
-      name: 'Tegevusala',
-      itemName: 'Tegevusala',
-      fieldName: 'tegevusala',
-      required: true,
-      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
-    });
-    await call(admin, 'POST', `/api/classifier/${activity.id}/item`, { code: '01', name: 'Muuseumid' });
-    await call(admin, 'POST', `/api/classifier/${activity.id}/item`, { code: '02', name: 'Raamatukogud' });
-    await call(admin, 'PUT', `/api/document/${documentId}`, { name, period, recordAmountKey: 'summa', masterClassifierId: activity.id });
+    const made = await documentWithMaster(admin, organizationId, { name, period });
+    documentId = made.documentId;
+    const activityId = made.masterClassifierId;
+    await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '01', name: 'Muuseumid' });
+    await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '02', name: 'Raamatukogud' });
     schemeId = (
       await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/schema`, {
         name: 'Kulud',
         fieldName: 'kulud',
-        classifierList: [{ classifierId: activity.id, type: 'MAIN' }],
+        classifierList: [{ classifierId: activityId, type: 'MAIN' }],
       })
     ).id;
-    museumsId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Muuseumid', classifiers: { [activity.id]: '01' } }))
+    museumsId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Muuseumid', classifiers: { [activityId]: '01' } }))
       .id;
     librariesId = (
-      await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Raamatukogud', classifiers: { [activity.id]: '02' } })
+      await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Raamatukogud', classifiers: { [activityId]: '02' } })
     ).id;
     cultureBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Kultuur' })).id;
     educationBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Haridus' })).id;

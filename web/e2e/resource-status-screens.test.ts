@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { DEFAULT_RESOURCE_STATUSES, type Organization, type ResourceStatus } from '@eelarve/shared';
+import { DEFAULT_RESOURCE_STATUSES, type ResourceStatus } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
-import type { AxeResults } from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
-import { browserSuite, gridRows, logIn, signIn } from './harness';
+import { browserSuite, call, documentWithMaster, enableStatuses, gridRows, logIn, seriousViolations, signIn } from './harness';
 
 /**
  * Where resource statuses show outside their own screen (issue 10, point 5; spec 2, section 2;
@@ -23,25 +20,6 @@ const inPreparation = DEFAULT_RESOURCE_STATUSES[0]!;
 const approved = DEFAULT_RESOURCE_STATUSES[2]!;
 /** READ_DISABLED among its rules. */
 const hidden = DEFAULT_RESOURCE_STATUSES[3]!;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe-core findings on the page as it is now, as `rule: targets`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate(() =>
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
-    (window as any).axe.run(document, { resultTypes: ['violations'] }),
-  )) as AxeResults;
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-async function call<T>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
-  const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-  return response.json() as T;
-}
 
 /** The shown budget names of the list, in order. */
 const budgetNames = (page: Page) => page.locator('[data-testid="budgets-grid"] [data-testid="budget-name"]').allTextContents();
@@ -84,17 +62,7 @@ describe('web: resource statuses in the budget list, the document sider and role
     plainRoleName = fixture.unique('Vaatleja');
     await fixture.role(organizationId, ['DATA_VIEW'], plainRoleName);
     // A document with a master classifier and three budgets, made while the organisation has no statuses.
-    documentId = (await call<{ id: string }>(admin, 'POST', `/api/organization/${organizationId}/document`, { name: 'Staatustega 2027', period })).id;
-    masterClassifierId = (
-      await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/classifier`, {
-        name: 'Tegevusala',
-        itemName: 'Tegevusala',
-        fieldName: 'tegevusala',
-        required: true,
-        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
-      })
-    ).id;
-    await call(admin, 'PUT', `/api/document/${documentId}`, { name: 'Staatustega 2027', period, recordAmountKey: 'summa', masterClassifierId });
+    ({ documentId, masterClassifierId } = await documentWithMaster(admin, organizationId, { name: 'Staatustega 2027', period }));
     for (const [key, name] of [
       ['culture', 'Kultuuriosakond'],
       ['sport', 'Spordiosakond'],
@@ -103,14 +71,6 @@ describe('web: resource statuses in the budget list, the document sider and role
       budgets[key] = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name })).id;
     }
   }, 120_000);
-
-  /** Enables statuses for the organisation (for good) and allows editing them, as a platform administrator does. */
-  async function enableStatuses(): Promise<void> {
-    const organization = (await call<Organization[]>(admin, 'GET', '/api/organizations')).find((candidate) => candidate.id === organizationId);
-    if (!organization) throw new Error('the organisation of the administrator is not listed');
-    const { id, createdAt, nrOfUsers, isPlatform, ...input } = organization;
-    await call(admin, 'PUT', `/api/organization/${id}`, { ...input, enableResourceStatuses: true, allowResourceStatusEditing: true });
-  }
 
   /** The document's budget list, signed in (the administrator by default) in the language chosen on the login page. */
   async function openBudgets(language: 'et' | 'en' = 'et', credentials = suite.server.admin): Promise<Page> {
@@ -134,7 +94,7 @@ describe('web: resource statuses in the budget list, the document sider and role
   });
 
   it("shows each budget's status with its icon, filters the list by status, and the document's status icon in the sider", async () => {
-    await enableStatuses();
+    await enableStatuses(admin, organizationId);
     const archived = await call<{ id: string }>(admin, 'POST', '/api/resource-statuses', {
       name: { et: 'Arhiveeritud', en: 'Archived' },
       description: { et: 'Ainult lugemiseks', en: 'Read only' },

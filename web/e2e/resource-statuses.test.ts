@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { DEFAULT_RESOURCE_STATUSES, type ResourceStatus } from '@eelarve/shared';
-import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
-import type { AxeResults } from 'axe-core';
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
-import { browserSuite, gridRows, signIn } from './harness';
+import { browserSuite, gridRows, seriousViolations, signIn } from './harness';
 
 /**
  * The /resource-statuses screen (issue 10, point 5; spec 1, sections 2-6 and 8): an organisation
@@ -17,19 +14,6 @@ import { browserSuite, gridRows, signIn } from './harness';
  */
 
 const submitted = DEFAULT_RESOURCE_STATUSES[1]!;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe-core findings (WCAG 2.x A and AA) on the page as it is now, as `rule: targets`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate(() =>
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core is injected into the page as a global.
-    (window as any).axe.run(document, { resultTypes: ['violations'] }),
-  )) as AxeResults;
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 function statusRow(page: Page, name: string): Locator {
   return gridRows(page, 'statuses-grid').filter({ has: page.getByTestId('status-name').getByText(name) });
@@ -47,23 +31,12 @@ describe('web: resource statuses screen (browser)', () => {
   beforeAll(async () => {
     admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
     const fixture = accountsFixture(suite.server.app, admin);
-    const name = `Statuses ${randomBytes(3).toString('hex')}`;
-    const organizationId = await fixture.organization(name);
-    // Enabling statuses for the organisation (cannot be undone) and allowing its administrators to edit them.
-    const payload = { ...organizationPayload(name), enableResourceStatuses: true, allowResourceStatusEditing: true };
-    const enabled = await admin.request({ method: 'PUT', url: `/api/organization/${organizationId}`, payload });
-    expect(enabled.statusCode, enabled.body).toBe(200);
+    const organizationId = await fixture.organizationUsingStatuses(`Statuses ${randomBytes(3).toString('hex')}`, { allowEditing: true });
     statusAdmin = await fixture.member(organizationId, ['STATUS_ADMIN', 'STATUS_VIEW', 'ROLES_VIEW']);
     viewer = await fixture.member(organizationId, ['STATUS_VIEW']);
     statusAdminApi = await apiClient(suite.server.app, statusAdmin.email, PASSWORD);
-    const lockedName = `Locked statuses ${randomBytes(3).toString('hex')}`;
-    const lockedId = await fixture.organization(lockedName);
-    const locked = await admin.request({
-      method: 'PUT',
-      url: `/api/organization/${lockedId}`,
-      payload: { ...organizationPayload(lockedName), enableResourceStatuses: true, allowResourceStatusEditing: false },
-    });
-    expect(locked.statusCode, locked.body).toBe(200);
+    // Using statuses but not allowing its administrators to edit them.
+    const lockedId = await fixture.organizationUsingStatuses(`Locked statuses ${randomBytes(3).toString('hex')}`);
     lockedAdmin = await fixture.member(lockedId, ['STATUS_ADMIN']);
   }, 180_000);
 

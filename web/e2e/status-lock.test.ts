@@ -1,11 +1,11 @@
-import { type Budget, DEFAULT_RESOURCE_STATUSES, type Organization } from '@eelarve/shared';
+import { type Budget, DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
-import { browserSuite, gridRows, logIn, signIn } from './harness';
+import { browserSuite, call, documentWithMaster, enableStatuses, gridRows, logIn, signIn } from './harness';
 
 /**
  * A read-only status locks a budget in the browser (issue 10, points 2 and 5; spec 2, sections 2,
@@ -20,12 +20,6 @@ const inPreparation = DEFAULT_RESOURCE_STATUSES[0]!;
 const approved = DEFAULT_RESOURCE_STATUSES[2]!;
 /** READ_DISABLED among its rules. */
 const hidden = DEFAULT_RESOURCE_STATUSES[3]!;
-
-async function call<T>(client: ApiClient, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object): Promise<T> {
-  const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
-  return response.json() as T;
-}
 
 /** A message with its `{status}` filled in, as the page shows it. */
 const withStatus = (message: string, status: string) => message.replace('{status}', status);
@@ -53,10 +47,7 @@ describe('web: a read-only status locks a budget (browser)', () => {
     const fixture = accountsFixture(suite.server.app, admin);
     const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
     // The organisation uses statuses (the default ones: in preparation, submitted, approved, hidden).
-    const organization = (await call<Organization[]>(admin, 'GET', '/api/organizations')).find((candidate) => candidate.id === organizationId);
-    if (!organization) throw new Error('the organisation of the administrator is not listed');
-    const { id, createdAt, nrOfUsers, isPlatform, ...input } = organization;
-    await call(admin, 'PUT', `/api/organization/${id}`, { ...input, enableResourceStatuses: true, allowResourceStatusEditing: true });
+    await enableStatuses(admin, organizationId);
 
     // Both may update everything of the organisation; only the second may manage statuses.
     const writerMember = await fixture.member(organizationId, ['DATA_VIEW']);
@@ -66,18 +57,7 @@ describe('web: a read-only status locks a budget (browser)', () => {
     statusAdmin = statusMember;
 
     const name = 'Lukustatav 2027';
-    documentId = (
-      await call<{ id: string }>(admin, 'POST', `/api/organization/${organizationId}/document`, { name, period, resourceStatusId: inPreparation.id })
-    ).id;
-    const classifier = await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/classifier`, {
-      name: 'Tegevusala',
-      itemName: 'Tegevusala',
-      fieldName: 'tegevusala',
-      required: true,
-      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
-    });
-    const settings = { name, period, recordAmountKey: 'summa', masterClassifierId: classifier.id, resourceStatusId: inPreparation.id };
-    await call(admin, 'PUT', `/api/document/${documentId}`, settings);
+    ({ documentId } = await documentWithMaster(admin, organizationId, { name, period, resourceStatusId: inPreparation.id }));
     const newBudget = async (budgetName: string, resourceStatusId: string) =>
       (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: budgetName, resourceStatusId })).id;
     budgetId = await newBudget('Kultuuriosakond', approved.id);
