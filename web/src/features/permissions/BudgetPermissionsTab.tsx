@@ -12,11 +12,12 @@ import { DataGrid } from '../../grid/DataGrid';
 import { GridToolbar } from '../../grid/GridToolbar';
 import { ListError } from '../../grid/ListError';
 import { useGridSearch } from '../../grid/search';
-import { documentPermissionsQuery, useAllDocuments, useChangePermissions, useDocumentBudgets, useDocumentSchemes, useOccupations } from './api';
+import { documentPermissionsQuery, useChangePermissions, useDocumentBudgets, useOccupations } from './api';
+import { DocumentSchemeSelects, useDocumentAndScheme } from './DocumentSchemeSelects';
 import { type GrantAction, type GrantGridContext, type GrantRow, grantColumns } from './GrantCells';
 import { allUpdate, bulkChange, grantsByOccupation, NO_GRANT, readChange, toggleState, updateChange } from './grants';
 import { ResourceNameCell, type TreeGridContext, type TreeRowData } from './ResourceNameCell';
-import { pickValid, useOpenSubBudgets, useQueryStringSelections } from './selection';
+import { useOpenSubBudgets, useQueryStringSelections } from './selection';
 import { filterTree, flattenTree, rowIdOf } from './tree';
 import { useResourceFromUrl } from './useResourceFromUrl';
 import './permissions.css';
@@ -51,19 +52,8 @@ export function BudgetPermissionsTab() {
   const treeApi = useRef<GridApi<TreeRowData> | null>(null);
 
   const occupations = useOccupations(organizationId);
-  const documents = useAllDocuments(organizationId);
-  const documentId = pickValid(
-    params.get('documentId'),
-    documents.data?.map((document) => document.id),
-  );
-  const schemes = useDocumentSchemes(documentId ?? '');
-  const schemeId =
-    documentId === null
-      ? null
-      : pickValid(
-          params.get('schemaId'),
-          schemes.data?.map((scheme) => scheme.id),
-        );
+  const selection = useDocumentAndScheme(organizationId, params);
+  const { documents, documentId, schemes, schemeId } = selection;
   useQueryStringSelections({ documentId, schemaId: schemeId });
 
   const budgets = useDocumentBudgets(documentId ?? '');
@@ -182,7 +172,7 @@ export function BudgetPermissionsTab() {
     [intl, allHaveUpdate, editable, bulkEmpty],
   );
 
-  const chooseDocumentOrScheme = (key: 'documentId' | 'schemaId') => (value: string) => {
+  const chooseDocumentOrScheme = (key: 'documentId' | 'schemaId', value: string) => {
     setSelectedId(null);
     setOpenBudgetIds(new Set());
     setParams(
@@ -201,26 +191,7 @@ export function BudgetPermissionsTab() {
   return (
     <section className="budget-permissions-tab" data-testid="budget-permissions-tab">
       <div className="permissions-toolbar">
-        <SelectField
-          labelId="permissions.field.document"
-          value={documentId ?? ''}
-          onChange={chooseDocumentOrScheme('documentId')}
-          options={(documents.data ?? []).map((candidate) => ({ value: candidate.id, label: candidate.name }))}
-          disabled={!documents.data?.length}
-          testId="budget-permissions-document"
-        />
-        <SelectField
-          labelId="permissions.field.scheme"
-          value={schemeId ?? ''}
-          onChange={chooseDocumentOrScheme('schemaId')}
-          options={
-            schemes.data?.length
-              ? schemes.data.map((scheme) => ({ value: scheme.id, label: scheme.name }))
-              : [{ value: '', label: intl.formatMessage({ id: 'permissions.noSchemes' }) }]
-          }
-          disabled={!schemes.data?.length}
-          testId="budget-permissions-scheme"
-        />
+        <DocumentSchemeSelects selection={selection} onChoose={chooseDocumentOrScheme} testIdPrefix="budget-permissions" />
         <SelectField
           labelId="permissions.field.occupationFilter"
           value={occupationFilter}

@@ -10,8 +10,9 @@ import { SelectField } from '../../components/form';
 import { useToasts } from '../../components/Toasts';
 import { DataGrid } from '../../grid/DataGrid';
 import { ListError } from '../../grid/ListError';
-import { occupationPermissionsQuery, useAllDocuments, useChangePermissions, useDocumentBudgets, useDocumentSchemes, useOccupations } from './api';
+import { occupationPermissionsQuery, useChangePermissions, useDocumentBudgets, useOccupations } from './api';
 import { CopyPermissionsModal } from './CopyPermissionsModal';
+import { DocumentSchemeSelects, useDocumentAndScheme } from './DocumentSchemeSelects';
 import { type GrantAction, type GrantGridContext, type GrantRow, grantColumns } from './GrantCells';
 import { allUpdate, bulkChange, grantIndex, readChange, toggleState, updateChange } from './grants';
 import { ResourceNameCell, type TreeGridContext, type TreeRowData } from './ResourceNameCell';
@@ -42,23 +43,12 @@ export function PermissionsTab() {
   const [copied, setCopied] = useState(false);
 
   const occupations = useOccupations(organizationId);
-  const documents = useAllDocuments(organizationId);
   const occupationId = pickValid(
     params.get('occupationId'),
     occupations.data?.map((occupation) => occupation.id),
   );
-  const documentId = pickValid(
-    params.get('documentId'),
-    documents.data?.map((document) => document.id),
-  );
-  const schemes = useDocumentSchemes(documentId ?? '');
-  const schemeId =
-    documentId === null
-      ? null
-      : pickValid(
-          params.get('schemaId'),
-          schemes.data?.map((scheme) => scheme.id),
-        );
+  const selection = useDocumentAndScheme(organizationId, params);
+  const { documents, documentId, schemes, schemeId } = selection;
   useQueryStringSelections({ occupationId, documentId, schemaId: schemeId });
 
   const budgets = useDocumentBudgets(documentId ?? '');
@@ -150,7 +140,7 @@ export function PermissionsTab() {
   );
 
   const failed = [occupations, documents, organizationGrants, documentGrants, budgets, schemes].find((query) => query.isError);
-  const choose = (key: string) => (value: string) => {
+  const choose = (key: 'occupationId' | 'documentId' | 'schemaId', value: string) => {
     setCopied(false);
     setParams(
       (current) => {
@@ -170,31 +160,12 @@ export function PermissionsTab() {
         <SelectField
           labelId="permissions.field.occupation"
           value={occupationId ?? ''}
-          onChange={choose('occupationId')}
+          onChange={(value) => choose('occupationId', value)}
           options={(occupations.data ?? []).map((occupation) => ({ value: occupation.id, label: occupationLabel(occupation) }))}
           disabled={!occupations.data?.length}
           testId="permissions-occupation"
         />
-        <SelectField
-          labelId="permissions.field.document"
-          value={documentId ?? ''}
-          onChange={choose('documentId')}
-          options={(documents.data ?? []).map((document) => ({ value: document.id, label: document.name }))}
-          disabled={!documents.data?.length}
-          testId="permissions-document"
-        />
-        <SelectField
-          labelId="permissions.field.scheme"
-          value={schemeId ?? ''}
-          onChange={choose('schemaId')}
-          options={
-            schemes.data?.length
-              ? schemes.data.map((scheme) => ({ value: scheme.id, label: scheme.name }))
-              : [{ value: '', label: intl.formatMessage({ id: 'permissions.noSchemes' }) }]
-          }
-          disabled={!schemes.data?.length}
-          testId="permissions-scheme"
-        />
+        <DocumentSchemeSelects selection={selection} onChoose={choose} testIdPrefix="permissions" />
         <span className="permissions-spacer" />
         {canEdit && selectedOccupation && !holdsAll ? (
           <button type="button" className="button" onClick={() => setCopying(true)} data-testid="permissions-copy">
