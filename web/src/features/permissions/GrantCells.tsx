@@ -93,7 +93,16 @@ export function UpdateHeader({ displayName, toggle }: IHeaderParams & { toggle: 
 
 /** The read and update columns; the update column carries the header toggle. */
 export function grantColumns<T extends GrantRow>(labels: { read: string; update: string }, toggle: HeaderToggle): ColDef<T>[] {
-  const common: ColDef<T> = { width: 130, sortable: false, resizable: false, cellRenderer: GrantToggleCell, cellClass: 'grant-cell' };
+  const common: ColDef<T> = {
+    width: 130,
+    sortable: false,
+    resizable: false,
+    cellRenderer: GrantToggleCell,
+    cellClass: 'grant-cell',
+    // The box draws the row's grant: as the cell's value, a changed grant (another resource chosen,
+    // a change saved) re-draws the cell; without it AG Grid keeps the rows' old boxes.
+    valueGetter: ({ data }) => (data ? `${JSON.stringify(data.grant)}|${data.editable}|${data.holdsAll ?? false}` : ''),
+  };
   return [
     { ...common, colId: 'read', headerName: labels.read, cellRendererParams: { action: 'read' } },
     {

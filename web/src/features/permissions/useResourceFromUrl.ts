@@ -26,10 +26,13 @@ export function useResourceFromUrl<T>({ treeApi, openBudget, select, rowIdOf }: 
   const [target] = useState(() => ({ budgetId: params.get('budgetId'), subBudgetId: params.get('subBudgetId') }));
   const latest = useRef({ openBudget, select, rowIdOf });
   latest.current = { openBudget, select, rowIdOf };
+  // Done once: leaving the URL makes a new `setParams`, which must not select the resource again
+  // after the user has chosen another.
+  const done = useRef(false);
 
   useEffect(() => {
     const { budgetId, subBudgetId } = target;
-    if (!budgetId) return;
+    if (!budgetId || done.current) return;
     if (subBudgetId) latest.current.openBudget(budgetId);
     const leaveUrl = () =>
       setParams(
@@ -52,6 +55,7 @@ export function useResourceFromUrl<T>({ treeApi, openBudget, select, rowIdOf }: 
       }
       if (node || tries >= MAX_TRIES) {
         clearInterval(timer);
+        done.current = true;
         leaveUrl();
       }
     }, RETRY_MS);
