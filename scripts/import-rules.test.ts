@@ -37,7 +37,7 @@ const PROBES: Record<string, { forbidden: string[]; allowed: string[] }> = {
   'services/domain/src/budgets/probe.test.ts': { forbidden: ['pg', '@eelarve/eventstore'], allowed: ['vitest', '../testing', './decider'] },
   'shared/src/probe.ts': {
     forbidden: ['kysely', 'react', '@eelarve/domain', 'date-fns', '../../services/domain/src/index'],
-    allowed: ['zod', './text', './contracts/common'],
+    allowed: ['zod', 'decimal.js', './text', './contracts/common'],
   },
   'shared/src/contracts/probe.ts': { forbidden: ['../../../web/src/api/client', 'node:crypto'], allowed: ['../text', './common', 'zod'] },
   'shared/src/probe.test.ts': { forbidden: ['react', '@eelarve/domain'], allowed: ['vitest', 'fast-check', './text'] },

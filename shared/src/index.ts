@@ -17,3 +17,5 @@ export * from './contracts/budgets';
 export * from './contracts/resource-statuses';
 export * from './contracts/permissions';
 export * from './contracts/budget-approval';
+export * from './contracts/records';
+export * from './decimal';

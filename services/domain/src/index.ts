@@ -22,3 +22,4 @@ export * from './budget-approval/events';
 export * from './budget-approval/decider';
 export * from './budget-approval/route-events';
 export * from './budget-approval/route-decider';
+export * from './records/events';

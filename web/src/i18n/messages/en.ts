@@ -12,6 +12,7 @@ import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
 import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
+import { recordsMessages } from '../../features/records/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -255,5 +256,6 @@ export const en: Messages = {
   ...approvalMessages.en,
   ...statusLockMessages.en,
   ...permissionsMessages.en,
+  ...recordsMessages.en,
   ...organizationAdminMessages.en,
 };

@@ -12,6 +12,7 @@ import { classifierMessages } from '../../features/classifiers/messages';
 import { approvalMessages } from '../../features/budgets/approval/messages';
 import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
+import { recordsMessages } from '../../features/records/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -257,6 +258,7 @@ export const et = {
   ...approvalMessages.et,
   ...statusLockMessages.et,
   ...permissionsMessages.et,
+  ...recordsMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 
