@@ -10,6 +10,8 @@ interface Toast {
   code: string;
   /** The action's own failure message; the server code's message is then shown below it as detail. */
   message?: MessageKey;
+  /** A success message (no error code): shown alone, with its values. */
+  success?: { message: MessageKey; values?: Record<string, string | number> };
 }
 
 interface ToastContextValue {
@@ -20,6 +22,8 @@ interface ToastContextValue {
    * with the translated error code of `error` below it as detail.
    */
   showFailure: (message: MessageKey, error: unknown) => void;
+  /** Shows that an action succeeded (spec 3, section 8: 'importRecordsSuccess', 'bulkEditSuccess', ...). */
+  showSuccess: (message: MessageKey, values?: Record<string, string | number>) => void;
 }
 
 const ToastContext = createContext<ToastContextValue | null>(null);
@@ -45,16 +49,35 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
   const showError = useCallback((error: unknown) => show(error), [show]);
   const showFailure = useCallback((message: MessageKey, error: unknown) => show(error, message), [show]);
+  const showSuccess = useCallback(
+    (message: MessageKey, values?: Record<string, string | number>) => {
+      const id = nextId.current++;
+      setToasts((current) => [...current.slice(-3), { id, code: '', success: { message, values } }]);
+      window.setTimeout(() => dismiss(id), TOAST_MS);
+    },
+    [dismiss],
+  );
 
-  const value = useMemo(() => ({ showError, showFailure }), [showError, showFailure]);
+  const value = useMemo(() => ({ showError, showFailure, showSuccess }), [showError, showFailure, showSuccess]);
 
   return (
     <ToastContext.Provider value={value}>
       {children}
       <div className="toasts" aria-live="polite">
         {toasts.map((toast) => (
-          <div key={toast.id} className="toast toast-error" role="alert" data-testid="toast" data-error-code={toast.code} data-message={toast.message}>
-            {toast.message ? (
+          <div
+            key={toast.id}
+            className={toast.success ? 'toast toast-success' : 'toast toast-error'}
+            role={toast.success ? 'status' : 'alert'}
+            data-testid="toast"
+            data-error-code={toast.success ? undefined : toast.code}
+            data-message={toast.success?.message ?? toast.message}
+          >
+            {toast.success ? (
+              <span>
+                <FormattedMessage id={toast.success.message} values={toast.success.values} />
+              </span>
+            ) : toast.message ? (
               <span className="toast-text">
                 <strong className="toast-title" data-testid="toast-title">
                   <FormattedMessage id={toast.message} />
