@@ -44,6 +44,8 @@ export const recordInputSchema = z.object({
   amount: amountSchema.optional(),
   factors: recordFactorsSchema.optional(),
   classifiers: recordClassifiersInputSchema.default({}),
+  /** Set when the record is made as a copy of another (duplicate): its history says so. */
+  duplicatedFrom: uuid.optional(),
 });
 export type RecordInput = z.infer<typeof recordInputSchema>;
 
@@ -65,6 +67,32 @@ export const recordSchema = z.object({
   user_name: z.string(),
 });
 export type BudgetRecord = z.infer<typeof recordSchema>;
+
+/** A record as one scheme sees it: the sub-budget it falls in, or '-2' when it fits none (GET .../schema/{s}/records). */
+export const schemeRecordSchema = recordSchema.extend({ subBudgetId: z.string() });
+/** A record with the sub-budget it falls in per scheme id (GET .../schema-records?schemaIds=). */
+export const schemesRecordSchema = recordSchema.extend({ subBudgetIds: z.record(z.string(), z.string()) });
+
+/** One stored event of a record's streams, for auditors (GET .../record/{id}/events). */
+export const recordStoredEventSchema = z.object({
+  eventId: z.string(),
+  streamName: z.string(),
+  revision: z.string(),
+  position: z.string(),
+  type: z.string(),
+  data: z.unknown(),
+  metadata: z.object({
+    correlationId: z.string(),
+    causationId: z.string().nullable(),
+    userId: z.string().nullable(),
+    userName: z.string().nullable(),
+    occupationId: z.string().nullable(),
+    occupationName: z.string().nullable(),
+    occurredAt: z.string(),
+  }),
+  storedAt: z.string(),
+});
+export type RecordStoredEvent = z.infer<typeof recordStoredEventSchema>;
 
 export const recordIdParamsSchema = z.object({ budgetId: uuid, subBudgetId: uuid, id: uuid });
 export const subBudgetRecordsParamsSchema = z.object({ budgetId: uuid, subBudgetId: uuid });
