@@ -187,38 +187,5 @@ export function parseImportTable(
   return result;
 }
 
-/** A small CSV reader: comma or semicolon separated (whichever the header uses), quotes doubled. */
-export function parseCsv(text: string): string[][] {
-  const source = text.replace(/^\uFEFF/, '');
-  const firstLine = source.split(/\r?\n/, 1)[0] ?? '';
-  const separator = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < source.length; index += 1) {
-    const char = source[index];
-    if (quoted) {
-      if (char === '"' && source[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === separator) {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[index + 1] === '\n') index += 1;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += char;
-  }
-  if (cell !== '' || row.length > 0) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
+/** Moved to the shared spreadsheet helpers (the records import reads files too). */
+export { parseCsv } from '../../components/spreadsheet';

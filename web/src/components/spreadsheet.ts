@@ -1,0 +1,75 @@
+/**
+ * Spreadsheets in the browser, shared by the imports and exports of several features: .xlsx with
+ * exceljs (AG Grid Community has no Excel export), loaded on first use, and a small CSV reader.
+ */
+
+export async function loadExcel() {
+  const module = await import('exceljs');
+  return (module.default ?? module) as typeof import('exceljs');
+}
+
+/** Lets the browser save `data` as `fileName`. */
+export function saveFile(fileName: string, data: BlobPart, type: string): void {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The first sheet of an .xlsx file, or a .csv file, as rows of cell values (exceljs values: numbers, text, dates, rich text, formulas). */
+export async function readTable(file: File): Promise<unknown[][]> {
+  if (file.name.toLowerCase().endsWith('.csv')) return parseCsv(await file.text());
+  const Excel = await loadExcel();
+  const workbook = new Excel.Workbook();
+  await workbook.xlsx.load(await file.arrayBuffer());
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return [];
+  const rows: unknown[][] = [];
+  sheet.eachRow({ includeEmpty: false }, (row) => {
+    const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+    rows.push(values);
+  });
+  return rows;
+}
+
+/** A small CSV reader: comma or semicolon separated (whichever the header uses), quotes doubled. */
+export function parseCsv(text: string): string[][] {
+  const source = text.replace(/^\uFEFF/, '');
+  const firstLine = source.split(/\r?\n/, 1)[0] ?? '';
+  const separator = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < source.length; index += 1) {
+    const char = source[index];
+    if (quoted) {
+      if (char === '"' && source[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === separator) {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && source[index + 1] === '\n') index += 1;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += char;
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}
