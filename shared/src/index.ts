@@ -19,3 +19,4 @@ export * from './contracts/permissions';
 export * from './contracts/budget-approval';
 export * from './contracts/records';
 export * from './decimal';
+export * from './records/import-validation';

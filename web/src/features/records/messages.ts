@@ -19,6 +19,23 @@ const et = {
   'error.RECORD_REVERT_NOT_POSSIBLE': 'Seda muudatust ei saa enam tagasi võtta.',
   'error.IMPORT_NOT_FOUND': 'Importi ei leitud.',
   'validation.amount': 'Sisesta arv (kuni 15 numbrit enne ja 6 pärast koma).',
+  // Import row errors (spec 3 section 5; shared/src/records/import-validation.ts): 'records.importError.' + message key.
+  'records.importError.emptyName': 'Nimi puudub.',
+  'records.importError.emptyNameMaster': 'Nimi puudub: nimeks võetakse põhiklassifikaatori väärtuse nimi.',
+  'records.importError.validation.max': 'Nimi on pikem kui 256 märki.',
+  'records.importError.periodValueNotNumeric': 'Kuu väärtus ei ole arv.',
+  'records.importError.periodOutsideDocument': 'Kuu väärtus jääb väljapoole dokumendi perioodi.',
+  'records.importError.sumNotNumeric': 'Summa ei ole arv.',
+  'records.importError.sumAndPeriodizedInfoMissing': 'Summa ja kuude väärtused puuduvad: summaks võetakse 0,00.',
+  'records.importError.sumAndPeriodizedInfoMismatch': 'Kuude väärtused ei anna kokku summat: kuude jaotus jäetakse välja.',
+  'records.importError.emptySum': 'Summa puudub: summaks võetakse 0,00.',
+  'records.importError.validation.required': 'Kohustuslik klassifikaator on täitmata.',
+  'records.importError.referenceItemNotFound': 'Klassifikaatori väärtust ei leitud.',
+  'records.importError.optionalReferenceItemNotFound': 'Valikulise klassifikaatori väärtust ei leitud: väärtus jäetakse välja.',
+  'records.importError.codeTypeError': 'Kood ei vasta klassifikaatori koodi tüübile.',
+  'records.importError.uniqueCode': 'Kood ei ole üheselt mõistetav: mitu väärtust erinevad vaid suurtähtede poolest.',
+  'records.importError.referenceItemUnselectable': 'Seda klassifikaatori väärtust ei saa valida.',
+  'records.importError.doesNotMatchSubBudget': 'Klassifikaatori väärtus ei vasta alameelarvele.',
 };
 
 const en: Record<keyof typeof et, string> = {
@@ -38,6 +55,23 @@ const en: Record<keyof typeof et, string> = {
   'error.RECORD_REVERT_NOT_POSSIBLE': 'This change can no longer be undone.',
   'error.IMPORT_NOT_FOUND': 'Import not found.',
   'validation.amount': 'Enter a number (up to 15 digits before and 6 after the decimal point).',
+  // Import row errors (spec 3 section 5; shared/src/records/import-validation.ts): 'records.importError.' + message key.
+  'records.importError.emptyName': 'The name is missing.',
+  'records.importError.emptyNameMaster': 'The name is missing: the master classifier value’s name is used.',
+  'records.importError.validation.max': 'The name is longer than 256 characters.',
+  'records.importError.periodValueNotNumeric': 'A monthly value is not a number.',
+  'records.importError.periodOutsideDocument': 'A monthly value lies outside the document period.',
+  'records.importError.sumNotNumeric': 'The amount is not a number.',
+  'records.importError.sumAndPeriodizedInfoMissing': 'The amount and the monthly values are missing: the amount becomes 0.00.',
+  'records.importError.sumAndPeriodizedInfoMismatch': 'The monthly values do not add up to the amount: the monthly split is dropped.',
+  'records.importError.emptySum': 'The amount is missing: it becomes 0.00.',
+  'records.importError.validation.required': 'A required classifier has no value.',
+  'records.importError.referenceItemNotFound': 'Classifier value not found.',
+  'records.importError.optionalReferenceItemNotFound': 'Optional classifier value not found: the value is left out.',
+  'records.importError.codeTypeError': 'The code does not match the classifier’s code type.',
+  'records.importError.uniqueCode': 'The code is ambiguous: several values differ only in letter case.',
+  'records.importError.referenceItemUnselectable': 'This classifier value cannot be selected.',
+  'records.importError.doesNotMatchSubBudget': 'The classifier value does not match the sub-budget.',
 };
 
 export const recordsMessages = { et, en };

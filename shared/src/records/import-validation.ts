@@ -1,0 +1,295 @@
+import type { ImportRow, RecordImportRowError } from '../contracts/records';
+import { amountFromNumber, amountsEqual, parseTypedAmount, sumAmounts } from '../decimal';
+import { LIMITS } from '../limits';
+
+/**
+ * The rules of spec 3 section 5 "Import rows" (issue 11, point 4): one pure function that the
+ * web runs before sending a file's rows and the import job runs again with the facts of the
+ * moment. A row with a critical error is skipped; the other errors say what was changed on the
+ * way in (a value dropped, a default taken).
+ *
+ * Message keys: emptyName, emptyNameMaster, validation.max (name), periodValueNotNumeric,
+ * periodOutsideDocument, sumNotNumeric, sumAndPeriodizedInfoMissing,
+ * sumAndPeriodizedInfoMismatch, emptySum, validation.required, referenceItemNotFound,
+ * optionalReferenceItemNotFound, codeTypeError, uniqueCode, referenceItemUnselectable,
+ * doesNotMatchSubBudget.
+ */
+export const IMPORT_MESSAGES = {
+  emptyName: 'emptyName',
+  emptyNameMaster: 'emptyNameMaster',
+  nameTooLong: 'validation.max',
+  periodValueNotNumeric: 'periodValueNotNumeric',
+  periodOutsideDocument: 'periodOutsideDocument',
+  sumNotNumeric: 'sumNotNumeric',
+  sumAndPeriodizedInfoMissing: 'sumAndPeriodizedInfoMissing',
+  sumAndPeriodizedInfoMismatch: 'sumAndPeriodizedInfoMismatch',
+  emptySum: 'emptySum',
+  required: 'validation.required',
+  referenceItemNotFound: 'referenceItemNotFound',
+  optionalReferenceItemNotFound: 'optionalReferenceItemNotFound',
+  codeTypeError: 'codeTypeError',
+  uniqueCode: 'uniqueCode',
+  referenceItemUnselectable: 'referenceItemUnselectable',
+  doesNotMatchSubBudget: 'doesNotMatchSubBudget',
+} as const;
+export type ImportMessageKey = (typeof IMPORT_MESSAGES)[keyof typeof IMPORT_MESSAGES];
+
+export interface ImportClassifierItem {
+  code: string;
+  name: string;
+  selectable: boolean;
+}
+
+export interface ImportClassifier {
+  id: string;
+  fieldName: string;
+  required: boolean;
+  /** The document's master classifier: always required; its item's name is the default record name. */
+  master: boolean;
+  /** The classifier's code rules (spec 2: code type pattern and length bounds), when it has them. */
+  code?: { typeRegex: string; regexFlag: string; minLength: number; maxLength: number } | null;
+  items: readonly ImportClassifierItem[];
+}
+
+export interface ImportValidationContext {
+  classifiers: readonly ImportClassifier[];
+  /** 12 × the document's duration in years. */
+  monthCount: number;
+  /**
+   * The values of the sub-budget the rows go into (classifier id → code, its scheme's
+   * classifiers): a row takes them where it has none and must not differ from them.
+   */
+  subBudgetValues?: Readonly<Record<string, string>> | null;
+  /** The organisation's decimal separator, for amounts written as text ("1 234,56"). */
+  decimalSeparator?: ',' | '.';
+}
+
+/** What a valid row becomes: the values of the record to import. */
+export interface ImportRowValues {
+  name: string;
+  amount: string;
+  months: string[] | null;
+  /** Classifier id → item code. */
+  classifiers: Record<string, string>;
+}
+
+export interface ValidatedImportRow {
+  values: ImportRowValues;
+  validationErrors: RecordImportRowError[];
+  /** A critical error: the row is skipped (and cannot be selected in the web). */
+  critical: boolean;
+}
+
+type Cell = string | number | null | undefined;
+
+const isEmptyCell = (cell: Cell): boolean => cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+
+/**
+ * A cell as an exact amount, or null when it is not a number. A spreadsheet number carries
+ * binary noise past Excel's 15 significant digits (0.1 + 0.2); those digits are not the value.
+ */
+export function amountOfCell(cell: string | number, decimalSeparator: ',' | '.' = ','): string | null {
+  if (typeof cell === 'number') return Number.isFinite(cell) ? amountFromNumber(Number(cell.toPrecision(15))) : null;
+  return parseTypedAmount(cell, decimalSeparator);
+}
+
+/** Indexes a classifier's items by exact code and by upper-cased code (a file's case may differ). */
+interface ItemIndex {
+  exact: Map<string, ImportClassifierItem>;
+  folded: Map<string, ImportClassifierItem[]>;
+}
+
+function indexItems(items: readonly ImportClassifierItem[]): ItemIndex {
+  const exact = new Map<string, ImportClassifierItem>();
+  const folded = new Map<string, ImportClassifierItem[]>();
+  for (const item of items) {
+    exact.set(item.code, item);
+    const key = item.code.toUpperCase();
+    folded.set(key, [...(folded.get(key) ?? []), item]);
+  }
+  return { exact, folded };
+}
+
+type ItemLookup = { item: ImportClassifierItem } | { missing: true } | { ambiguous: true };
+
+function findItem(index: ItemIndex, code: string): ItemLookup {
+  const exact = index.exact.get(code);
+  if (exact) return { item: exact };
+  const candidates = index.folded.get(code.toUpperCase()) ?? [];
+  if (candidates.length === 1) return { item: candidates[0]! };
+  return candidates.length > 1 ? { ambiguous: true } : { missing: true };
+}
+
+interface PreparedClassifier extends ImportClassifier {
+  index: ItemIndex;
+  pattern: RegExp | null;
+}
+
+function prepare(classifier: ImportClassifier): PreparedClassifier {
+  const pattern = classifier.code ? new RegExp(classifier.code.typeRegex, classifier.code.regexFlag) : null;
+  return { ...classifier, index: indexItems(classifier.items), pattern };
+}
+
+const codeText = (cell: string | number | null | undefined): string => (cell === null || cell === undefined ? '' : String(cell).trim());
+
+function cellOf(row: ImportRow, classifier: ImportClassifier): string {
+  const byFieldName = row.classifiers[classifier.fieldName];
+  return codeText(byFieldName !== undefined && byFieldName !== null ? byFieldName : row.classifiers[classifier.id]);
+}
+
+function fitsCodeType(classifier: PreparedClassifier, code: string): boolean {
+  if (!classifier.pattern || !classifier.code) return true;
+  return code.length >= classifier.code.minLength && code.length <= classifier.code.maxLength && classifier.pattern.test(code);
+}
+
+interface RowCheck {
+  errors: RecordImportRowError[];
+  add(message: ImportMessageKey, critical: boolean, fieldName: string | null): void;
+}
+
+function rowCheck(): RowCheck {
+  const errors: RecordImportRowError[] = [];
+  return { errors, add: (message, critical, fieldName) => errors.push({ message, critical, fieldName }) };
+}
+
+/**
+ * One classifier's value of a row: the code it keeps, or null. A master or required classifier's
+ * fault is critical; an optional one's value is dropped with a non-critical error.
+ */
+function checkClassifier(row: ImportRow, classifier: PreparedClassifier, subBudgetCode: string | undefined, check: RowCheck): ImportClassifierItem | null {
+  const mandatory = classifier.required || classifier.master;
+  const given = cellOf(row, classifier);
+  const code = given === '' ? (subBudgetCode ?? '') : given;
+  const field = classifier.fieldName;
+  if (code === '') {
+    if (mandatory) check.add(IMPORT_MESSAGES.required, true, field);
+    return null;
+  }
+  if (!fitsCodeType(classifier, code)) {
+    check.add(IMPORT_MESSAGES.codeTypeError, mandatory, field);
+    return null;
+  }
+  const found = findItem(classifier.index, code);
+  if ('ambiguous' in found) {
+    check.add(IMPORT_MESSAGES.uniqueCode, mandatory, field);
+    return null;
+  }
+  if ('missing' in found) {
+    check.add(mandatory ? IMPORT_MESSAGES.referenceItemNotFound : IMPORT_MESSAGES.optionalReferenceItemNotFound, mandatory, field);
+    return null;
+  }
+  if (!found.item.selectable) {
+    check.add(IMPORT_MESSAGES.referenceItemUnselectable, mandatory, field);
+    return null;
+  }
+  if (subBudgetCode !== undefined && found.item.code !== subBudgetCode) {
+    check.add(IMPORT_MESSAGES.doesNotMatchSubBudget, true, field);
+    return null;
+  }
+  return found.item;
+}
+
+/** The monthly values: null when none is given; each given one must be a number inside the period. */
+function checkMonths(row: ImportRow, context: ImportValidationContext, check: RowCheck): string[] | null {
+  const cells = row.months ?? [];
+  if (cells.every(isEmptyCell)) return null;
+  const months: string[] = [];
+  let valid = true;
+  cells.forEach((cell, index) => {
+    if (isEmptyCell(cell)) {
+      months.push('0');
+      return;
+    }
+    if (index >= context.monthCount) {
+      check.add(IMPORT_MESSAGES.periodOutsideDocument, true, `months.${index}`);
+      valid = false;
+      return;
+    }
+    const amount = amountOfCell(cell as string | number, context.decimalSeparator);
+    if (amount === null) {
+      check.add(IMPORT_MESSAGES.periodValueNotNumeric, true, `months.${index}`);
+      valid = false;
+      return;
+    }
+    months.push(amount);
+  });
+  if (!valid) return null;
+  const inPeriod = months.slice(0, context.monthCount);
+  while (inPeriod.length < context.monthCount) inPeriod.push('0');
+  return inPeriod;
+}
+
+/**
+ * The sum and the months together. An empty sum becomes 0 ('emptySum'; with no months either,
+ * 'sumAndPeriodizedInfoMissing'); months that do not add up to the sum are dropped
+ * ('sumAndPeriodizedInfoMismatch').
+ */
+function checkAmount(row: ImportRow, months: string[] | null, context: ImportValidationContext, check: RowCheck): { amount: string; months: string[] | null } {
+  if (isEmptyCell(row.amount)) {
+    check.add(months ? IMPORT_MESSAGES.emptySum : IMPORT_MESSAGES.sumAndPeriodizedInfoMissing, false, 'amount');
+    return reconcile('0', months, check);
+  }
+  const amount = amountOfCell(row.amount as string | number, context.decimalSeparator);
+  if (amount === null) {
+    check.add(IMPORT_MESSAGES.sumNotNumeric, true, 'amount');
+    return { amount: '0', months };
+  }
+  return reconcile(amount, months, check);
+}
+
+function reconcile(amount: string, months: string[] | null, check: RowCheck): { amount: string; months: string[] | null } {
+  if (months && !amountsEqual(sumAmounts(months), amount)) {
+    check.add(IMPORT_MESSAGES.sumAndPeriodizedInfoMismatch, false, 'months');
+    return { amount, months: null };
+  }
+  return { amount, months };
+}
+
+/** The name: empty takes the master item's name ('emptyNameMaster') or is critical ('emptyName'). */
+function checkName(row: ImportRow, masterItem: ImportClassifierItem | null, check: RowCheck): string {
+  const name = (row.name ?? '').trim();
+  if (name === '') {
+    if (masterItem) {
+      check.add(IMPORT_MESSAGES.emptyNameMaster, false, 'name');
+      return masterItem.name.slice(0, LIMITS.text);
+    }
+    check.add(IMPORT_MESSAGES.emptyName, true, 'name');
+    return '';
+  }
+  if (name.length > LIMITS.text) check.add(IMPORT_MESSAGES.nameTooLong, true, 'name');
+  return name;
+}
+
+function validateRow(row: ImportRow, classifiers: readonly PreparedClassifier[], context: ImportValidationContext): ValidatedImportRow {
+  const check = rowCheck();
+  const values: Record<string, string> = {};
+  let masterItem: ImportClassifierItem | null = null;
+  for (const classifier of classifiers) {
+    const item = checkClassifier(row, classifier, context.subBudgetValues?.[classifier.id], check);
+    if (!item) continue;
+    values[classifier.id] = item.code;
+    if (classifier.master) masterItem = item;
+  }
+  const name = checkName(row, masterItem, check);
+  const { amount, months } = checkAmount(row, checkMonths(row, context, check), context, check);
+  return { values: { name, amount, months, classifiers: values }, validationErrors: check.errors, critical: check.errors.some((error) => error.critical) };
+}
+
+/** Every row checked against the same facts (the classifier items are indexed once). */
+export function validateImportRows(rows: readonly ImportRow[], context: ImportValidationContext): ValidatedImportRow[] {
+  const classifiers = context.classifiers.map(prepare);
+  return rows.map((row) => validateRow(row, classifiers, context));
+}
+
+/** What the import report counts: the rows imported and the errors of all rows. */
+export function importCounts(rows: readonly ValidatedImportRow[]): { recordsInserted: number; totalErrorsCount: number; criticalErrorsCount: number } {
+  let recordsInserted = 0;
+  let totalErrorsCount = 0;
+  let criticalErrorsCount = 0;
+  for (const row of rows) {
+    if (!row.critical) recordsInserted++;
+    totalErrorsCount += row.validationErrors.length;
+    criticalErrorsCount += row.validationErrors.filter((error) => error.critical).length;
+  }
+  return { recordsInserted, totalErrorsCount, criticalErrorsCount };
+}
