@@ -149,6 +149,13 @@ export const ERROR_STATUS = {
   RECORD_DOES_NOT_MATCH_SUB_BUDGET: 422,
   RECORD_REVERT_NOT_POSSIBLE: 422,
   IMPORT_NOT_FOUND: 404,
+  // record imports (issue 11, points 4 and 5): the gzip body over its cap (compressed or
+  // unpacked), a body that is not gzip JSON, an organisation without API usage, a budget that
+  // takes no imports (a sum budget)
+  IMPORT_BODY_TOO_LARGE: 413,
+  IMPORT_BODY_INVALID: 400,
+  API_USAGE_NOT_ALLOWED: 403,
+  IMPORT_BUDGET_TYPE_INVALID: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -197,5 +197,32 @@ export const importErrorReportSchema = z.object({
   totalErrorsCount: z.number(),
 });
 
+/**
+ * POST .../records/preview (beyond the spec): what the import would change, before it is sent.
+ * Per scheme of the budget, the sub-budgets that would get rows ('-2': rows that fit none), with
+ * their records and totals before → after; amounts are exact decimal strings.
+ */
+export const importPreviewSchema = z.object({
+  rows: z.object({ total: z.number(), importable: z.number(), critical: z.number() }),
+  total: z.object({ before: z.string(), after: z.string() }),
+  schemes: z.array(
+    z.object({
+      schemeId: z.string(),
+      name: z.string(),
+      subBudgets: z.array(
+        z.object({
+          subBudgetId: z.string(),
+          name: z.string().nullable(),
+          recordsBefore: z.number(),
+          recordsAdded: z.number(),
+          totalBefore: z.string(),
+          totalAfter: z.string(),
+        }),
+      ),
+    }),
+  ),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
 /** POST answers: the import's id and its job's first status. */
 export const importStartedSchema = z.object({ id: z.string(), status: z.enum(IMPORT_STATUSES) });

@@ -18,6 +18,10 @@ const et = {
   'error.RECORD_DOES_NOT_MATCH_SUB_BUDGET': 'Kirje klassifikaatorid ei vasta alameelarvele.',
   'error.RECORD_REVERT_NOT_POSSIBLE': 'Seda muudatust ei saa enam tagasi võtta.',
   'error.IMPORT_NOT_FOUND': 'Importi ei leitud.',
+  'error.IMPORT_BODY_TOO_LARGE': 'Imporditavad andmed on liiga suured: pakitult kuni 20 MB ja lahtipakituna kuni 200 MB.',
+  'error.IMPORT_BODY_INVALID': 'Imporditavad andmed ei ole gzip-pakitud JSON.',
+  'error.API_USAGE_NOT_ALLOWED': 'Organisatsioonil ei ole API kasutamine lubatud.',
+  'error.IMPORT_BUDGET_TYPE_INVALID': 'Sellesse eelarvesse ei saa kirjeid importida.',
   'validation.amount': 'Sisesta arv (kuni 15 numbrit enne ja 6 pärast koma).',
   // Import row errors (spec 3 section 5; shared/src/records/import-validation.ts): 'records.importError.' + message key.
   'records.importError.emptyName': 'Nimi puudub.',
@@ -54,6 +58,10 @@ const en: Record<keyof typeof et, string> = {
   'error.RECORD_DOES_NOT_MATCH_SUB_BUDGET': 'The record’s classifiers do not match the sub-budget.',
   'error.RECORD_REVERT_NOT_POSSIBLE': 'This change can no longer be undone.',
   'error.IMPORT_NOT_FOUND': 'Import not found.',
+  'error.IMPORT_BODY_TOO_LARGE': 'The import data is too large: at most 20 MB compressed and 200 MB unpacked.',
+  'error.IMPORT_BODY_INVALID': 'The import data is not gzip-compressed JSON.',
+  'error.API_USAGE_NOT_ALLOWED': 'The organisation does not allow API usage.',
+  'error.IMPORT_BUDGET_TYPE_INVALID': 'Records cannot be imported into this budget.',
   'validation.amount': 'Enter a number (up to 15 digits before and 6 after the decimal point).',
   // Import row errors (spec 3 section 5; shared/src/records/import-validation.ts): 'records.importError.' + message key.
   'records.importError.emptyName': 'The name is missing.',
