@@ -82,7 +82,8 @@ function onTransaction(trx: Kysely<unknown>) {
 
 /** What starts tasks: the gateway's queue (app.tasks) or, in tests, a worker's. */
 export interface TaskStarter {
-  start(definition: TaskDefinition, task: NewTask): Promise<string>;
+  /** `alongside` writes the task's own rows (a record import's) in the same transaction as the task and its job. */
+  start(definition: TaskDefinition, task: NewTask, alongside?: (trx: AppDatabase, taskId: string) => Promise<void>): Promise<string>;
 }
 
 /**
@@ -92,7 +93,7 @@ export interface TaskStarter {
 export function taskStarter(db: AppDatabase, boss: PgBoss, context: TaskContext): TaskStarter {
   const ensured = new Set<string>();
   return {
-    async start(definition, task) {
+    async start(definition, task, alongside) {
       if (!ensured.has(definition.type)) {
         await ensureTaskQueue(boss, definition.type, definition.policy);
         ensured.add(definition.type);
@@ -113,6 +114,7 @@ export function taskStarter(db: AppDatabase, boss: PgBoss, context: TaskContext)
       const stepNames = definition.steps(context, draft, task.actor).map((step) => step.name);
       await db.transaction().execute(async (trx) => {
         await insertTask(trx, id, task, stepNames);
+        await alongside?.(trx as unknown as AppDatabase, id);
         const data: TaskJobData = { taskId: id, type: definition.type };
         await boss.send(taskQueueName(definition.type), data, { id, db: onTransaction(trx as unknown as Kysely<unknown>) });
       });
