@@ -4,6 +4,7 @@ import { type BudgetTables, budgetMigrations } from '../features/budgets/migrati
 import { type ElectronicIdTables, electronicIdMigrations } from '../features/electronic-id/migrations';
 import { type ImportsTables, importsMigrations } from '../features/imports/migrations';
 import { type MailTables, mailMigrations } from '../features/mail/migrations';
+import { type RecordImportsTables, recordImportsMigrations } from '../features/record-imports/migrations';
 import { type RegistrationTables, registrationMigrations } from '../features/registration/migrations';
 import { type TasksTables, tasksMigrations } from '../features/tasks/migrations';
 import { type ThrottleTables, throttleMigrations } from '../features/throttle/migrations';
@@ -63,6 +64,7 @@ export const operationalMigrations: Record<string, Migration> = {
   ...userSettingsMigrations,
   ...oneOffMigrationTables,
   ...commandRunnerMigrations,
+  ...recordImportsMigrations,
 };
 
 export interface OperationalTables
@@ -73,6 +75,7 @@ export interface OperationalTables
     ImportsTables,
     MailTables,
     OneOffMigrationTables,
+    RecordImportsTables,
     RegistrationTables,
     TasksTables,
     ThrottleTables,
