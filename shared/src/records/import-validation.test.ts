@@ -122,12 +122,14 @@ describe('import rows are checked with the rules of spec 3 section 5', () => {
   });
 
   it('rows into a sub-budget take its values and must not differ from them', () => {
-    const subBudgetValues = { [MASTER]: '02' };
-    expect(only({ name: '', classifiers: { allikas: 'RE' } }, { subBudgetValues })).toMatchObject({
+    const subBudget = { schemeClassifierIds: [MASTER, OPTIONAL], classifiers: { [MASTER]: '02' } };
+    expect(only({ name: '', classifiers: { ALLIKAS: 'RE' } }, { subBudget })).toMatchObject({
       values: { name: 'Kultuur', classifiers: { [MASTER]: '02', [REQUIRED]: 'RE' } },
       critical: false,
     });
-    expect(messages({}, { subBudgetValues })).toEqual([['doesNotMatchSubBudget', true, 'tegevusala']]);
+    expect(messages({}, { subBudget })).toEqual([['doesNotMatchSubBudget', true, 'tegevusala']]);
+    // The sub-budget leaves 'projekt' empty: a row in it must too.
+    expect(messages({ classifiers: { tegevusala: '02', allikas: 'RE', projekt: 'P1' } }, { subBudget })).toEqual([['doesNotMatchSubBudget', true, 'projekt']]);
   });
 
   it('reads spreadsheet numbers at 15 significant digits and text with the organisation’s separator', () => {

@@ -51,15 +51,21 @@ export interface ImportClassifier {
   items: readonly ImportClassifierItem[];
 }
 
+export interface ImportSubBudget {
+  schemeClassifierIds: readonly string[];
+  /** Classifier id → code; a scheme classifier the sub-budget leaves empty is absent. */
+  classifiers: Readonly<Record<string, string>>;
+}
+
 export interface ImportValidationContext {
   classifiers: readonly ImportClassifier[];
   /** 12 × the document's duration in years. */
   monthCount: number;
   /**
-   * The values of the sub-budget the rows go into (classifier id → code, its scheme's
-   * classifiers): a row takes them where it has none and must not differ from them.
+   * The sub-budget the rows go into: a row takes its values where it has none, and must carry
+   * exactly its values in every classifier of its scheme (one it leaves empty stays empty).
    */
-  subBudgetValues?: Readonly<Record<string, string>> | null;
+  subBudget?: ImportSubBudget | null;
   /** The organisation's decimal separator, for amounts written as text ("1 234,56"). */
   decimalSeparator?: ',' | '.';
 }
@@ -132,9 +138,19 @@ function prepare(classifier: ImportClassifier): PreparedClassifier {
 
 const codeText = (cell: string | number | null | undefined): string => (cell === null || cell === undefined ? '' : String(cell).trim());
 
+/** A row's cell for the classifier: by field name (any letter case) or by id. */
 function cellOf(row: ImportRow, classifier: ImportClassifier): string {
-  const byFieldName = row.classifiers[classifier.fieldName];
-  return codeText(byFieldName !== undefined && byFieldName !== null ? byFieldName : row.classifiers[classifier.id]);
+  const wanted = classifier.fieldName.toLowerCase();
+  for (const [key, cell] of Object.entries(row.classifiers)) {
+    if ((key === classifier.id || key.toLowerCase() === wanted) && cell !== null && cell !== undefined) return codeText(cell);
+  }
+  return '';
+}
+
+/** In the sub-budget's scheme: the code it requires ('' when it leaves the classifier empty); undefined outside it. */
+function subBudgetCodeOf(subBudget: ImportSubBudget | null | undefined, classifierId: string): string | undefined {
+  if (!subBudget?.schemeClassifierIds.includes(classifierId)) return undefined;
+  return subBudget.classifiers[classifierId] ?? '';
 }
 
 function fitsCodeType(classifier: PreparedClassifier, code: string): boolean {
@@ -161,6 +177,10 @@ function checkClassifier(row: ImportRow, classifier: PreparedClassifier, subBudg
   const given = cellOf(row, classifier);
   const code = given === '' ? (subBudgetCode ?? '') : given;
   const field = classifier.fieldName;
+  if (subBudgetCode === '' && code !== '') {
+    check.add(IMPORT_MESSAGES.doesNotMatchSubBudget, true, field);
+    return null;
+  }
   if (code === '') {
     if (mandatory) check.add(IMPORT_MESSAGES.required, true, field);
     return null;
@@ -182,7 +202,7 @@ function checkClassifier(row: ImportRow, classifier: PreparedClassifier, subBudg
     check.add(IMPORT_MESSAGES.referenceItemUnselectable, mandatory, field);
     return null;
   }
-  if (subBudgetCode !== undefined && found.item.code !== subBudgetCode) {
+  if (subBudgetCode !== undefined && subBudgetCode !== '' && found.item.code !== subBudgetCode) {
     check.add(IMPORT_MESSAGES.doesNotMatchSubBudget, true, field);
     return null;
   }
@@ -265,7 +285,7 @@ function validateRow(row: ImportRow, classifiers: readonly PreparedClassifier[],
   const values: Record<string, string> = {};
   let masterItem: ImportClassifierItem | null = null;
   for (const classifier of classifiers) {
-    const item = checkClassifier(row, classifier, context.subBudgetValues?.[classifier.id], check);
+    const item = checkClassifier(row, classifier, subBudgetCodeOf(context.subBudget, classifier.id), check);
     if (!item) continue;
     values[classifier.id] = item.code;
     if (classifier.master) masterItem = item;
