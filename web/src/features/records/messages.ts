@@ -2,6 +2,8 @@
  * Records, record history, imports and exports (spec 3; issue 11): server error messages and the
  * records screen's own keys; spread into both catalogs.
  */
+import { recordsScreenMessages } from './screen-messages';
+
 const et = {
   'error.RECORD_NOT_FOUND': 'Kirjet ei leitud.',
   'error.RECORD_ID_INVALID': 'Vigane kirje tunnus.',
@@ -82,4 +84,5 @@ const en: Record<keyof typeof et, string> = {
   'records.importError.doesNotMatchSubBudget': 'The classifier value does not match the sub-budget.',
 };
 
-export const recordsMessages = { et, en };
+// The records screen's own keys (R4) live in screen-messages.ts.
+export const recordsMessages = { et: { ...et, ...recordsScreenMessages.et }, en: { ...en, ...recordsScreenMessages.en } };
