@@ -23,3 +23,6 @@ export * from './budget-approval/decider';
 export * from './budget-approval/route-events';
 export * from './budget-approval/route-decider';
 export * from './records/events';
+export * from './records/record-rules';
+export * from './records/history';
+export * from './records/decider';
