@@ -10,6 +10,8 @@ export interface RequestOptions {
    * (401 there means a wrong password) and logout (the session is gone either way).
    */
   ignoreUnauthorized?: boolean;
+  /** Send the JSON body gzip-compressed (spec 3, section 7: the records import). */
+  gzip?: boolean;
 }
 
 type UnauthorizedHandler = () => void;
@@ -22,16 +24,17 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
 
 /** Calls the gateway with the session cookie; resolves to the JSON body or throws an ApiError. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, ignoreUnauthorized = false } = options;
+  const { method = 'GET', body, signal, ignoreUnauthorized = false, gzip = false } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined && gzip) headers['Content-Encoding'] = 'gzip';
 
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : await encodeBody(body, gzip),
       credentials: 'same-origin',
       signal,
     });
@@ -57,6 +60,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   );
   if (response.status === 401 && !ignoreUnauthorized) unauthorizedHandler();
   throw error;
+}
+
+/** JSON text, or its gzip (CompressionStream: a 100,000-row import shrinks about tenfold). */
+async function encodeBody(body: unknown, gzip: boolean): Promise<BodyInit> {
+  const json = JSON.stringify(body);
+  if (!gzip) return json;
+  return new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
 }
 
 async function readErrorBody(response: Response): Promise<Record<string, unknown> | null> {
