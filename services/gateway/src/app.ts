@@ -24,6 +24,7 @@ import { registrationRoutes } from './features/registration/routes';
 import { userSettingsRoutes } from './features/user-settings/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { projectionRoutes } from './features/projections/routes';
+import { budgetRecordRoutes } from './features/records/routes';
 import { adminOccupationRoutes } from './features/admin-occupations/routes';
 import { occupationRoutes } from './features/occupations/routes';
 import { resourcePermissionRoutes } from './features/resource-permissions/routes';
@@ -140,6 +141,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(approvalRouteRoutes);
   await app.register(schemeRoutes);
   await app.register(subBudgetRoutes);
+  await app.register(budgetRecordRoutes);
   await app.register(occupationRoutes);
   await app.register(resourcePermissionRoutes);
   await app.register(adminOccupationRoutes);

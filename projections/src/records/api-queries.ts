@@ -1,0 +1,126 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { ReadDatabase } from '../read-models';
+
+/**
+ * The records API's reads of the `records` read model (issue 11). Lists are built as one JSON
+ * text by PostgreSQL in the shape of the shared `recordSchema`: a sub-budget may hold 10,000
+ * records, and building their answer row by row in the gateway costs more than the query.
+ * Amounts leave PostgreSQL as canonical decimal text (`trim_scale`: "12.5", never "12.500000"),
+ * never as binary floating point. Raw SQL names the `read` schema's views itself.
+ */
+
+/** A record row as the records API needs it (one record, bulk commands, history). */
+export interface RecordApiRow {
+  id: string;
+  budget_id: string;
+  document_id: string;
+  organization_id: string;
+  name: string;
+  /** Canonical decimal text. */
+  amount: string;
+  months: string[] | null;
+  classifiers: Record<string, string>;
+  promoted: boolean;
+  origin_stream: string;
+  origin_revision: string;
+  import_id: string | null;
+}
+
+/** Which records of a budget a list holds. */
+export type RecordsFilter =
+  | { kind: 'budget'; budgetId: string }
+  /**
+   * Records in a sub-budget: on every classifier of its scheme they carry the sub-budget's value,
+   * and none where the sub-budget leaves a classifier empty (`emptyClassifierIds`).
+   */
+  | { kind: 'subBudget'; budgetId: string; classifiers: Record<string, string>; emptyClassifierIds: readonly string[] }
+  /** Records in no sub-budget of the scheme (the -2 row); `classifierIds` are the scheme's classifiers. */
+  | { kind: 'unfit'; budgetId: string; schemeId: string; classifierIds: readonly string[] }
+  | { kind: 'ids'; budgetId: string; recordIds: readonly string[] };
+
+const iso = (column: RawBuilder<unknown>) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** One record as the shared `recordSchema` (comments arrive with a later issue: none yet). */
+const recordJson = sql`json_build_object(
+  'id', r.id, 'budgetId', r.budget_id, 'documentId', r.document_id, 'name', r.name,
+  'amount', trim_scale(r.amount)::text,
+  'classifiers', r.classifiers,
+  'factors', json_build_object('months', (select array_agg(trim_scale(m)::text order by o) from unnest(r.months) with ordinality as t(m, o))),
+  'extra', json_build_object('promoted', r.promoted),
+  'hasComments', false, 'hasCommentAttachments', false,
+  'createdAt', ${iso(sql`r.created_at`)}, 'updated_at', ${iso(sql`r.updated_at`)},
+  'user_name', coalesce(u.name, '')
+)`;
+
+function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
+  switch (filter.kind) {
+    case 'budget':
+      return sql`r.budget_id = ${filter.budgetId}::uuid`;
+    case 'subBudget':
+      return sql`r.budget_id = ${filter.budgetId}::uuid and r.classifiers @> ${JSON.stringify(filter.classifiers)}::jsonb
+        and not (r.classifiers ?| ${[...filter.emptyClassifierIds]}::text[])`;
+    case 'unfit':
+      return sql`r.budget_id = ${filter.budgetId}::uuid and not exists (
+        select 1 from read.sub_budgets s where s.scheme_id = ${filter.schemeId}::uuid and r.classifiers @> s.classifiers
+          and not (r.classifiers ?| array(select k from unnest(${[...filter.classifierIds]}::text[]) k where not s.classifiers ? k)))`;
+    case 'ids':
+      return sql`r.budget_id = ${filter.budgetId}::uuid and r.id = any(${[...filter.recordIds]}::uuid[])`;
+  }
+}
+
+/** The records of the filter as a JSON array text, by name and id. */
+export async function recordsAsJson(read: ReadDatabase, filter: RecordsFilter): Promise<string> {
+  const { rows } = await sql<{ json: string }>`
+    select coalesce(json_agg(${recordJson} order by r.name, r.id), '[]')::text as json
+    from read.records r left join read.users u on u.id = r.updated_by_user_id
+    where ${whereOf(filter)}`.execute(read);
+  return rows[0]?.json ?? '[]';
+}
+
+/** The records of the filter as rows of the shared `recordSchema` (for lists the gateway adds to). */
+export async function recordsAsObjects<T>(read: ReadDatabase, filter: RecordsFilter): Promise<T[]> {
+  const { rows } = await sql<{ record: T }>`
+    select ${recordJson} as record
+    from read.records r left join read.users u on u.id = r.updated_by_user_id
+    where ${whereOf(filter)} order by r.name, r.id`.execute(read);
+  return rows.map((row) => row.record);
+}
+
+const rowColumns = sql`r.id, r.budget_id, r.document_id, r.organization_id, r.name, trim_scale(r.amount)::text as amount,
+  (select array_agg(trim_scale(m)::text order by o) from unnest(r.months) with ordinality as t(m, o)) as months,
+  r.classifiers, r.promoted, r.origin_stream, r.origin_revision::text as origin_revision, r.import_id`;
+
+/** Records of a budget by id (missing ids are left out). */
+export async function findBudgetRecords(read: ReadDatabase, budgetId: string, recordIds: readonly string[]): Promise<RecordApiRow[]> {
+  if (recordIds.length === 0) return [];
+  const { rows } = await sql<RecordApiRow>`select ${rowColumns} from read.records r where ${whereOf({ kind: 'ids', budgetId, recordIds })}`.execute(read);
+  return rows;
+}
+
+/** A sub-budget as scheme fitting needs it. */
+export interface FittingSubBudget {
+  id: string;
+  scheme_id: string;
+  name: string;
+  classifiers: Record<string, string>;
+}
+
+export async function subBudgetsForFitting(read: ReadDatabase, schemeIds: readonly string[]): Promise<FittingSubBudget[]> {
+  if (schemeIds.length === 0) return [];
+  const { rows } = await sql<FittingSubBudget>`
+    select id, scheme_id, name, classifiers from read.sub_budgets where scheme_id = any(${[...schemeIds]}::uuid[]) order by name, id`.execute(read);
+  return rows;
+}
+
+/** Names of users and occupations (history and raw events), by id. */
+export async function actorNames(
+  read: ReadDatabase,
+  userIds: readonly string[],
+  occupationIds: readonly string[],
+): Promise<{ users: Map<string, string>; occupations: Map<string, string> }> {
+  const [users, occupations] = await Promise.all([
+    userIds.length === 0 ? [] : read.selectFrom('users').select(['id', 'name']).where('id', 'in', [...new Set(userIds)]).execute(),
+    occupationIds.length === 0 ? [] : read.selectFrom('occupations').select(['id', 'name']).where('id', 'in', [...new Set(occupationIds)]).execute(),
+  ]);
+  return { users: new Map(users.map((row) => [row.id, row.name])), occupations: new Map(occupations.map((row) => [row.id, row.name])) };
+}

@@ -1,0 +1,51 @@
+import { periodMonthCount, type RecordFacts, type RecordSubBudgetFact } from '@eelarve/domain';
+import { findDocument } from '@eelarve/projections/documents/queries';
+import { DomainError } from '@eelarve/shared';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { readModels } from '../../infrastructure/database';
+
+/**
+ * The facts a record command is decided on (the decider's `RecordFacts`), read from the read
+ * models: the document's period and classifiers, and the sub-budget the record is edited in. A
+ * classifier may have tens of thousands of items: only the items of the codes the command names
+ * are read.
+ */
+export async function recordFacts(
+  app: FastifyInstance,
+  documentId: string,
+  codes: Iterable<string>,
+  subBudget: RecordSubBudgetFact | null,
+): Promise<RecordFacts> {
+  const read = readModels(app.db);
+  const wanted = [...new Set([...codes, ...Object.values(subBudget?.classifiers ?? {})].map((code) => code.trim()).filter((code) => code !== ''))];
+  const [document, classifiers, items] = await Promise.all([
+    findDocument(read, documentId),
+    read.selectFrom('classifiers').select(['id', 'field_name', 'required']).where('document_id', '=', documentId).execute(),
+    wanted.length === 0
+      ? []
+      : read
+          .selectFrom('classifier_items')
+          .select(['classifier_id', 'code', 'unselectable'])
+          .where('document_id', '=', documentId)
+          .where(sql<boolean>`code = any(${wanted}::text[])`)
+          .execute(),
+  ]);
+  if (!document) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
+  const facts: RecordFacts & { classifiers: Record<string, { fieldName: string; required: boolean; items: Record<string, { selectable: boolean }> }> } = {
+    periodMonths: periodMonthCount(document.period_duration),
+    masterClassifierId: document.master_classifier_id,
+    classifiers: {},
+    subBudget,
+  };
+  for (const row of classifiers) facts.classifiers[row.id] = { fieldName: row.field_name, required: row.required, items: {} };
+  for (const row of items) {
+    const classifier = facts.classifiers[row.classifier_id];
+    if (classifier) classifier.items[row.code] = { selectable: !row.unselectable };
+  }
+  return facts;
+}
+
+/** Every code a request's classifier values name. */
+export const codesOf = (...maps: (Readonly<Record<string, string | null>> | undefined)[]): string[] =>
+  maps.flatMap((map) => Object.values(map ?? {}).filter((code): code is string => typeof code === 'string'));

@@ -1,0 +1,255 @@
+import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, recordStreamName } from '@eelarve/domain';
+import { formatPosition, parsePosition, comparePositions, type GlobalPosition } from '@eelarve/eventstore';
+import { findBudgetRecords, type RecordApiRow, recordsAsJson } from '@eelarve/projections/records/api-queries';
+import { DomainError, fieldError, type RecordHistoryEntry, type RecordInput, type recordsBulkEditSchema, type RecordStoredEvent } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { CommandContext, CommandResult } from '../../infrastructure/command-runner';
+import { readModels } from '../../infrastructure/database';
+import type { Caller } from '../../types';
+import { budgetPlace, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
+import { codesOf, recordFacts } from './facts';
+import { schemeClassifierIds } from './fitting';
+import { readableFilter, schemeRecordsOf, schemesRecordsOf, wholeBudgetReader } from './lists';
+import { toStoredEvent } from './responses';
+import { actorNamesOf, namedVersions, recordVersions } from './versions';
+
+type BulkUpdates = z.output<typeof recordsBulkEditSchema>['updates'];
+
+/** How many records of a bulk command are written at once (each is its own stream). */
+const BULK_CONCURRENCY = 8;
+
+/** Where a record path points: the budget, the sub-budget (or the unfit row of a scheme with `schemeId`). */
+export interface RecordPath {
+  budgetId: string;
+  subBudgetId: string;
+  schemeId?: string;
+}
+
+const isImported = (row: RecordApiRow) => row.origin_stream !== recordStreamName(row.id);
+
+/** A record edited from a place must be in it now: a sub-budget grant reaches only the sub-budget's records. */
+function assertInPlace(place: RecordsPlace, row: RecordApiRow, missing: () => DomainError): void {
+  if (place.kind === 'subBudget') {
+    if (!recordFitsSubBudget(row.classifiers, place.subBudgetFact)) throw missing();
+  }
+  if (place.kind === 'unfit' && place.fits(row.classifiers)) throw missing();
+}
+
+/** Runs the tasks with at most `limit` under way at once; the first failure stops taking new ones. */
+async function limited<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function latestPosition(positions: readonly (string | null)[]): string | null {
+  let latest: GlobalPosition | null = null;
+  for (const text of positions) {
+    const position = text ? parsePosition(text) : null;
+    if (position && (!latest || comparePositions(position, latest) > 0)) latest = position;
+  }
+  return latest ? formatPosition(latest) : null;
+}
+
+/** A record's input (create, PUT) as the decider's changes: omitted months keep the split, null removes it. */
+const changesOf = (input: RecordInput): RecordChanges => ({
+  name: input.name,
+  ...(input.amount !== undefined ? { amount: input.amount } : {}),
+  ...(input.factors !== undefined ? { months: input.factors.months } : {}),
+  classifiers: input.classifiers,
+});
+
+const bulkChangesOf = (updates: BulkUpdates): RecordChanges => ({
+  ...(updates.name !== undefined ? { name: updates.name } : {}),
+  ...(updates.amount !== undefined ? { amount: updates.amount } : {}),
+  ...(updates.classifiers !== undefined ? { classifiers: updates.classifiers } : {}),
+});
+
+/**
+ * Records (budget lines) of a budget and its sub-budgets (spec 3, sections 5-7; issue 11, points 1
+ * and 3). Every function checks access first (access.ts), reads the facts the decider needs from
+ * the read models, and runs the record's command through the command runner; each record is its
+ * own stream, so people editing different lines of one budget never wait for each other.
+ */
+export function recordService(app: FastifyInstance) {
+  const read = () => readModels(app.db);
+
+  const run = (caller: Caller, command: RecordCommand | ((context: CommandContext) => RecordCommand), readModels: readonly string[] = RECORD_READ_MODELS) =>
+    app.commands.run({ decider: recordDecider, command, actor: caller.actor, readModels });
+
+  const placeOf = (caller: Caller, path: RecordPath, action: RecordAction) => subBudgetPlace(app, caller.auth, path.budgetId, path.subBudgetId, action, path.schemeId);
+
+  /** The records of the place by id; an id that is not one of them answers `missing(id, index)`. */
+  async function recordsIn(place: RecordsPlace, recordIds: readonly string[], missing: (id: string, index: number) => DomainError): Promise<RecordApiRow[]> {
+    const rows = await findBudgetRecords(read(), place.budget.id, recordIds);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return recordIds.map((id, index) => {
+      const row = byId.get(id);
+      if (!row) throw missing(id, index);
+      assertInPlace(place, row, () => missing(id, index));
+      return row;
+    });
+  }
+
+  const oneRecord = async (place: RecordsPlace, recordId: string) => (await recordsIn(place, [recordId], () => new DomainError('RECORD_NOT_FOUND')))[0] as RecordApiRow;
+
+  /** An imported record's commands carry its chunk row (its own stream may still be empty). */
+  const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (isImported(row) ? (await recordVersions(app, row.id, row)).origin : null);
+
+  const factsFor = (place: RecordsPlace, codes: string[]) => recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
+
+  /** Decides every command on its record's current stream without writing: one refusal refuses the whole bulk. */
+  async function assertAllDecide(commands: readonly RecordCommand[]): Promise<void> {
+    await limited(commands, BULK_CONCURRENCY, async (command) => {
+      const stored = await app.store.readStream(recordDecider.streamName(command));
+      recordDecider.decide(command, foldEvents(recordDecider, stored as never));
+    });
+  }
+
+  /** Validates all, then writes each record's command (bounded), answering the latest position for read-your-writes. */
+  async function runBulk(caller: Caller, commands: readonly RecordCommand[]): Promise<{ id: string; position: string | null; count: number }> {
+    await assertAllDecide(commands);
+    const results = await limited(commands, BULK_CONCURRENCY, (command) => run(caller, command, []));
+    const position = latestPosition(results.map((result) => result.position));
+    await app.commands.awaitReadModels(RECORD_READ_MODELS, position);
+    return { id: commands[0]?.recordId ?? '', position, count: results.filter((result) => result.events.length > 0).length };
+  }
+
+  return {
+    /** GET api/budget/{id}/records: every record of the budget the caller reads. */
+    async listOfBudget(caller: Caller, budgetId: string): Promise<string> {
+      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
+      const filter = await readableFilter(app, caller.auth, place);
+      return filter ? recordsAsJson(read(), filter) : JSON.stringify(await schemesRecordsOf(app, caller.auth, place, null));
+    },
+
+    /** GET api/budget/{b}/sub-budget/{s}/records: the sub-budget's records, or the scheme's unfit ones (-2). */
+    async listOfSubBudget(caller: Caller, path: RecordPath): Promise<string> {
+      const place = await placeOf(caller, path, 'read');
+      if (place.kind === 'unfit') await wholeBudgetReader(app, caller.auth, place);
+      if (place.kind === 'subBudget') {
+        const { schemeClassifierIds: ids, classifiers } = place.subBudgetFact;
+        return recordsAsJson(read(), { kind: 'subBudget', budgetId: place.budget.id, classifiers, emptyClassifierIds: ids.filter((id) => classifiers[id] === undefined) });
+      }
+      if (place.kind === 'unfit') return recordsAsJson(read(), { kind: 'unfit', budgetId: place.budget.id, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
+      return recordsAsJson(read(), { kind: 'budget', budgetId: place.budget.id });
+    },
+
+    /** GET api/budget/{b}/schema/{s}/records: the budget's records, each with the sub-budget it falls in (or -2). */
+    async listOfScheme(caller: Caller, budgetId: string, schemeId: string): Promise<string> {
+      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
+      return JSON.stringify(await schemeRecordsOf(app, caller.auth, place, schemeId));
+    },
+
+    /** GET api/budget/{b}/schema-records?schemaIds=: the budget's records with their sub-budget in each scheme. */
+    async listOfSchemes(caller: Caller, budgetId: string, schemeIds: readonly string[]): Promise<string> {
+      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
+      return JSON.stringify(await schemesRecordsOf(app, caller.auth, place, schemeIds));
+    },
+
+    async create(caller: Caller, path: RecordPath, input: RecordInput): Promise<CommandResult> {
+      const place = await placeOf(caller, path, 'update');
+      if (input.duplicatedFrom) await recordsIn(place, [input.duplicatedFrom], () => fieldError('RECORD_ID_INVALID', 'duplicatedFrom', 'validation.invalid'));
+      // Made inside a sub-budget, a record gets its values; a value the input gives otherwise is refused (doesNotMatchSubBudget).
+      const classifiers = { ...(place.kind === 'subBudget' ? place.subBudget.classifiers : {}), ...input.classifiers };
+      const facts = await factsFor(place, codesOf(classifiers));
+      const months = input.factors?.months ?? null;
+      const { id: budgetId, documentId, organizationId } = place.budget;
+      return run(caller, ({ newId }) => ({
+        type: 'CreateRecord',
+        recordId: newId(),
+        budgetId,
+        documentId,
+        organizationId,
+        values: { name: input.name, amount: input.amount ?? null, months, classifiers },
+        facts,
+        duplicatedFrom: input.duplicatedFrom ?? null,
+      }));
+    },
+
+    async update(caller: Caller, path: RecordPath, recordId: string, input: RecordInput): Promise<CommandResult> {
+      const place = await placeOf(caller, path, 'update');
+      const row = await oneRecord(place, recordId);
+      const [facts, origin] = await Promise.all([factsFor(place, codesOf(row.classifiers, input.classifiers)), originOf(row)]);
+      return run(caller, { type: 'UpdateRecord', recordId, changes: changesOf(input), facts, origin });
+    },
+
+    /** Toggles the promoted flag (or sets it as given); metadata writing must not be disabled. */
+    async promote(caller: Caller, path: RecordPath, recordId: string, promoted: boolean | undefined): Promise<CommandResult> {
+      const place = await placeOf(caller, path, 'promote');
+      const row = await oneRecord(place, recordId);
+      return run(caller, { type: 'SetRecordPromotion', recordId, promoted: promoted ?? !row.promoted, origin: await originOf(row) });
+    },
+
+    async remove(caller: Caller, path: RecordPath, recordId: string): Promise<CommandResult> {
+      const place = await placeOf(caller, path, 'update');
+      const row = await oneRecord(place, recordId);
+      return run(caller, { type: 'DeleteRecord', recordId, origin: await originOf(row) });
+    },
+
+    /** POST .../records-delete: all or none (every id must be a record of the place). */
+    async removeMany(caller: Caller, path: RecordPath, recordIds: readonly string[]) {
+      const place = await placeOf(caller, path, 'update');
+      const rows = await recordsIn(place, [...new Set(recordIds)], (_, index) => fieldError('RECORD_ID_INVALID', `recordIds.${index}`, 'validation.invalid'));
+      const origins = await limited(rows, BULK_CONCURRENCY, originOf);
+      return runBulk(
+        caller,
+        rows.map((row, index) => ({ type: 'DeleteRecord', recordId: row.id, origin: origins[index] ?? null })),
+      );
+    },
+
+    /** POST .../records-bulk-edit: one field for every record named; validated for all before any is written. */
+    async editMany(caller: Caller, path: RecordPath, recordIds: readonly string[], updates: BulkUpdates) {
+      const place = await placeOf(caller, path, 'update');
+      const rows = await recordsIn(place, [...new Set(recordIds)], (_, index) => fieldError('RECORD_ID_INVALID', `recordIds.${index}`, 'validation.invalid'));
+      const [facts, origins] = await Promise.all([
+        factsFor(place, codesOf(updates.classifiers, ...rows.map((row) => row.classifiers))),
+        limited(rows, BULK_CONCURRENCY, originOf),
+      ]);
+      const changes = bulkChangesOf(updates);
+      return runBulk(
+        caller,
+        rows.map((row, index) => ({ type: 'UpdateRecord', recordId: row.id, changes, facts, origin: origins[index] ?? null })),
+      );
+    },
+
+    /** GET .../record/{id}/history: each version with its changed fields, who (and in which occupation) and when. */
+    async history(caller: Caller, path: RecordPath, recordId: string): Promise<RecordHistoryEntry[]> {
+      const place = await placeOf(caller, path, 'read');
+      const row = await oneRecord(place, recordId);
+      const { versions } = await recordVersions(app, recordId, row);
+      return recordHistory(await namedVersions(app, versions));
+    },
+
+    /** POST .../record/{id}/revert: undoes one past change as a new, compensating event. */
+    async revert(caller: Caller, path: RecordPath, recordId: string, eventId: string): Promise<CommandResult> {
+      const place = await placeOf(caller, path, 'update');
+      const row = await oneRecord(place, recordId);
+      const { versions, origin } = await recordVersions(app, recordId, row);
+      const index = versions.findIndex((version) => version.stored.id === eventId && version.event.type !== 'RecordImported');
+      const target = versions[index];
+      if (!target) throw fieldError('RECORD_ID_INVALID', 'eventId', 'validation.invalid', 'not a change of this record');
+      const before = versions.slice(0, index).map((version) => version.event);
+      const codes = versions.flatMap((version) => ('classifiers' in version.event.data ? Object.values(version.event.data.classifiers) : []));
+      const facts = await factsFor(place, codes);
+      return run(caller, { type: 'RevertRecordChange', recordId, target: { eventId, event: target.event }, before, facts, origin });
+    },
+
+    /** GET .../record/{id}/events: the stored events of the record's streams with their metadata (auditors). */
+    async events(caller: Caller, path: RecordPath, recordId: string): Promise<RecordStoredEvent[]> {
+      const place = await placeOf(caller, path, 'read');
+      const row = await oneRecord(place, recordId);
+      const { versions } = await recordVersions(app, recordId, row);
+      const names = await actorNamesOf(app, versions.map((version) => version.stored));
+      return versions.map((version) => toStoredEvent(version, names));
+    },
+  };
+}

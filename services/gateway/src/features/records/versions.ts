@@ -1,0 +1,83 @@
+import {
+  importedVersion,
+  type RecordEvent,
+  type RecordOrigin,
+  type RecordsImported,
+  type RecordVersion,
+  type RecordVersionEvent,
+  recordOrigin,
+  recordStreamName,
+} from '@eelarve/domain';
+import type { StoredEvent } from '@eelarve/eventstore';
+import { actorNames, type RecordApiRow } from '@eelarve/projections/records/api-queries';
+import { DomainError } from '@eelarve/shared';
+import type { FastifyInstance } from 'fastify';
+import { readModels } from '../../infrastructure/database';
+
+/**
+ * A record's versions read from the event log (issue 11, point 3): an imported record's row of
+ * its import chunk (named by the read model's origin_stream and origin_revision), then the events
+ * of its own stream `record-<id>`. History, revert and the auditors' raw events all start here.
+ */
+export interface StoredVersion {
+  stored: StoredEvent;
+  event: RecordVersionEvent;
+}
+
+export interface RecordVersions {
+  versions: StoredVersion[];
+  /** The chunk row an imported record's commands carry (null for a record made on a screen). */
+  origin: RecordOrigin | null;
+}
+
+const IMPORT_STREAM_PREFIX = 'record-import-';
+
+/** The chunk event an imported record was born in, narrowed to the record's own row. */
+async function importedOrigin(app: FastifyInstance, row: Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'>): Promise<StoredVersion | null> {
+  if (!row.origin_stream.startsWith(IMPORT_STREAM_PREFIX)) return null;
+  const [chunk] = await app.store.readStream(row.origin_stream, { fromRevision: BigInt(row.origin_revision), maxCount: 1 });
+  const version = chunk?.type === 'RecordsImported' ? importedVersion((chunk as StoredEvent<'RecordsImported', RecordsImported['data']>).data, row.id) : null;
+  if (!chunk || !version) throw new DomainError('INTERNAL_ERROR', `the import chunk of record ${row.id} is missing`);
+  return { stored: chunk, event: version };
+}
+
+/**
+ * The record's versions, oldest first. `row` is the read model's row (null when the read model no
+ * longer holds the record, e.g. deleted): then only a record made on a screen can be read.
+ */
+export async function recordVersions(
+  app: FastifyInstance,
+  recordId: string,
+  row: Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'> | null,
+): Promise<RecordVersions> {
+  const [origin, own] = await Promise.all([row ? importedOrigin(app, row) : null, app.store.readStream(recordStreamName(recordId))]);
+  const versions: StoredVersion[] = [...(origin ? [origin] : []), ...own.map((stored) => ({ stored, event: stored as unknown as RecordEvent }))];
+  const first = versions[0]?.event.type;
+  if (first !== 'RecordCreated' && first !== 'RecordImported') throw new DomainError('RECORD_NOT_FOUND');
+  return { versions, origin: origin ? recordOrigin(origin.event as Parameters<typeof recordOrigin>[0]) : null };
+}
+
+/** The versions with who made them and when, as the domain's `recordHistory` takes them. */
+export async function namedVersions(app: FastifyInstance, versions: readonly StoredVersion[]): Promise<RecordVersion[]> {
+  const names = await actorNamesOf(app, versions.map((version) => version.stored));
+  return versions.map(({ stored, event }) => ({
+    eventId: stored.id,
+    event,
+    changedBy: {
+      userId: stored.metadata.userId,
+      userName: (stored.metadata.userId && names.users.get(stored.metadata.userId)) || '',
+      occupationId: stored.metadata.occupationId,
+      occupationName: (stored.metadata.occupationId && names.occupations.get(stored.metadata.occupationId)) || null,
+    },
+    changedAt: stored.metadata.occurredAt,
+  }));
+}
+
+export function actorNamesOf(app: FastifyInstance, events: readonly StoredEvent[]) {
+  const present = (ids: (string | null)[]) => ids.filter((id): id is string => id !== null);
+  return actorNames(
+    readModels(app.db),
+    present(events.map((event) => event.metadata.userId)),
+    present(events.map((event) => event.metadata.occupationId)),
+  );
+}
