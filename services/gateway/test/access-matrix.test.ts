@@ -663,8 +663,8 @@ const ROUTES: RouteCase[] = [
 
   // Schemes and their sub-budgets (the document's structure: SCHEMA_ADMIN edits where the document can be read).
   documentRoute('PUT /api/schema/:schemaId', 'settings', (t) => send('PUT', `/api/schema/${t.schemeId}`, schemeBody(t.masterClassifierId)), schemes),
-  documentRoute('DELETE /api/schema/:schemeId', 'settings', (t) => send('DELETE', `/api/schema/${t.schemeId}`), { ...schemes, fresh: fresh.scheme }),
-  documentRoute('GET /api/schema/:id/sub-budgets', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budgets`), { ...schemes, names: (t) => t.subBudgetId }),
+  documentRoute('DELETE /api/schema/:schemaId', 'settings', (t) => send('DELETE', `/api/schema/${t.schemeId}`), { ...schemes, fresh: fresh.scheme }),
+  documentRoute('GET /api/schema/:schemaId/sub-budgets', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budgets`), { ...schemes, names: (t) => t.subBudgetId }),
   documentRoute('GET /api/schema/:id/sub-budget-counts', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budget-counts`), schemes),
   documentRoute('GET /api/schema/:schemaId/classifier-preselections', 'read', (t) => get(`/api/schema/${t.schemeId}/classifier-preselections`), schemes),
   documentRoute(
@@ -730,7 +730,7 @@ const ROUTES: RouteCase[] = [
     ...classifiers,
     fresh: fresh.classifier,
   }),
-  documentRoute('GET /api/classifier/:id/items', 'read', (t) => get(`/api/classifier/${t.classifierId}/items`), { ...classifiers, names: (t) => t.itemId }),
+  documentRoute('GET /api/classifier/:classifierId/items', 'read', (t) => get(`/api/classifier/${t.classifierId}/items`), { ...classifiers, names: (t) => t.itemId }),
   documentRoute(
     'GET /api/classifier/:classifierId/items/template',
     'read',
@@ -744,7 +744,7 @@ const ROUTES: RouteCase[] = [
     classifiers,
   ),
   documentRoute(
-    'PUT /api/classifier/:classifierId/item/:id',
+    'PUT /api/classifier/:classifierId/item/:itemId',
     'settings',
     (t) => send('PUT', `/api/classifier/${t.classifierId}/item/${t.itemId}`, { code: '01', name: 'Haridus' }),
     classifiers,

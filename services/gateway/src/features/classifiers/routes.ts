@@ -25,8 +25,7 @@ const tags = ['classifiers'];
 const uuid = z.uuid({ message: 'validation.format' });
 const documentParams = z.object({ documentId: uuid });
 const classifierParams = z.object({ classifierId: uuid });
-const itemParams = z.object({ classifierId: uuid, id: uuid });
-const itemDeleteParams = z.object({ classifierId: uuid, itemId: uuid });
+const itemParams = z.object({ classifierId: uuid, itemId: uuid });
 const includeMetaQuery = z.object({ includeMeta: z.enum(['true', 'false']).default('false') });
 const classifierIdsQuery = z.object({ classifierIds: z.string().default('') });
 const templateQuery = z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
@@ -79,9 +78,9 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.get(
-    '/api/classifier/:id/items',
-    { config: { access: viewers }, schema: { tags, params: idParamsSchema, querystring: includeMetaQuery, response: { 200: z.array(classifierItemSchema) } } },
-    (request) => classifiers.items(request.caller, request.params.id, request.query.includeMeta === 'true'),
+    '/api/classifier/:classifierId/items',
+    { config: { access: viewers }, schema: { tags, params: classifierParams, querystring: includeMetaQuery, response: { 200: z.array(classifierItemSchema) } } },
+    (request) => classifiers.items(request.caller, request.params.classifierId, request.query.includeMeta === 'true'),
   );
 
   api.post(
@@ -91,9 +90,9 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.put(
-    '/api/classifier/:classifierId/item/:id',
+    '/api/classifier/:classifierId/item/:itemId',
     { config: { access: editors }, schema: { tags, params: itemParams, body: classifierItemInputSchema, response: { 200: commandResultSchema } } },
-    (request) => items.update(request.caller, request.params.classifierId, request.params.id, request.body),
+    (request) => items.update(request.caller, request.params.classifierId, request.params.itemId, request.body),
   );
 
   api.put(
@@ -104,7 +103,7 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
 
   api.delete(
     '/api/classifier/:classifierId/item/:itemId',
-    { config: { access: editors }, schema: { tags, params: itemDeleteParams, response: { 200: commandResultSchema } } },
+    { config: { access: editors }, schema: { tags, params: itemParams, response: { 200: commandResultSchema } } },
     (request) => items.remove(request.caller, request.params.classifierId, request.params.itemId),
   );
 

@@ -14,7 +14,6 @@ const schemeCreateSchema = schemeInputSchema.extend({ fieldName: schemeInputSche
 const uuid = z.uuid({ message: 'validation.format' });
 const documentParamsSchema = z.object({ documentId: uuid });
 const schemeParamsSchema = z.object({ schemaId: uuid });
-const deleteParamsSchema = z.object({ schemeId: uuid });
 
 export async function schemeRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -45,9 +44,9 @@ export async function schemeRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.delete(
-    '/api/schema/:schemeId',
-    { config: { access: editors }, schema: { tags, params: deleteParamsSchema, response: { 200: commandResultSchema } } },
-    (request) => schemes.remove(request.caller, request.params.schemeId),
+    '/api/schema/:schemaId',
+    { config: { access: editors }, schema: { tags, params: schemeParamsSchema, response: { 200: commandResultSchema } } },
+    (request) => schemes.remove(request.caller, request.params.schemaId),
   );
 
   api.put(

@@ -37,9 +37,9 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
   const subBudgets = subBudgetService(app);
 
   api.get(
-    '/api/schema/:id/sub-budgets',
-    { config: { access: viewers }, schema: { tags, params: idParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
-    (request, reply) => sendJsonText(reply, subBudgets.list(request.caller, request.params.id)),
+    '/api/schema/:schemaId/sub-budgets',
+    { config: { access: viewers }, schema: { tags, params: schemaParamsSchema, response: { 200: z.array(subBudgetSchema) } } },
+    (request, reply) => sendJsonText(reply, subBudgets.list(request.caller, request.params.schemaId)),
   );
 
   api.get(
