@@ -35,12 +35,15 @@ export const recordFactorsSchema = z.object({
   months: z.array(amountSchema).min(1, { message: 'validation.required' }).max(RECORD_LIMITS.monthsMax, { message: 'validation.max' }).nullable(),
 });
 
+/** A record's name: its length is the record rules' to refuse, with RECORD_NAME_TOO_LONG (spec 3, section 8). */
+const recordNameSchema = uncappedSingleLineText().trim().min(1, { message: 'validation.required' });
+
 /**
  * POST .../record and PUT .../record/{id}. Either an amount or monthly factors (or both, when
  * they agree); the server checks the month count against the document period.
  */
 export const recordInputSchema = z.object({
-  name: requiredText(),
+  name: recordNameSchema,
   amount: amountSchema.optional(),
   factors: recordFactorsSchema.optional(),
   classifiers: recordClassifiersInputSchema.default({}),
@@ -106,7 +109,7 @@ export const recordsBulkEditSchema = z.object({
   recordIds: z.array(uuid).min(1, { message: 'validation.required' }).max(RECORD_LIMITS.bulkMax, { message: 'validation.max' }),
   updates: z
     .object({
-      name: requiredText().optional(),
+      name: recordNameSchema.optional(),
       amount: amountSchema.optional(),
       classifiers: recordClassifiersInputSchema.optional(),
     })
