@@ -19,7 +19,8 @@ interface ToastContextValue {
   showError: (error: unknown) => void;
   /**
    * Shows an action's own failure message (spec 2, section 8: `dashboard.budget.form.createError`, ...)
-   * with the translated error code of `error` below it as detail.
+   * with the translated error code of `error` below it as detail (none when `error` is undefined:
+   * a job that failed on the server has no error code to show).
    */
   showFailure: (message: MessageKey, error: unknown) => void;
   /** Shows that an action succeeded (spec 3, section 8: 'importRecordsSuccess', 'bulkEditSuccess', ...). */
@@ -38,7 +39,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const show = useCallback(
     (error: unknown, message?: MessageKey) => {
-      const code = errorCodeOf(error);
+      const code = error === undefined && message ? '' : errorCodeOf(error);
       // A 401 is handled by the session-expiry flow (warning on the login page), not by a toast.
       if (code === 'UNAUTHORIZED') return;
       const id = nextId.current++;
@@ -82,9 +83,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 <strong className="toast-title" data-testid="toast-title">
                   <FormattedMessage id={toast.message} />
                 </strong>
-                <span className="toast-detail" data-testid="toast-detail">
-                  <FormattedMessage id={errorMessageKey(toast.code)} />
-                </span>
+                {toast.code ? (
+                  <span className="toast-detail" data-testid="toast-detail">
+                    <FormattedMessage id={errorMessageKey(toast.code)} />
+                  </span>
+                ) : null}
               </span>
             ) : (
               <span>
