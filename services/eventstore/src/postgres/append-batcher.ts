@@ -72,15 +72,30 @@ export class AppendBatcher {
     }
   }
 
+  /**
+   * The oldest queued appends up to the event limit, each stream once: append_events claims
+   * all streams of a group in one statement, and a later append to a stream waits for the next
+   * group (so appends to one stream still go in the order they came).
+   */
   #takeGroup(): Pending[] {
+    const group: Pending[] = [];
+    const streams = new Set<string>();
+    const waiting: Pending[] = [];
     let events = 0;
-    let size = 0;
-    while (size < this.#queue.length) {
-      events += this.#queue[size]!.events.length;
-      if (events > this.#options.maxGroupEvents) break;
-      size += 1;
+    let index = 0;
+    for (; index < this.#queue.length; index++) {
+      const pending = this.#queue[index]!;
+      if (streams.has(pending.stream)) {
+        waiting.push(pending);
+        continue;
+      }
+      if (events + pending.events.length > this.#options.maxGroupEvents) break;
+      events += pending.events.length;
+      streams.add(pending.stream);
+      group.push(pending);
     }
-    return this.#queue.splice(0, size);
+    this.#queue.splice(0, index, ...waiting);
+    return group;
   }
 
   async #settle(group: Pending[]): Promise<void> {

@@ -30,6 +30,7 @@ create table eventstore.events (
 `;
 
 /**
+ * The first append_events, as migration 001 made it (002 replaces it with a set-based one).
  * A group of appends in one transaction and one round trip. Append i puts the events
  * p_starts[i] .. p_starts[i] + p_counts[i] - 1 (ids and types as arrays; data and metadata as
  * JSON arrays, which cost the client no escaping) into p_streams[i], all or nothing.
@@ -134,11 +135,157 @@ end;
 $fn$;
 `;
 
-const migrations: Record<string, Migration> = {
+/**
+ * Streams get a number, and events name their stream by it: the unique (stream, revision) index
+ * was keyed by the whole stream name, wide and scattered (names end in a uuid), while a new
+ * stream's number is the highest yet, so its events go to the right edge of a narrow index.
+ * Existing events are numbered in place; their positions do not change.
+ */
+const numberStreams = `
+alter table eventstore.streams add column stream_id bigint generated always as identity;
+alter table eventstore.streams add constraint streams_stream_id_key unique (stream_id);
+alter table eventstore.events add column stream_id bigint;
+update eventstore.events e set stream_id = s.stream_id from eventstore.streams s where s.stream_name = e.stream_name;
+alter table eventstore.events alter column stream_id set not null;
+alter table eventstore.events add constraint events_stream_id_stream_revision_key unique (stream_id, stream_revision);
+alter table eventstore.events drop constraint events_stream_name_stream_revision_key;
+`;
+
+/**
+ * append_events, set-based: a handful of statements per group of appends, whatever its size,
+ * instead of three per append; the events go in with one INSERT ... SELECT over the arrays.
+ * Append i puts the next p_counts[i] events of the arrays (ids and types as arrays; data and
+ * metadata as JSON arrays, which cost the client no escaping) into p_streams[i], all or nothing.
+ *
+ * Each append reports its outcome instead of raising, so that the appends of a group stay
+ * independent: 'appended'; 'retried' (these event ids were appended before: the original
+ * result); 'wrong_expected_revision' or 'idempotency_conflict' (the ids belong to another
+ * append), where last_revision is the stream's revision (-1: no stream).
+ *
+ * A group names each stream once (the client groups so): claiming one stream twice in one
+ * statement is an error, after which the client sends the appends one by one. Streams are
+ * locked in name order, so concurrent groups cannot deadlock on each other. Listeners of
+ * eventstore_appended hear of the commit, once per group: NOTIFY holds a cluster-wide lock
+ * through the commit, so one per append would serialise the appends.
+ */
+const createSetBasedAppendEvents = `
+drop function eventstore.append_events(text[], text[], int[], int[], uuid[], text[], jsonb, jsonb);
+
+create function eventstore.append_events(
+  p_streams text[], p_expected text[], p_counts int[],
+  p_ids uuid[], p_types text[], p_data jsonb, p_metadata jsonb)
+returns table (append_index int, outcome text, last_revision bigint, commit_position xid8, prepare_position bigint)
+-- Its statements look rows up by key, so one generic plan each is right, and planning them
+-- anew per call costs more than running them. A sequential scan is never right either, but a
+-- plan made while the tables were small would keep scanning them as they grow.
+language plpgsql
+set plan_cache_mode = force_generic_plan
+set enable_seqscan = off
+as $fn$
+declare
+  v_stream_ids bigint[];
+  v_current bigint[];
+  v_outcomes text[];
+  v_any_stored boolean;
+begin
+  -- Claims the revisions of every append in one statement, creating streams as needed. The
+  -- row locks serialise each stream's writers; an append refused below gives them back.
+  with claimed as (
+    insert into eventstore.streams as s (stream_name, revision)
+    select a.name, a.count - 1 from unnest(p_streams, p_counts) as a(name, count) order by a.name
+    on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
+    returning s.stream_name, s.stream_id, s.revision
+  )
+  select array_agg(c.stream_id order by a.ord), array_agg(c.revision - a.count order by a.ord)
+    into v_stream_ids, v_current
+    from unnest(p_streams, p_counts) with ordinality as a(name, count, ord)
+    join claimed c on c.stream_name = a.name;
+
+  -- A retry of an append that went through answers as the original did. Almost every append
+  -- is new, so one probe of the whole group comes first and the full check only if it finds any.
+  perform 1 from eventstore.events e where e.event_id = any(p_ids) limit 1;
+  v_any_stored := found;
+
+  with appends as (
+    select a.ord, a.name, a.expected, a.count, a.current, sum(a.count) over (order by a.ord) - a.count as before
+    from unnest(p_streams, p_expected, p_counts, v_current) with ordinality as a(name, expected, count, current, ord)
+  ), stored as (
+    select a.ord, count(*) as found,
+      bool_and(e.stream_name = a.name) and max(e.stream_revision - u.n) = min(e.stream_revision - u.n) as same_append
+    from appends a
+    cross join lateral unnest(p_ids[a.before + 1 : a.before + a.count]) with ordinality as u(id, n)
+    join eventstore.events e on e.event_id = u.id
+    where v_any_stored
+    group by a.ord
+  )
+  select array_agg(case
+      when s.found is not null then case when s.found = a.count and s.same_append then 'retried' else 'idempotency_conflict' end
+      when case a.expected
+        when 'any' then true
+        when 'no_stream' then a.current = -1
+        when 'stream_exists' then a.current >= 0
+        else a.current = a.expected::bigint
+      end then 'appended'
+      else 'wrong_expected_revision'
+    end order by a.ord)
+    into v_outcomes
+    from appends a left join stored s on s.ord = a.ord;
+
+  if not (v_outcomes <@ array['appended']) then
+    update eventstore.streams s set revision = a.current
+      from unnest(p_streams, v_current, v_outcomes) as a(name, current, outcome)
+      where s.stream_name = a.name and a.outcome <> 'appended';
+  end if;
+
+  return query
+  with appends as (
+    select a.ord, a.name, a.stream_id, a.current, a.outcome, a.count, sum(a.count) over (order by a.ord) - a.count as before
+    from unnest(p_streams, v_stream_ids, v_current, v_outcomes, p_counts) with ordinality as a(name, stream_id, current, outcome, count, ord)
+  ), owners as (
+    -- The group's event n belongs to the append whose range holds it.
+    select a.stream_id, a.name, a.current, a.before, generate_series(a.before + 1, a.before + a.count) as n
+    from appends a where a.outcome = 'appended'
+  ), inserted as (
+    insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
+    select u.id, o.stream_id, o.name, o.current + u.n - o.before, u.type, u.data, u.metadata
+    from rows from (unnest(p_ids), unnest(p_types), jsonb_array_elements(p_data), jsonb_array_elements(p_metadata))
+      with ordinality as u(id, type, data, metadata, n)
+    join owners o on o.n = u.n
+    -- Positions are drawn in this order, so a stream's revisions follow the global order.
+    order by u.n
+    returning stream_id, position
+  ), last_inserted as (
+    select i.stream_id, max(i.position) as position from inserted i group by i.stream_id
+  )
+  select a.ord::int, a.outcome,
+    case a.outcome when 'appended' then a.current + a.count when 'retried' then r.stream_revision else a.current end,
+    case a.outcome when 'appended' then pg_current_xact_id() when 'retried' then r.transaction_id end,
+    case a.outcome when 'appended' then l.position when 'retried' then r.position end
+  from appends a
+  left join last_inserted l on l.stream_id = a.stream_id
+  left join lateral (
+    select e.stream_revision, e.transaction_id, e.position from eventstore.events e
+    where a.outcome = 'retried' and e.event_id = p_ids[a.before + a.count]
+  ) r on true
+  order by a.ord;
+
+  perform pg_notify('eventstore_appended', '');
+end;
+$fn$;
+`;
+
+/** Exported for the upgrade test, which builds a store as an earlier version left it. */
+export const migrations: Record<string, Migration> = {
   '001_events': {
     up: async (db) => {
       await sql.raw(createTables).execute(db);
       await sql.raw(createAppendEvents).execute(db);
+    },
+  },
+  '002_numbered_streams_set_based_append': {
+    up: async (db) => {
+      await sql.raw(numberStreams).execute(db);
+      await sql.raw(createSetBasedAppendEvents).execute(db);
     },
   },
 };

@@ -1,0 +1,121 @@
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { NewEvent } from '../types';
+
+/**
+ * What PostgreSQL itself manages on the server the store runs on, for `pnpm bench:eventstore`
+ * to print beside the store's figures: the same rows written by COPY or by plain multi-row
+ * inserts into a copy of the events table (same columns, defaults and indexes), and the whole
+ * log read by COPY out. The store cannot beat these; the bench says how close it comes.
+ */
+export class RawPostgresLimits {
+  readonly #client: pg.Client;
+  /** Columns the store fills itself (the rest have defaults), as the schema in force has them. */
+  #columns: string[] = [];
+  #streams = 0;
+
+  private constructor(client: pg.Client) {
+    this.#client = client;
+  }
+
+  /** Connects and makes an empty `eventstore_limit.events` shaped like `eventstore.events`. */
+  static async open(connectionString: string): Promise<RawPostgresLimits> {
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    const limits = new RawPostgresLimits(client);
+    await limits.reset();
+    return limits;
+  }
+
+  /** Empties the copy of the events table, so each limit starts as the store's figure did. */
+  async reset(): Promise<void> {
+    await this.#client.query(`
+      create schema if not exists eventstore_limit;
+      drop table if exists eventstore_limit.events;
+      create table eventstore_limit.events (like eventstore.events including all);`);
+    const { rows } = await this.#client.query<{ column_name: string }>(`
+      select column_name from information_schema.columns
+      where table_schema = 'eventstore' and table_name = 'events' and column_default is null and is_identity = 'NO'
+      order by ordinal_position`);
+    this.#columns = rows.map((row) => row.column_name);
+  }
+
+  /** One COPY (and commit) per batch: the limit for one writer's batch appends. */
+  async copyBatches(batches: AsyncIterable<readonly NewEvent[]> | Iterable<readonly NewEvent[]>): Promise<number> {
+    let events = 0;
+    for await (const batch of batches) {
+      const stream = this.#newStream();
+      const text = batch.map((event, index) => copyLine(this.#values(event, stream, index))).join('');
+      const copy = this.#client.query(copyFrom(`copy eventstore_limit.events (${this.#columns.join(', ')}) from stdin`));
+      copy.end(text);
+      await once(copy, 'finish');
+      events += batch.length;
+    }
+    return events;
+  }
+
+  /**
+   * `commits` multi-row inserts of `writers` rows each, one after another: the limit for that
+   * many writers appending one event each, whose appends the store commits together.
+   */
+  async multiRowCommits(writers: number, commits: number, event: (index: number) => NewEvent): Promise<number> {
+    const streams = Array.from({ length: writers }, () => this.#newStream());
+    const width = this.#columns.length;
+    const rows = Array.from({ length: writers }, (_, row) => `(${this.#columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`);
+    const text = `insert into eventstore_limit.events (${this.#columns.join(', ')}) values ${rows.join(', ')}`;
+    for (let commit = 0; commit < commits; commit++) {
+      const values = streams.flatMap((stream) => this.#values(event(commit), stream, commit));
+      await this.#client.query({ name: 'limit_multi_row', text, values });
+    }
+    return writers * commits;
+  }
+
+  /** COPY out of the whole store's log in its global order: the limit for readAll. */
+  async copyOutAll(): Promise<number> {
+    const out = this.#client.query(
+      copyTo(`copy (select event_id, stream_name, stream_revision, type, data, metadata, created_at, transaction_id, position
+        from eventstore.events order by transaction_id, position) to stdout`),
+    );
+    let rows = 0;
+    await pipeline(out, async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) rows++;
+    });
+    return rows;
+  }
+
+  async close(): Promise<void> {
+    await this.#client.query('drop schema if exists eventstore_limit cascade');
+    await this.#client.end();
+  }
+
+  #newStream(): { name: string; id: number } {
+    this.#streams += 1;
+    return { name: `limit-${this.#streams}-${crypto.randomUUID()}`, id: this.#streams };
+  }
+
+  /** The row the store would write for `event`, column by column. */
+  #values(event: NewEvent, stream: { name: string; id: number }, revision: number): unknown[] {
+    const byColumn: Record<string, unknown> = {
+      event_id: event.id,
+      stream_name: stream.name,
+      stream_id: stream.id,
+      stream_revision: revision,
+      type: event.type,
+      data: JSON.stringify(event.data ?? null),
+      metadata: JSON.stringify(event.metadata),
+    };
+    return this.#columns.map((column) => {
+      if (!(column in byColumn)) throw new Error(`the raw limit does not know the events column ${column}`);
+      return byColumn[column];
+    });
+  }
+}
+
+/** A line of COPY's text format: tab-separated, with backslash, tab and line breaks escaped. */
+function copyLine(values: unknown[]): string {
+  return `${values.map((value) => String(value).replace(/[\\\t\n\r]/g, (char) => COPY_ESCAPES[char]!)).join('\t')}\n`;
+}
+
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

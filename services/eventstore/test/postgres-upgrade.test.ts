@@ -1,0 +1,75 @@
+import { createKysely, createPool, migrate } from '@eelarve/postgres';
+import { createTestDatabase } from '@eelarve/postgres/testing/test-database';
+import { describe, expect, it } from 'vitest';
+import { WrongExpectedRevisionError } from '../src/errors';
+import { createPostgresEventStore } from '../src/postgres';
+import { migrations } from '../src/postgres/schema';
+import type { NewEvent } from '../src/types';
+import { newEvents, newStream, readAllAfter } from './contract';
+
+/** How the first version of the store called its append_events (migration 001): with each append's first event. */
+const FIRST_APPEND_SQL = `
+select append_index, outcome from eventstore.append_events($1::text[], $2::text[], $3::int[], $4::int[], $5::uuid[], $6::text[], $7::jsonb, $8::jsonb)`;
+
+function firstAppendValues(appends: Array<{ stream: string; events: NewEvent[]; expected: string }>): unknown[] {
+  const events = appends.flatMap((append) => append.events);
+  let next = 1;
+  const starts = appends.map((append) => {
+    const start = next;
+    next += append.events.length;
+    return start;
+  });
+  return [
+    appends.map((append) => append.stream),
+    appends.map((append) => append.expected),
+    starts,
+    appends.map((append) => append.events.length),
+    events.map((event) => event.id),
+    events.map((event) => event.type),
+    JSON.stringify(events.map((event) => event.data)),
+    JSON.stringify(events.map((event) => event.metadata)),
+  ];
+}
+
+describe('PostgresEventStore upgrade', () => {
+  it('upgrades a store made by the first schema in place, keeping its events, positions and revisions', async () => {
+    const database = await createTestDatabase('eventstore');
+    const pool = createPool(database.url);
+    const store = createPostgresEventStore({ pool });
+    try {
+      // The store as the first version left it, written by that version's function.
+      await migrate(createKysely(pool), 'eventstore', { '001_events': migrations['001_events']! });
+      const [first, second] = [newStream(), newStream()];
+      const [firstEvents, secondEvents, laterEvents] = [newEvents(3), newEvents(2), newEvents(2)];
+      const appended = await pool.query<{ outcome: string }>(
+        FIRST_APPEND_SQL,
+        firstAppendValues([
+          { stream: first, events: firstEvents, expected: 'no_stream' },
+          { stream: second, events: secondEvents, expected: 'no_stream' },
+        ]),
+      );
+      await pool.query(FIRST_APPEND_SQL, firstAppendValues([{ stream: first, events: laterEvents, expected: '2' }]));
+      expect(appended.rows.map((row) => row.outcome)).toEqual(['appended', 'appended']);
+      const before = await readAllAfter(store, { commit: -1n, prepare: -1n });
+
+      await store.migrate();
+
+      expect(await readAllAfter(store, { commit: -1n, prepare: -1n })).toEqual(before);
+      expect(await store.readStream(first)).toEqual(before.filter((event) => event.streamName === first));
+      expect(await store.readStream(second, { direction: 'backwards' })).toEqual(before.filter((event) => event.streamName === second).reverse());
+      // Revisions carry on, and a retry of an old append answers as the original did.
+      await expect(store.append(first, newEvents(1), { expectedRevision: 4n })).resolves.toMatchObject({ nextExpectedRevision: 5n });
+      await expect(store.append(second, newEvents(1), { expectedRevision: 0n })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      const lastOfSecond = before.filter((event) => event.streamName === second).at(-1)!;
+      await expect(store.append(second, secondEvents, { expectedRevision: 'no_stream' })).resolves.toEqual({
+        nextExpectedRevision: 1n,
+        position: lastOfSecond.position,
+      });
+      expect((await store.readStream(first)).map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+});
