@@ -2,6 +2,7 @@
  * Records, record history, imports and exports (spec 3; issue 11): server error messages and the
  * records screen's own keys; spread into both catalogs.
  */
+import { recordImportExportMessages } from './import/messages';
 import { recordsScreenMessages } from './screen-messages';
 
 const et = {
@@ -84,5 +85,8 @@ const en: Record<keyof typeof et, string> = {
   'records.importError.doesNotMatchSubBudget': 'The classifier value does not match the sub-budget.',
 };
 
-// The records screen's own keys (R4) live in screen-messages.ts.
-export const recordsMessages = { et: { ...et, ...recordsScreenMessages.et }, en: { ...en, ...recordsScreenMessages.en } };
+// The records screen's own keys (R4) live in screen-messages.ts; the import modal's and the export's (R5) in import/messages.ts.
+export const recordsMessages = {
+  et: { ...et, ...recordsScreenMessages.et, ...recordImportExportMessages.et },
+  en: { ...en, ...recordsScreenMessages.en, ...recordImportExportMessages.en },
+};
