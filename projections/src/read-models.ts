@@ -7,6 +7,7 @@ import type { ClassifiersReadModel } from './classifiers/tables';
 import type { DocumentsReadModel } from './documents/tables';
 import type { OrganizationsReadModel } from './organizations/tables';
 import type { PermissionsReadModel } from './permissions/tables';
+import type { RecordsReadModel } from './records/tables';
 import type { ResourceStatusesReadModel } from './resource-statuses/tables';
 import type { SchemesReadModel } from './schemes/tables';
 
@@ -20,7 +21,8 @@ export type ReadModels = OrganizationsReadModel &
   PermissionsReadModel &
   ResourceStatusesReadModel &
   BudgetApprovalReadModel &
-  ApprovalRoutesReadModel;
+  ApprovalRoutesReadModel &
+  RecordsReadModel;
 
 /**
  * The read side's handle: queries (projections/src/<feature>/queries.ts) take this, never the

@@ -7,6 +7,7 @@ import { documentsProjector } from './documents/projector';
 import { organizationsProjector } from './organizations/projector';
 import { permissionsProjector } from './permissions/projector';
 import type { Projector } from './projector';
+import { recordsProjector } from './records/projector';
 import { resourceStatusesProjector } from './resource-statuses/projector';
 import { schemesProjector } from './schemes/projector';
 
@@ -27,6 +28,7 @@ export const productProjectors: readonly Projector[] = [
   resourceStatusesProjector,
   budgetApprovalProjector,
   approvalRoutesProjector,
+  recordsProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */

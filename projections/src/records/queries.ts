@@ -1,0 +1,252 @@
+import { canonicalAmount } from '@eelarve/shared';
+import { type Expression, type SqlBool, type SelectQueryBuilder, sql } from 'kysely';
+import type { ReadDatabase, ReadModels } from '../read-models';
+
+/**
+ * Queries of the records read model (issue 11). A record falls, in each scheme of its budget's
+ * document, in the sub-budget whose values it carries for every classifier of that scheme (a
+ * classifier the sub-budget leaves empty must be empty on the record too), or in the unfit row
+ * (UNFIT_SUB_BUDGET_ID) when no sub-budget of the scheme matches.
+ */
+
+/** The sub-budgets page's row of records that fit no sub-budget of the scheme (spec 3, section 2). */
+export const UNFIT_SUB_BUDGET_ID = '-2';
+
+/** A record as queries answer it: amounts canonical decimal strings, times ISO strings. */
+export interface RecordRow {
+  id: string;
+  budgetId: string;
+  documentId: string;
+  organizationId: string;
+  name: string;
+  amount: string;
+  months: string[] | null;
+  /** Classifier id → item code. */
+  classifiers: Record<string, string>;
+  promoted: boolean;
+  createdAt: string;
+  updatedAt: string;
+  updatedByUserId: string | null;
+  /** The last changer's name ('' when the user is unknown, e.g. an ERP job). */
+  updatedByUserName: string;
+  updatedByOccupationId: string | null;
+  /** The event that made it: `record-<id>` (created on a screen) or `record-import-<importId>` (imported). */
+  originStream: string;
+  originRevision: bigint;
+  importId: string | null;
+}
+
+/** Keyset paging over (name, id): the next page starts after the last row of the previous one. */
+export interface RecordPage {
+  after?: { name: string; id: string } | null;
+  limit?: number;
+}
+
+type RecordsQuery = SelectQueryBuilder<ReadModels, 'records' | 'users', Record<string, unknown>>;
+
+function recordsQuery(read: ReadDatabase) {
+  return read
+    .selectFrom('records')
+    .leftJoin('users', 'users.id', 'records.updated_by_user_id')
+    .selectAll('records')
+    .select(sql<string>`coalesce(users.name, '')`.as('updated_by_user_name'));
+}
+
+function paged<Q extends RecordsQuery>(query: Q, page: RecordPage | undefined): Q {
+  let result = query.orderBy('records.name').orderBy('records.id') as Q;
+  if (page?.after) result = result.where(sql<SqlBool>`(records.name, records.id) > (${page.after.name}, ${page.after.id}::uuid)`) as Q;
+  if (page?.limit !== undefined) result = result.limit(page.limit) as Q;
+  return result;
+}
+
+const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
+
+/** numeric comes back as text ('1200.000000'): its canonical form, never through a JS number. */
+function exact(value: string): string {
+  const canonical = canonicalAmount(value);
+  if (canonical === null) throw new Error(`not an amount: ${value}`);
+  return canonical;
+}
+
+/** numeric[] arrives as its text ('{0.100000,2.000000}'; pg has no parser for it) or, with one registered, as an array. */
+function exactMonths(value: string | string[] | null): string[] | null {
+  if (value === null) return null;
+  const texts = Array.isArray(value) ? value : value.slice(1, -1).split(',').filter((text) => text !== '');
+  return texts.map((text) => exact(String(text)));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: rows of the selected columns, typed by RecordRow below.
+function toRecordRow(row: any): RecordRow {
+  return {
+    id: row.id,
+    budgetId: row.budget_id,
+    documentId: row.document_id,
+    organizationId: row.organization_id,
+    name: row.name,
+    amount: exact(row.amount),
+    months: exactMonths(row.months),
+    classifiers: row.classifiers,
+    promoted: row.promoted,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    updatedByUserId: row.updated_by_user_id,
+    updatedByUserName: row.updated_by_user_name ?? '',
+    updatedByOccupationId: row.updated_by_occupation_id,
+    originStream: row.origin_stream,
+    originRevision: BigInt(row.origin_revision),
+    importId: row.import_id,
+  };
+}
+
+/** Every record of a budget, by name. */
+export async function listBudgetRecords(read: ReadDatabase, budgetId: string, page?: RecordPage): Promise<RecordRow[]> {
+  const rows = await paged(recordsQuery(read).where('records.budget_id', '=', budgetId), page).execute();
+  return rows.map(toRecordRow);
+}
+
+/** The values a record must carry to fall in a sub-budget: its values, and its scheme's other classifiers empty. */
+export interface SubBudgetFit {
+  classifiers: Record<string, string>;
+  emptyClassifierIds: string[];
+}
+
+export async function subBudgetFit(read: ReadDatabase, subBudgetId: string): Promise<SubBudgetFit | undefined> {
+  const row = await read
+    .selectFrom('sub_budgets')
+    .innerJoin('schemes', 'schemes.id', 'sub_budgets.scheme_id')
+    .select(['sub_budgets.classifiers', 'schemes.classifier_list'])
+    .where('sub_budgets.id', '=', subBudgetId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const emptyClassifierIds = row.classifier_list.map((entry) => entry.classifierId).filter((id) => row.classifiers[id] === undefined);
+  return { classifiers: row.classifiers, emptyClassifierIds };
+}
+
+/** The records condition of a sub-budget: containment (the GIN index) and none of the scheme's other classifiers. */
+function fitting(fit: SubBudgetFit): Expression<SqlBool> {
+  const contains = sql<SqlBool>`records.classifiers @> ${JSON.stringify(fit.classifiers)}::jsonb`;
+  if (fit.emptyClassifierIds.length === 0) return contains;
+  return sql<SqlBool>`${contains} AND NOT (records.classifiers ?| ${fit.emptyClassifierIds}::text[])`;
+}
+
+/** The records of a budget that fall in a sub-budget, by name (empty when the sub-budget is unknown). */
+export async function listSubBudgetRecords(read: ReadDatabase, budgetId: string, subBudgetId: string, page?: RecordPage): Promise<RecordRow[]> {
+  const fit = await subBudgetFit(read, subBudgetId);
+  if (!fit) return [];
+  const rows = await paged(recordsQuery(read).where('records.budget_id', '=', budgetId).where(fitting(fit)), page).execute();
+  return rows.map(toRecordRow);
+}
+
+async function schemeClassifierIds(read: ReadDatabase, schemeId: string): Promise<string[] | undefined> {
+  const scheme = await read.selectFrom('schemes').select('classifier_list').where('id', '=', schemeId).executeTakeFirst();
+  return scheme?.classifier_list.map((entry) => entry.classifierId);
+}
+
+/**
+ * A record's values for the scheme's classifiers only, as a sub-budget holds them: equal to the
+ * sub-budget's `classifiers` exactly when the record falls in it (a hash join with the scheme's
+ * sub-budgets, one pass over the budget's records).
+ */
+function valuesInScheme(classifierIds: readonly string[]) {
+  if (classifierIds.length === 0) return sql`'{}'::jsonb`;
+  const pairs = classifierIds.map((id) => sql`${id}::text, records.classifiers -> ${id}::text`);
+  return sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))`;
+}
+
+function withSubBudgetOfScheme(read: ReadDatabase, budgetId: string, schemeId: string, classifierIds: readonly string[]) {
+  return recordsQuery(read)
+    .leftJoin('sub_budgets', (join) =>
+      join.on('sub_budgets.scheme_id', '=', schemeId).on(sql<SqlBool>`sub_budgets.classifiers = ${valuesInScheme(classifierIds)}`),
+    )
+    .select(sql<string>`coalesce(sub_budgets.id::text, ${UNFIT_SUB_BUDGET_ID})`.as('sub_budget_id'))
+    .where('records.budget_id', '=', budgetId);
+}
+
+export type SchemeRecordRow = RecordRow & { subBudgetId: string };
+
+/** Every record of a budget with the sub-budget of the scheme it falls in (UNFIT_SUB_BUDGET_ID when none), by name. */
+export async function listSchemeRecords(read: ReadDatabase, budgetId: string, schemeId: string, page?: RecordPage): Promise<SchemeRecordRow[]> {
+  const classifierIds = await schemeClassifierIds(read, schemeId);
+  if (!classifierIds) return [];
+  const rows = await paged(withSubBudgetOfScheme(read, budgetId, schemeId, classifierIds), page).execute();
+  return rows.map((row) => ({ ...toRecordRow(row), subBudgetId: row.sub_budget_id }));
+}
+
+/** The records of a budget that fall in no sub-budget of the scheme (the -2 row), by name. */
+export async function listUnfitRecords(read: ReadDatabase, budgetId: string, schemeId: string, page?: RecordPage): Promise<RecordRow[]> {
+  const classifierIds = await schemeClassifierIds(read, schemeId);
+  if (!classifierIds) return [];
+  const rows = await paged(withSubBudgetOfScheme(read, budgetId, schemeId, classifierIds).where('sub_budgets.id', 'is', null), page).execute();
+  return rows.map(toRecordRow);
+}
+
+/**
+ * How many of a budget's records fall in each sub-budget of a scheme: every sub-budget of the
+ * scheme (0 when none) and UNFIT_SUB_BUDGET_ID.
+ */
+export async function subBudgetRecordCounts(read: ReadDatabase, budgetId: string, schemeId: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const classifierIds = await schemeClassifierIds(read, schemeId);
+  if (!classifierIds) return counts;
+  const subBudgets = await read.selectFrom('sub_budgets').select('id').where('scheme_id', '=', schemeId).execute();
+  for (const { id } of subBudgets) counts.set(id, 0);
+  counts.set(UNFIT_SUB_BUDGET_ID, 0);
+  const rows = await read
+    .selectFrom('records')
+    .leftJoin('sub_budgets', (join) =>
+      join.on('sub_budgets.scheme_id', '=', schemeId).on(sql<SqlBool>`sub_budgets.classifiers = ${valuesInScheme(classifierIds)}`),
+    )
+    .select([sql<string>`coalesce(sub_budgets.id::text, ${UNFIT_SUB_BUDGET_ID})`.as('sub_budget_id'), (eb) => eb.fn.countAll<string>().as('count')])
+    .where('records.budget_id', '=', budgetId)
+    .groupBy('sub_budgets.id')
+    .execute();
+  for (const row of rows) counts.set(row.sub_budget_id, Number(row.count));
+  return counts;
+}
+
+/** Records per document (documents without records are absent). */
+export async function recordCountsByDocument(read: ReadDatabase, documentIds: readonly string[]): Promise<Map<string, number>> {
+  if (documentIds.length === 0) return new Map();
+  const rows = await read
+    .selectFrom('records')
+    .select(['document_id', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('document_id', 'in', [...documentIds])
+    .groupBy('document_id')
+    .execute();
+  return new Map(rows.map((row) => [row.document_id, Number(row.count)]));
+}
+
+/** One live record with its origin. */
+export async function findRecord(read: ReadDatabase, recordId: string): Promise<RecordRow | undefined> {
+  const row = await recordsQuery(read).where('records.id', '=', recordId).executeTakeFirst();
+  return row ? toRecordRow(row) : undefined;
+}
+
+/** Where a record was born, live or deleted: an imported record's commands and history need its chunk. */
+export interface RecordOriginRow {
+  id: string;
+  budgetId: string;
+  documentId: string;
+  organizationId: string;
+  originStream: string;
+  originRevision: bigint;
+  importId: string | null;
+  deleted: boolean;
+}
+
+export async function findRecordOrigin(read: ReadDatabase, recordId: string): Promise<RecordOriginRow | undefined> {
+  const columns = ['id', 'budget_id', 'document_id', 'organization_id', 'origin_stream', 'origin_revision', 'import_id'] as const;
+  const live = await read.selectFrom('records').select(columns).where('id', '=', recordId).executeTakeFirst();
+  const row = live ?? (await read.selectFrom('record_tombstones').select(columns).where('id', '=', recordId).executeTakeFirst());
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    budgetId: row.budget_id,
+    documentId: row.document_id,
+    organizationId: row.organization_id,
+    originStream: row.origin_stream,
+    originRevision: BigInt(row.origin_revision),
+    importId: row.import_id,
+    deleted: !live,
+  };
+}
