@@ -39,7 +39,7 @@ const schemesQuery = z.object({
     .transform((text) => text.split(',').map((id) => id.trim()).filter((id) => id !== ''))
     .pipe(z.array(uuid).min(1, { message: 'validation.required' }).max(50, { message: 'validation.max' })),
 });
-const promoteBody = z.object({ promoted: z.boolean().optional() }).optional();
+const promoteBody = z.object({ promoted: z.boolean().optional() }).nullish();
 const bulkResultSchema = commandResultSchema.extend({ count: z.number() });
 
 const pathOf = (params: { budgetId: string; subBudgetId: string }, query: { schemaId?: string }): RecordPath => ({

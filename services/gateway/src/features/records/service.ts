@@ -1,6 +1,7 @@
-import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, recordStreamName } from '@eelarve/domain';
+import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, recordStreamName, snapshotAfter } from '@eelarve/domain';
 import { formatPosition, parsePosition, comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { findBudgetRecords, type RecordApiRow, recordsAsJson } from '@eelarve/projections/records/api-queries';
+import { findRecordOrigin } from '@eelarve/projections/records/queries';
 import { DomainError, fieldError, type RecordHistoryEntry, type RecordInput, type recordsBulkEditSchema, type RecordStoredEvent } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -29,11 +30,9 @@ export interface RecordPath {
 const isImported = (row: RecordApiRow) => row.origin_stream !== recordStreamName(row.id);
 
 /** A record edited from a place must be in it now: a sub-budget grant reaches only the sub-budget's records. */
-function assertInPlace(place: RecordsPlace, row: RecordApiRow, missing: () => DomainError): void {
-  if (place.kind === 'subBudget') {
-    if (!recordFitsSubBudget(row.classifiers, place.subBudgetFact)) throw missing();
-  }
-  if (place.kind === 'unfit' && place.fits(row.classifiers)) throw missing();
+function assertInPlace(place: RecordsPlace, classifiers: Readonly<Record<string, string>>, missing: () => DomainError): void {
+  if (place.kind === 'subBudget' && !recordFitsSubBudget(classifiers, place.subBudgetFact)) throw missing();
+  if (place.kind === 'unfit' && place.fits(classifiers)) throw missing();
 }
 
 /** Runs the tasks with at most `limit` under way at once; the first failure stops taking new ones. */
@@ -94,12 +93,32 @@ export function recordService(app: FastifyInstance) {
     return recordIds.map((id, index) => {
       const row = byId.get(id);
       if (!row) throw missing(id, index);
-      assertInPlace(place, row, () => missing(id, index));
+      assertInPlace(place, row.classifiers, () => missing(id, index));
       return row;
     });
   }
 
   const oneRecord = async (place: RecordsPlace, recordId: string) => (await recordsIn(place, [recordId], () => new DomainError('RECORD_NOT_FOUND')))[0] as RecordApiRow;
+
+  /**
+   * A record whose history is asked: live in the read model, or deleted (the read model no longer
+   * holds it; its own stream does, and its deletion can be reverted). A deleted record belongs to
+   * the place its last values fell in.
+   */
+  async function recordWithHistory(place: RecordsPlace, recordId: string): Promise<Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'>> {
+    const [row] = await findBudgetRecords(read(), place.budget.id, [recordId]);
+    if (row) {
+      assertInPlace(place, row.classifiers, () => new DomainError('RECORD_NOT_FOUND'));
+      return row;
+    }
+    const origin = await findRecordOrigin(read(), recordId);
+    if (!origin || origin.budgetId !== place.budget.id) throw new DomainError('RECORD_NOT_FOUND');
+    const deleted = { id: recordId, origin_stream: origin.originStream, origin_revision: origin.originRevision.toString() };
+    const last = snapshotAfter((await recordVersions(app, recordId, deleted)).versions.map((version) => version.event));
+    if (!last) throw new DomainError('RECORD_NOT_FOUND');
+    assertInPlace(place, last.values.classifiers, () => new DomainError('RECORD_NOT_FOUND'));
+    return deleted;
+  }
 
   /** An imported record's commands carry its chunk row (its own stream may still be empty). */
   const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (isImported(row) ? (await recordVersions(app, row.id, row)).origin : null);
@@ -224,7 +243,7 @@ export function recordService(app: FastifyInstance) {
     /** GET .../record/{id}/history: each version with its changed fields, who (and in which occupation) and when. */
     async history(caller: Caller, path: RecordPath, recordId: string): Promise<RecordHistoryEntry[]> {
       const place = await placeOf(caller, path, 'read');
-      const row = await oneRecord(place, recordId);
+      const row = await recordWithHistory(place, recordId);
       const { versions } = await recordVersions(app, recordId, row);
       return recordHistory(await namedVersions(app, versions));
     },
@@ -232,7 +251,7 @@ export function recordService(app: FastifyInstance) {
     /** POST .../record/{id}/revert: undoes one past change as a new, compensating event. */
     async revert(caller: Caller, path: RecordPath, recordId: string, eventId: string): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
-      const row = await oneRecord(place, recordId);
+      const row = await recordWithHistory(place, recordId);
       const { versions, origin } = await recordVersions(app, recordId, row);
       const index = versions.findIndex((version) => version.stored.id === eventId && version.event.type !== 'RecordImported');
       const target = versions[index];
@@ -246,7 +265,7 @@ export function recordService(app: FastifyInstance) {
     /** GET .../record/{id}/events: the stored events of the record's streams with their metadata (auditors). */
     async events(caller: Caller, path: RecordPath, recordId: string): Promise<RecordStoredEvent[]> {
       const place = await placeOf(caller, path, 'read');
-      const row = await oneRecord(place, recordId);
+      const row = await recordWithHistory(place, recordId);
       const { versions } = await recordVersions(app, recordId, row);
       const names = await actorNamesOf(app, versions.map((version) => version.stored));
       return versions.map((version) => toStoredEvent(version, names));
