@@ -20,6 +20,7 @@ import { electronicIdRoutes } from './features/electronic-id/routes';
 import { healthRoutes } from './features/health/routes';
 import { localeRoutes } from './features/locales/routes';
 import { mailPlugin } from './features/mail/outbox';
+import { recordImportRoutes } from './features/record-imports/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { userSettingsRoutes } from './features/user-settings/routes';
 import { organizationRoutes } from './features/organizations/routes';
@@ -148,6 +149,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(classifierRoutes);
   await app.register(documentRoutes);
   await app.register(taskRoutes);
+  await app.register(recordImportRoutes);
 }
 
 /**

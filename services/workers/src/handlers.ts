@@ -1,5 +1,6 @@
 import { budgetCopyTask } from '@eelarve/gateway/features/budgets/copy';
 import { documentCopyTask } from '@eelarve/gateway/features/documents/copy';
+import { recordImportTask } from '@eelarve/gateway/features/record-imports/task';
 import type { TaskContext } from '@eelarve/gateway/features/tasks/context';
 import type { TaskDefinition } from '@eelarve/gateway/features/tasks/definition';
 // Registers the permission parts of both copies (they live in their own feature).
@@ -10,7 +11,7 @@ import '@eelarve/gateway/features/resource-permissions/copy-steps';
  * definition to `taskTypes`; a system job that runs on a clock (clean-ups, nightly sync) adds a
  * `ScheduledJob` to `scheduledJobs`.
  */
-export const taskTypes: readonly TaskDefinition[] = [documentCopyTask, budgetCopyTask];
+export const taskTypes: readonly TaskDefinition[] = [documentCopyTask, budgetCopyTask, recordImportTask];
 
 /** A system job on a cron schedule (pg-boss `schedule`: one run per slot across all workers). */
 export interface ScheduledJob {

@@ -29,8 +29,7 @@ const context: ImportValidationContext = {
       code: { typeRegex: '^[A-Za-z0-9._\\-/]+$', regexFlag: '', minLength: 1, maxLength: 10 },
       items: [
         { code: 'RE', name: 'Riik', selectable: true },
-        { code: 'ab', name: 'Väike', selectable: true },
-        { code: 'AB', name: 'Suur', selectable: true },
+        { code: 'AB', name: 'Muu', selectable: true },
       ],
     },
     {
@@ -114,9 +113,11 @@ describe('import rows are checked with the rules of spec 3 section 5', () => {
     expect(result.values.classifiers).toEqual({ [MASTER]: '01', [REQUIRED]: 'RE' });
   });
 
-  it('code type, unique code and unselectable items', () => {
+  it('code type, one code per cell (uniqueCode), codes in any letter case, and unselectable items', () => {
     expect(messages({ classifiers: { tegevusala: 'A1', allikas: 'RE' } })).toEqual([['codeTypeError', true, 'tegevusala']]);
-    expect(messages({ classifiers: { tegevusala: '01', allikas: 'Ab' } })).toEqual([['uniqueCode', true, 'allikas']]);
+    expect(messages({ classifiers: { tegevusala: '01', allikas: 'RE, AB' } })).toEqual([['uniqueCode', true, 'allikas']]);
+    expect(messages({ classifiers: { tegevusala: '01', allikas: 'RE', projekt: 'P1;PX' } })).toEqual([['uniqueCode', false, 'projekt']]);
+    expect(only({ classifiers: { tegevusala: '01', allikas: 'ab' } }).values.classifiers[REQUIRED]).toBe('AB');
     expect(messages({ classifiers: { tegevusala: '09', allikas: 'RE' } })).toEqual([['referenceItemUnselectable', true, 'tegevusala']]);
     expect(messages({ classifiers: { tegevusala: '01', allikas: 'RE', projekt: 'PX' } })).toEqual([['referenceItemUnselectable', false, 'projekt']]);
   });

@@ -11,8 +11,8 @@ import { LIMITS } from '../limits';
  * Message keys: emptyName, emptyNameMaster, validation.max (name), periodValueNotNumeric,
  * periodOutsideDocument, sumNotNumeric, sumAndPeriodizedInfoMissing,
  * sumAndPeriodizedInfoMismatch, emptySum, validation.required, referenceItemNotFound,
- * optionalReferenceItemNotFound, codeTypeError, uniqueCode, referenceItemUnselectable,
- * doesNotMatchSubBudget.
+ * optionalReferenceItemNotFound, codeTypeError, uniqueCode (a cell listing several codes where a
+ * record takes one), referenceItemUnselectable, doesNotMatchSubBudget.
  */
 export const IMPORT_MESSAGES = {
   emptyName: 'emptyName',
@@ -99,32 +99,19 @@ export function amountOfCell(cell: string | number, decimalSeparator: ',' | '.' 
   return parseTypedAmount(cell, decimalSeparator);
 }
 
-/** Indexes a classifier's items by exact code and by upper-cased code (a file's case may differ). */
-interface ItemIndex {
-  exact: Map<string, ImportClassifierItem>;
-  folded: Map<string, ImportClassifierItem[]>;
-}
+/**
+ * A classifier's items by code, compared without letter case: codes are unique within a
+ * classifier regardless of case (spec 2), so a file's "re" finds the item "RE".
+ */
+type ItemIndex = Map<string, ImportClassifierItem>;
 
 function indexItems(items: readonly ImportClassifierItem[]): ItemIndex {
-  const exact = new Map<string, ImportClassifierItem>();
-  const folded = new Map<string, ImportClassifierItem[]>();
-  for (const item of items) {
-    exact.set(item.code, item);
-    const key = item.code.toUpperCase();
-    folded.set(key, [...(folded.get(key) ?? []), item]);
-  }
-  return { exact, folded };
+  return new Map(items.map((item) => [item.code.toUpperCase(), item]));
 }
 
-type ItemLookup = { item: ImportClassifierItem } | { missing: true } | { ambiguous: true };
-
-function findItem(index: ItemIndex, code: string): ItemLookup {
-  const exact = index.exact.get(code);
-  if (exact) return { item: exact };
-  const candidates = index.folded.get(code.toUpperCase()) ?? [];
-  if (candidates.length === 1) return { item: candidates[0]! };
-  return candidates.length > 1 ? { ambiguous: true } : { missing: true };
-}
+/** No code type allows these: a cell holding them lists several codes where a record takes one. */
+const CODE_LIST_SEPARATOR = /[,;]/;
+const listsSeveralCodes = (code: string) => code.split(CODE_LIST_SEPARATOR).filter((part) => part.trim() !== '').length > 1;
 
 interface PreparedClassifier extends ImportClassifier {
   index: ItemIndex;
@@ -185,28 +172,28 @@ function checkClassifier(row: ImportRow, classifier: PreparedClassifier, subBudg
     if (mandatory) check.add(IMPORT_MESSAGES.required, true, field);
     return null;
   }
+  if (listsSeveralCodes(code)) {
+    check.add(IMPORT_MESSAGES.uniqueCode, mandatory, field);
+    return null;
+  }
   if (!fitsCodeType(classifier, code)) {
     check.add(IMPORT_MESSAGES.codeTypeError, mandatory, field);
     return null;
   }
-  const found = findItem(classifier.index, code);
-  if ('ambiguous' in found) {
-    check.add(IMPORT_MESSAGES.uniqueCode, mandatory, field);
-    return null;
-  }
-  if ('missing' in found) {
+  const item = classifier.index.get(code.toUpperCase());
+  if (!item) {
     check.add(mandatory ? IMPORT_MESSAGES.referenceItemNotFound : IMPORT_MESSAGES.optionalReferenceItemNotFound, mandatory, field);
     return null;
   }
-  if (!found.item.selectable) {
+  if (!item.selectable) {
     check.add(IMPORT_MESSAGES.referenceItemUnselectable, mandatory, field);
     return null;
   }
-  if (subBudgetCode !== undefined && subBudgetCode !== '' && found.item.code !== subBudgetCode) {
+  if (subBudgetCode !== undefined && subBudgetCode !== '' && item.code !== subBudgetCode) {
     check.add(IMPORT_MESSAGES.doesNotMatchSubBudget, true, field);
     return null;
   }
-  return found.item;
+  return item;
 }
 
 /** The monthly values: null when none is given; each given one must be a number inside the period. */

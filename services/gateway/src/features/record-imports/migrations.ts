@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Record imports (issue 11, points 4 and 5): operational state the client polls (GET
@@ -52,7 +52,7 @@ export interface RecordImportsTables {
     error_report: Buffer | null;
     user_id: string | null;
     occupation_id: string | null;
-    created_at: Date | string;
-    updated_at: Date | string;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
   };
 }

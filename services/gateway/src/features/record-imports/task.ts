@@ -1,0 +1,87 @@
+import { type ImportRecordsCommand, importEventIds, recordImportDecider } from '@eelarve/domain/records/import';
+import { DomainError, type ImportRow, importCounts, validateImportRows } from '@eelarve/shared';
+import type { CommandActor } from '../../infrastructure/commands';
+import { readModels } from '../../infrastructure/database';
+import type { TaskContext } from '../tasks/context';
+import type { TaskDefinition, TaskPolicy } from '../tasks/definition';
+import { currentBudget, importFacts } from './facts';
+import { unpackImportBody } from './body';
+import { errorReport, packReport } from './report';
+import { findImportOfTask, markFailed, markProcessing, markSucceeded, type RecordImportRow } from './store';
+
+/**
+ * The import job (issue 11, point 4), run by the worker process: checks the rows again with the
+ * facts of the moment, skips the critical ones, appends every chunk of the rest in ONE append to
+ * `record-import-<id>` (all or nothing), then stores the error report and SUCCESS.
+ *
+ * Killed before the append, nothing of the import exists; killed after it, the retry builds the
+ * same events (ids fixed by the import id and row numbers) and the decider, finding the stream
+ * written, appends nothing: each row is imported exactly once. A refused import (its budget gone,
+ * or a sum budget now) ends ERROR with nothing written.
+ */
+export const RECORDS_IMPORT = 'RECORDS_IMPORT';
+
+/** Ten minutes per attempt: far more than 100,000 rows take; a dead worker's import resumes after it. */
+export const RECORDS_IMPORT_POLICY: TaskPolicy = { expireInSeconds: 10 * 60, retryLimit: 3, retryDelaySeconds: 5 };
+
+/** The read model the records screen reads: SUCCESS waits (bounded) until it shows the rows. */
+const RECORDS_READ_MODEL = 'records';
+
+function importCommand(row: RecordImportRow, budget: { document_id: string; organization_id: string }, rows: ImportRecordsCommand['data']['rows']): ImportRecordsCommand {
+  return {
+    type: 'ImportRecords',
+    data: {
+      importId: row.id,
+      budgetId: row.budget_id,
+      documentId: budget.document_id,
+      organizationId: budget.organization_id,
+      originResourceName: row.origin_resource_name,
+      rows,
+    },
+  };
+}
+
+async function runImport(context: TaskContext, taskId: string, actor: CommandActor): Promise<void> {
+  const row = await findImportOfTask(context.db, taskId);
+  if (!row?.payload || !(await markProcessing(context.db, row.id))) return;
+  const read = readModels(context.db);
+  const budget = await currentBudget(read, row.budget_id);
+  const facts = await importFacts(read, { budget, subBudgetId: row.sub_budget_id });
+  const { list } = (await unpackImportBody(row.payload)) as { list: ImportRow[] };
+  const validated = validateImportRows(list, facts.context);
+  const valid = validated.flatMap((result, rowIndex) => (result.critical ? [] : [{ rowIndex, values: result.values }]));
+  const command = importCommand(row, budget, valid);
+  const outcome = await context.commands.run({
+    decider: recordImportDecider,
+    command,
+    actor,
+    readModels: [RECORDS_READ_MODEL],
+    eventIds: importEventIds(command),
+  });
+  const counts = importCounts(validated);
+  // A retry after the append: the stream says how many rows were imported, not this attempt's check.
+  if (outcome.events.length === 0 && outcome.before.imported) counts.recordsInserted = outcome.before.records;
+  await markSucceeded(context.db, row.id, counts, packReport(errorReport(list, validated)));
+}
+
+async function importOrRefuse(context: TaskContext, taskId: string, actor: CommandActor): Promise<void> {
+  try {
+    await runImport(context, taskId, actor);
+  } catch (error) {
+    // A refusal is final; anything else (the database away) is retried by the job queue.
+    if (error instanceof DomainError) {
+      const row = await findImportOfTask(context.db, taskId);
+      if (row) await markFailed(context.db, row.id);
+    }
+    throw error;
+  }
+}
+
+export const recordImportTask: TaskDefinition = {
+  type: RECORDS_IMPORT,
+  policy: RECORDS_IMPORT_POLICY,
+  steps: (context, task, actor) => [{ name: 'import', run: () => importOrRefuse(context, task.id, actor) }],
+  async isComplete(context, task) {
+    return (await findImportOfTask(context.db, task.id))?.status === 'SUCCESS';
+  },
+};
