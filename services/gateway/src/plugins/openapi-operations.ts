@@ -98,9 +98,15 @@ function accessOf(route: RouteOptions): RouteAccess {
   return route.config?.access ?? 'occupation';
 }
 
+/** A route that checks credentials itself (an ERP route's API key) declares them as its security. */
+function declaresCredentials(route: RouteOptions): boolean {
+  const security = (route.schema as { security?: unknown[] } | undefined)?.security;
+  return Array.isArray(security) && security.length > 0;
+}
+
 /** The error statuses a route can answer, from what the server checks before and around its handler. */
 export function errorStatusesOf(route: RouteOptions, method: string): number[] {
-  const signedIn = accessOf(route) !== 'public';
+  const signedIn = accessOf(route) !== 'public' || declaresCredentials(route);
   const unsafe = UNSAFE_METHODS.has(method);
   const statuses = [400];
   if (signedIn) statuses.push(401);
@@ -196,10 +202,17 @@ export function summaryFor(method: string, path: string, operation: Operation): 
 /** The null-only schema of OpenAPI 3.0 (the same @fastify/swagger writes for `type: 'null'`). */
 const nullOnly = () => ({ type: 'object', nullable: true, enum: [null] });
 
+/** A typed schema that takes null too: `nullable`, and null among its enum values if it has any. */
+function allowNull(schema: Json): void {
+  schema.nullable = true;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+}
+
 /**
  * OpenAPI 3.0.3: `nullable` only adds null to an explicit `type` in the same schema, and an enum
  * must list null itself. zod's 3.0 target writes `nullable` beside `anyOf` (a nullable union),
- * which lets no null through and which linters reject: null becomes one more member instead.
+ * which lets no null through and which linters reject: one typed member of the union takes null
+ * instead (or, with none, a null-only member), which generators read as `A | B | null`.
  */
 export function fixNullable(node: unknown): void {
   if (Array.isArray(node)) {
@@ -210,12 +223,18 @@ export function fixNullable(node: unknown): void {
   const schema = node as Json;
   for (const value of Object.values(schema)) fixNullable(value);
   if (schema.nullable !== true) return;
-  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
-  if (schema.type !== undefined) return;
+  if (schema.type !== undefined) {
+    allowNull(schema);
+    return;
+  }
   delete schema.nullable;
   const union = schema.anyOf ? 'anyOf' : schema.oneOf ? 'oneOf' : undefined;
   // Without a type and a union, the schema already takes any value, null included.
-  if (union) schema[union] = [...(schema[union] as unknown[]), nullOnly()];
+  if (!union) return;
+  const members = schema[union] as Json[];
+  const typed = members.find((member) => member.type !== undefined && member.$ref === undefined);
+  if (typed) allowNull(typed);
+  else schema[union] = [...members, nullOnly()];
 }
 
 function operationsOf(document: OpenApiDocument): Located[] {
