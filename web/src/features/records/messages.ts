@@ -40,7 +40,7 @@ const et = {
   'records.importError.referenceItemNotFound': 'Klassifikaatori väärtust ei leitud.',
   'records.importError.optionalReferenceItemNotFound': 'Valikulise klassifikaatori väärtust ei leitud: väärtus jäetakse välja.',
   'records.importError.codeTypeError': 'Kood ei vasta klassifikaatori koodi tüübile.',
-  'records.importError.uniqueCode': 'Kood ei ole üheselt mõistetav: mitu väärtust erinevad vaid suurtähtede poolest.',
+  'records.importError.uniqueCode': 'Lahtris on mitu koodi: kirjel saab selle klassifikaatori väärtusi olla üks.',
   'records.importError.referenceItemUnselectable': 'Seda klassifikaatori väärtust ei saa valida.',
   'records.importError.doesNotMatchSubBudget': 'Klassifikaatori väärtus ei vasta alameelarvele.',
 };
@@ -80,7 +80,7 @@ const en: Record<keyof typeof et, string> = {
   'records.importError.referenceItemNotFound': 'Classifier value not found.',
   'records.importError.optionalReferenceItemNotFound': 'Optional classifier value not found: the value is left out.',
   'records.importError.codeTypeError': 'The code does not match the classifier’s code type.',
-  'records.importError.uniqueCode': 'The code is ambiguous: several values differ only in letter case.',
+  'records.importError.uniqueCode': 'The cell holds several codes: a record takes one value of this classifier.',
   'records.importError.referenceItemUnselectable': 'This classifier value cannot be selected.',
   'records.importError.doesNotMatchSubBudget': 'The classifier value does not match the sub-budget.',
 };
