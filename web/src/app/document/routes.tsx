@@ -8,6 +8,9 @@ import { ClassifiersTab } from '../../features/classifiers/ClassifiersTab';
 import { DocumentCreatePage, DocumentSettingsTab } from '../../features/documents/DocumentFormPage';
 import { NotFoundPage } from '../errors/NotFoundPage';
 import { BudgetSubBudgetsView } from '../../features/schemes/BudgetSubBudgetsView';
+import { canViewRecords } from '../../features/records/access';
+import { RecordsPage } from '../../features/records/RecordsPage';
+import { RequireAccess } from '../guards';
 import { SchemesTab } from '../../features/schemes/SchemesTab';
 import { canSeeClassifiers, canSeeSchemes } from './access';
 import { DocumentLayout, RequireDocumentTab } from './DocumentLayout';
@@ -38,6 +41,17 @@ export const documentRoutes: RouteObject[] = [
               <RequireCommonBudget>
                 <BudgetSubBudgetsView />
               </RequireCommonBudget>
+            ),
+          },
+          {
+            // Spec 3, section 2: one sub-budget's records, with the DATA_VIEW privilege.
+            path: 'sub-budgets/:schemeId/records/:subBudgetId',
+            element: (
+              <RequireAccess rule={canViewRecords}>
+                <RequireCommonBudget>
+                  <RecordsPage />
+                </RequireCommonBudget>
+              </RequireAccess>
             ),
           },
           { path: 'edit', element: <BudgetEditPage /> },

@@ -1,7 +1,6 @@
 /** The records screen (spec 3, Records screen and its modals): spread into the records catalog. */
 const et = {
   'records.title': 'Alameelarve kirjed: {name}',
-  'records.header.classifiers': 'Alameelarve klassifikaatorid',
   'records.search': 'Otsi kirjeid',
   'records.grouping': 'Rühmitamine',
   'records.add': 'Lisa kirje',
@@ -33,6 +32,7 @@ const et = {
   'records.total': 'Kokku',
   'records.loadFailed': 'Kirjete laadimine ebaõnnestus',
   'records.subBudgetNotFound': 'Alameelarvet ei leitud.',
+  'records.unfit': 'Kirjed, mis ei sobi ühtegi alameelarvesse',
   'records.readOnly': 'Sul on õigus kirjeid vaadata, kuid mitte muuta.',
   'records.readOnly.status': 'Eelarve staatus ei luba selle andmeid muuta.',
   'records.classifiersUnreadable': 'Klassifikaatoreid ei saa lugeda: näidatakse väärtuste koode.',
@@ -96,7 +96,6 @@ const et = {
 
 const en: Record<keyof typeof et, string> = {
   'records.title': 'Sub-budget records: {name}',
-  'records.header.classifiers': 'Classifiers of the sub-budget',
   'records.search': 'Search records',
   'records.grouping': 'Group by',
   'records.add': 'Add record',
@@ -128,6 +127,7 @@ const en: Record<keyof typeof et, string> = {
   'records.total': 'Total',
   'records.loadFailed': 'Loading the records failed',
   'records.subBudgetNotFound': 'Sub-budget not found.',
+  'records.unfit': 'Records fitting no sub-budget',
   'records.readOnly': 'You may view these records but not change them.',
   'records.readOnly.status': 'The budget’s status does not allow changing its data.',
   'records.classifiersUnreadable': 'The classifiers cannot be read: value codes are shown.',

@@ -8,7 +8,8 @@ import { ShieldIcon } from '../../components/icons';
 export interface PinContext {
   canPin: boolean;
   busy: boolean;
-  recordsPath: (subBudgetId: string) => string;
+  /** The sub-budget's records (DATA_VIEW, spec 3 section 6); absent for others, who see the name only. */
+  recordsPath?: (subBudgetId: string) => string;
   onToggle: (row: SubBudget) => void;
   /** The sub-budget's permissions page (USER_VIEW or USER_ADMIN); absent for others. */
   permissionsPath?: (subBudgetId: string) => string;
@@ -19,6 +20,7 @@ type Params = ICellRendererParams<SubBudget, unknown, PinContext>;
 /** The sub-budget's name, leading to its records. */
 export function NameLinkCell({ data, context }: Params) {
   if (!data) return null;
+  if (!context.recordsPath) return <span data-testid="budget-sub-budget-name">{data.name}</span>;
   return (
     <Link to={context.recordsPath(data.id)} data-testid="budget-sub-budget-name">
       {data.name}

@@ -1,4 +1,4 @@
-import type { SubBudget } from '@eelarve/shared';
+import { hasAnyPrivilege, type SubBudget } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GridApi } from 'ag-grid-community';
 import { useMemo, useRef, useState } from 'react';
@@ -74,7 +74,10 @@ export function BudgetSubBudgetsView() {
   const handlers: PinContext = {
     canPin,
     busy: pin.isPending,
-    recordsPath: (subBudgetId) => `/document/${documentId}/budget/${budgetId}/records/${subBudgetId}`,
+    // Spec 3, section 2: records/{subBudgetId} under the scheme's sub-budgets.
+    recordsPath: hasAnyPrivilege(me.privileges, 'DATA_VIEW')
+      ? (subBudgetId) => `/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}/records/${subBudgetId}`
+      : undefined,
     permissionsPath: access.users(me)
       ? (subBudgetId) => `/users/budget-permissions?${new URLSearchParams({ documentId, schemaId: schemeId ?? '', budgetId, subBudgetId }).toString()}`
       : undefined,

@@ -5,8 +5,8 @@ import { fetchClassifierItems, fetchClassifiers, fetchRecordHistory, fetchRecord
 export const recordKeys = {
   all: ['records'] as const,
   budget: (budgetId: string) => ['records', budgetId] as const,
-  list: ({ budgetId, subBudgetId }: SubBudgetRef) => ['records', budgetId, 'sub-budget', subBudgetId] as const,
-  history: ({ budgetId, subBudgetId }: SubBudgetRef, recordId: string) => ['records', budgetId, 'sub-budget', subBudgetId, 'history', recordId] as const,
+  list: ({ budgetId, subBudgetId, schemeId }: SubBudgetRef) => ['records', budgetId, 'sub-budget', subBudgetId, schemeId ?? ''] as const,
+  history: (ref: SubBudgetRef, recordId: string) => [...recordKeys.list(ref), 'history', recordId] as const,
   subBudgets: (budgetId: string, schemeId: string) => ['records', budgetId, 'scheme-sub-budgets', schemeId] as const,
   classifiers: (documentId: string) => ['records', 'classifiers', documentId] as const,
   items: (classifierIds: readonly string[]) => ['records', 'classifier-items', [...classifierIds].sort().join(',')] as const,

@@ -8,25 +8,29 @@ const enc = encodeURIComponent;
 /** The base of a sub-budget's record calls: /api/budget/{b}/sub-budget/{s}. */
 export interface SubBudgetRef {
   budgetId: string;
+  /** A sub-budget's id, or UNFIT_SUB_BUDGET with `schemeId`. */
   subBudgetId: string;
+  schemeId?: string;
 }
 
+/** The scheme's row of records that fit none of its sub-budgets (spec 2: the -2 row). */
+export const UNFIT_SUB_BUDGET = '-2';
+
 const base = ({ budgetId, subBudgetId }: SubBudgetRef) => `/api/budget/${enc(budgetId)}/sub-budget/${enc(subBudgetId)}`;
+/** The unfit row names its scheme in the query. */
+const query = ({ subBudgetId, schemeId }: SubBudgetRef) => (subBudgetId === UNFIT_SUB_BUDGET && schemeId ? `?schemaId=${enc(schemeId)}` : '');
+const at = (ref: SubBudgetRef, path: string) => `${base(ref)}${path}${query(ref)}`;
 
-/** A list answer may come bare or as `{ list }`. */
-const listOf = <T>(answer: T[] | { list: T[] }): T[] => (Array.isArray(answer) ? answer : answer.list);
-
-export const fetchRecords = async (ref: SubBudgetRef) => listOf(await api.get<BudgetRecord[] | { list: BudgetRecord[] }>(`${base(ref)}/records`));
-export const createRecord = (ref: SubBudgetRef, body: RecordInput & { duplicatedFrom?: string }) => api.post<CommandResult>(`${base(ref)}/record`, body);
-export const updateRecord = (ref: SubBudgetRef, recordId: string, body: RecordInput) => api.put<CommandResult>(`${base(ref)}/record/${enc(recordId)}`, body);
-export const promoteRecord = (ref: SubBudgetRef, recordId: string) => api.post<CommandResult>(`${base(ref)}/record/${enc(recordId)}/promote`, {});
-export const deleteRecord = (ref: SubBudgetRef, recordId: string) => api.delete<CommandResult>(`${base(ref)}/record/${enc(recordId)}`);
-export const deleteRecords = (ref: SubBudgetRef, recordIds: string[]) => api.post<CommandResult>(`${base(ref)}/records-delete`, { recordIds });
-export const bulkEditRecords = (ref: SubBudgetRef, body: BulkEditBody) => api.post<CommandResult>(`${base(ref)}/records-bulk-edit`, body);
-export const fetchRecordHistory = async (ref: SubBudgetRef, recordId: string) =>
-  listOf(await api.get<RecordHistoryEntry[] | { list: RecordHistoryEntry[] }>(`${base(ref)}/record/${enc(recordId)}/history`));
+export const fetchRecords = (ref: SubBudgetRef) => api.get<BudgetRecord[]>(at(ref, '/records'));
+export const createRecord = (ref: SubBudgetRef, body: RecordInput & { duplicatedFrom?: string }) => api.post<CommandResult>(at(ref, '/record'), body);
+export const updateRecord = (ref: SubBudgetRef, recordId: string, body: RecordInput) => api.put<CommandResult>(at(ref, `/record/${enc(recordId)}`), body);
+export const promoteRecord = (ref: SubBudgetRef, recordId: string) => api.post<CommandResult>(at(ref, `/record/${enc(recordId)}/promote`), {});
+export const deleteRecord = (ref: SubBudgetRef, recordId: string) => api.delete<CommandResult>(at(ref, `/record/${enc(recordId)}`));
+export const deleteRecords = (ref: SubBudgetRef, recordIds: string[]) => api.post<CommandResult>(at(ref, '/records-delete'), { recordIds });
+export const bulkEditRecords = (ref: SubBudgetRef, body: BulkEditBody) => api.post<CommandResult>(at(ref, '/records-bulk-edit'), body);
+export const fetchRecordHistory = (ref: SubBudgetRef, recordId: string) => api.get<RecordHistoryEntry[]>(at(ref, `/record/${enc(recordId)}/history`));
 export const revertRecordChange = (ref: SubBudgetRef, recordId: string, eventId: string) =>
-  api.post<CommandResult>(`${base(ref)}/record/${enc(recordId)}/revert`, { eventId });
+  api.post<CommandResult>(at(ref, `/record/${enc(recordId)}/revert`), { eventId });
 
 /** The sub-budgets of the budget in a scheme, with the caller's grants on each (the screen's header and access). */
 export const fetchSchemeSubBudgets = (budgetId: string, schemeId: string) => api.get<SubBudget[]>(`/api/budget/${enc(budgetId)}/schema/${enc(schemeId)}/sub-budgets`);
