@@ -4,6 +4,7 @@ import { recordImportStreamName } from '@eelarve/domain';
 import { importedRecordId } from '@eelarve/domain/records/import';
 import type { ImportRow } from '@eelarve/shared';
 import { startWorker } from '@eelarve/testing/worker';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from './helpers';
 import { type SchemesWorld, schemesWorld } from './schemes-world';
@@ -57,6 +58,8 @@ beforeAll(async () => {
   const { fixture, organizationId } = world;
   documentId = await fixture.document(organizationId);
   master = await fixture.classifier(documentId, organizationId, 'tegevusala', { '01': false, '02': false, '09': true });
+  // '04' has no sub-budget: its records fall in the unfit row (-2).
+  await fixture.items(master, ['04']);
   await fixture.setMaster(documentId, master);
   source = await fixture.classifier(documentId, organizationId, 'allikas', { RE: false, AB: false });
   project = await fixture.classifier(documentId, organizationId, 'projekt', { P1: false, PX: true }, false);
@@ -151,6 +154,13 @@ describe('an import from a file into a budget', () => {
     expect(records[3]).toMatchObject({ amount: '1000', months: null });
     expect(records[6]).toMatchObject({ amount: '12.3', months: ['1.1', '1.1', '10.1', ...Array(9).fill('0')] });
     expect(events[0]!.data).toMatchObject({ importId, budgetId, documentId, organizationId: world.organizationId, chunk: 0, originResourceName: 'eelarve.xlsx' });
+
+    // SUCCESS waited for the records read model: the rows are visible, with exact amounts.
+    const visible = await sql<{ id: string; amount: string }>`select id, amount::text from read.records where import_id = ${importId} order by name, id`.execute(
+      world.server.app.db,
+    );
+    expect(visible.rows).toHaveLength(7);
+    expect(visible.rows.find((record) => record.id === importedRecordId(importId, 0))?.amount).toMatch(/^1200\.50*$/);
   });
 
   it('the same import id again answers the first import and imports nothing more', async () => {
@@ -263,18 +273,28 @@ describe('the preview', () => {
         row({ amount: '0.2' }),
         row({ amount: '5', classifiers: { tegevusala: '02', allikas: 'RE' } }),
         row({ amount: 'x' }),
+        row({ amount: '-1.25', classifiers: { tegevusala: '04', allikas: 'RE' } }),
       ],
     });
     expect(preview.statusCode, preview.body).toBe(200);
     const body = preview.json();
-    expect(body.rows).toEqual({ total: 4, importable: 3, critical: 1 });
-    expect(body.total).toEqual({ before: '0', after: '5.3' });
+    expect(body.rows).toEqual({ total: 5, importable: 4, critical: 1 });
+    expect(body.total).toEqual({ before: '0', after: '4.05' });
     expect(body.schemes).toHaveLength(1);
     expect(body.schemes[0].subBudgets).toEqual([
       { subBudgetId: subBudget01, name: 'Tegevus 01', recordsBefore: 0, recordsAdded: 2, totalBefore: '0', totalAfter: '0.3' },
       expect.objectContaining({ name: 'Tegevus 02', recordsAdded: 1, totalAfter: '5' }),
+      { subBudgetId: '-2', name: null, recordsBefore: 0, recordsAdded: 1, totalBefore: '0', totalAfter: '-1.25' },
     ]);
     const none = await get(`/api/budget/${fresh}/import/status`);
     expect(none.status).toBe(404);
+
+    // After an import, the same preview starts from the records now there.
+    const started = await postImport(`/api/budget/${fresh}/records`, { list: [row({ amount: '0.1' }), row({ amount: '7', classifiers: { tegevusala: '04', allikas: 'RE' } })] });
+    expect(started.statusCode, started.body).toBe(202);
+    expect((await finished(`/api/budget/${fresh}/import/status`)).status).toBe('SUCCESS');
+    const again = (await postImport(`/api/budget/${fresh}/records/preview`, { list: [row({ amount: '0.2' })] })).json();
+    expect(again.total).toEqual({ before: '7.1', after: '7.3' });
+    expect(again.schemes[0].subBudgets).toEqual([{ subBudgetId: subBudget01, name: 'Tegevus 01', recordsBefore: 1, recordsAdded: 1, totalBefore: '0.1', totalAfter: '0.3' }]);
   });
 });

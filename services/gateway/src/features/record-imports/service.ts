@@ -173,7 +173,7 @@ export function recordImportService(app: FastifyInstance) {
       const before = await budgetRecordTotal(read(), target.budget.id);
       return {
         rows: { total: rows.length, importable: counts.recordsInserted, critical: rows.length - counts.recordsInserted },
-        total: { before: before.total, after: sumAmounts([before.total, ...importable.map((row) => row.values.amount)]) },
+        total: { before: sumAmounts([before.total]), after: sumAmounts([before.total, ...importable.map((row) => row.values.amount)]) },
         schemes: await Promise.all(
           schemes.map(async (scheme) => {
             const classifierIds = scheme.classifier_list.map((entry) => entry.classifierId);
