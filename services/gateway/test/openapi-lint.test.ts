@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_DETAILS } from '../src/plugins/openapi-summaries';
 
 /**
  * Issue 11, point 5: the OpenAPI document at /api/docs is what an ERP integrator generates a
@@ -121,6 +122,16 @@ describe('the OpenAPI document (issue 11, point 5)', () => {
     expect(organizations?.responses['403']).toBeDefined();
     const login = byRoute.get('post /initial/auth/login');
     expect(login?.security).toEqual([]);
+  });
+
+  it('gives the written summaries to operations that exist, and the ERP routes their API key', () => {
+    const byRoute = new Map(operations().map((entry) => [`${entry.method} ${entry.path}`, entry.operation]));
+    for (const [key, details] of Object.entries(OPERATION_DETAILS)) {
+      expect(byRoute.get(key)?.summary, key).toBe(details.summary);
+    }
+    const erpImport = byRoute.get('post /budgets/{budgetId}/import');
+    expect(erpImport?.security).toEqual([{ budgetApiKey: [] }]);
+    expect(Object.keys(erpImport?.responses ?? {})).toEqual(expect.arrayContaining(['202', '400', '401', '403', '404', '413', '422', 'default']));
   });
 
   it('keeps the operation ids stable: method and path, readable', () => {

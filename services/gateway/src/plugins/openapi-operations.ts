@@ -4,6 +4,7 @@ import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RouteAccess } from '../types';
+import { OPERATION_DETAILS, type OperationDetails } from './openapi-summaries';
 
 /**
  * What a client generator needs of every operation (issue 11, point 5), added here once so that
@@ -19,6 +20,7 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
+  security?: unknown[];
   responses?: Record<string, unknown>;
   [ERROR_STATUSES_KEY]?: number[];
 }
@@ -264,6 +266,15 @@ function assignOperationIds(operations: Located[]): void {
   });
 }
 
+/** A written summary, and credentials the route checks itself: then it answers 401 and 403 too. */
+function applyDetails(operation: Operation, details: OperationDetails): void {
+  operation.summary ??= details.summary;
+  if (!details.security || operation.security?.length) return;
+  operation.security = details.security;
+  const statuses = new Set([...(operation[ERROR_STATUSES_KEY] ?? [400]), 401, 403]);
+  operation[ERROR_STATUSES_KEY] = [...statuses].sort((a, b) => a - b);
+}
+
 /** The fallback tag: the path's first word after /api, /initial or /public. */
 function tagFor(path: string): string {
   const segments = path.split('/').filter(Boolean);
@@ -275,6 +286,8 @@ export function completeDocument(document: OpenApiDocument, serverUrl: string): 
   const operations = operationsOf(document);
   assignOperationIds(operations);
   for (const { method, path, operation } of operations) {
+    const details = OPERATION_DETAILS[`${method} ${path}`];
+    if (details) applyDetails(operation, details);
     operation.summary ??= summaryFor(method, path, operation);
     if (!operation.tags?.length) operation.tags = [tagFor(path)];
     addErrorResponses(operation);
