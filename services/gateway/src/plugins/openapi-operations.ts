@@ -4,7 +4,7 @@ import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RouteAccess } from '../types';
-import { OPERATION_DETAILS, type OperationDetails } from './openapi-summaries';
+import { OPERATION_DETAILS, type OperationDetails, TAG_DESCRIPTIONS } from './openapi-summaries';
 
 /**
  * What a client generator needs of every operation (issue 11, point 5), added here once so that
@@ -28,7 +28,7 @@ interface OpenApiDocument {
   paths?: Record<string, Record<string, unknown>>;
   components?: { schemas?: Json; responses?: Json; [part: string]: unknown };
   servers?: { url: string; description?: string }[];
-  tags?: { name: string }[];
+  tags?: { name: string; description?: string }[];
   [field: string]: unknown;
 }
 interface Located {
@@ -302,7 +302,7 @@ export function completeDocument(document: OpenApiDocument, serverUrl: string): 
   };
   document.servers ??= [{ url: serverUrl.replace(/\/+$/, '') || '/', description: 'This installation' }];
   const tagNames = [...new Set(operations.flatMap(({ operation }) => operation.tags as string[]))].sort();
-  document.tags ??= tagNames.map((name) => ({ name }));
+  document.tags ??= tagNames.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
   return document;
 }
 

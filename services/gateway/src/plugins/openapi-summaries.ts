@@ -46,3 +46,27 @@ export const OPERATION_DETAILS: Record<string, OperationDetails> = {
   },
   'get /budgets/{budgetId}/import/status': { summary: "The status of the monitoring budget's latest import, for its ERP job", security: budgetApiKey },
 };
+
+/** What each group of operations is for, shown above it in the docs; a tag not listed here goes without. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  'admin: projections': "The read models' state and their rebuild, for platform administrators.",
+  administration: "An organisation's administrator occupation: set and remove.",
+  auth: 'Sign-in, the session and its occupation, multi-factor authentication, passwords.',
+  budgets: "A document's budgets: common, sum and monitoring budgets, their copies, order, tags and API key.",
+  classifiers: "A document's classifiers and their items, with imports from files.",
+  documents: "An organisation's budget documents: period, settings, copies and order.",
+  'electronic-id': 'Sign-in, registration and binding with the electronic ID (OpenID Connect).',
+  locales: 'The languages and locale settings an organisation can choose.',
+  occupations: "An organisation's occupations: a user's roles in it.",
+  organizations: 'Organisations and their settings, for platform administrators.',
+  permissions: 'Grants of read and update on documents, budgets and sub-budgets.',
+  'record imports': 'Imports of records from files, other budgets and ERP jobs: the job, its status and error report.',
+  records: 'Budget lines with monthly splits in exact decimals, their history and revert.',
+  'resource-statuses': 'Statuses of documents and budgets, the rules they carry and the approval route.',
+  roles: "An organisation's roles and the privileges they hold.",
+  schemes: "A document's schemes: the classifiers that divide its budgets into sub-budgets.",
+  'sub-budgets': "A scheme's sub-budgets, their classifier values, preselections and imports.",
+  tasks: 'Background tasks (copies, imports): their progress and result.',
+  'user-settings': "The signed-in user's own settings and e-mail address.",
+  users: "An organisation's users.",
+};
