@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type GivenEvent, type ProjectorSpec, newId, projectorSpec } from '../../test/given-events';
 import { accountsProjector } from '../accounts/projector';
@@ -130,6 +131,8 @@ describe('records projector', () => {
       originRevision: 0n,
       importId: null,
     });
+    const { rows } = await sql<{ total: string }>`select sum(m)::text as total from read.records, unnest(months) as m where id = ${id}::uuid`.execute(spec.db);
+    expect(rows[0]?.total).toBe('1.2');
     const big = newId();
     await spec.given(created(big, { name: 'Suur', amount: '999999999999999.999999', classifiers: { [konto]: '09' } }));
     expect((await findRecord(spec.read, big))?.amount).toBe('999999999999999.999999');

@@ -25,7 +25,7 @@ function changeOf(stored: StoredEvent) {
 }
 
 const amount = (value: string) => sql`${value}::${sql.raw(AMOUNT_SQL_TYPE)}`;
-const months = (value: readonly string[] | null) => (value === null ? sql`null` : sql`${value}::${sql.raw(AMOUNT_SQL_TYPE)}[]`);
+const months = (value: readonly string[] | null) => (value === null ? sql`null` : sql`${value}::numeric[]`);
 
 /**
  * Every row of consecutive import chunks in one statement: the rows travel as one JSON text and
@@ -58,7 +58,7 @@ async function insertImported(db: Db, chunks: StoredEvent[]): Promise<void> {
                          updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id)
     SELECT r.id, r.budget_id, r.document_id, r.organization_id, r.name, r.amount::${sql.raw(AMOUNT_SQL_TYPE)},
            CASE WHEN jsonb_typeof(r.months) = 'array'
-                THEN ARRAY(SELECT m.value::${sql.raw(AMOUNT_SQL_TYPE)} FROM jsonb_array_elements_text(r.months) WITH ORDINALITY AS m(value, n) ORDER BY m.n)
+                THEN ARRAY(SELECT m.value::numeric FROM jsonb_array_elements_text(r.months) WITH ORDINALITY AS m(value, n) ORDER BY m.n)
            END,
            r.classifiers, false, r.at, r.at, r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, budget_id uuid, document_id uuid, organization_id uuid, name text, amount text,
@@ -131,7 +131,7 @@ const CHUNKS_PER_STATEMENT = 10;
 /** Records of every budget (issue 11): the records screen, sub-budget counts and the -2 row read them. */
 export const recordsProjector = defineProjector<RecordsReadModel>({
   name: 'records',
-  version: 1,
+  version: 2,
   eventTypes: [...RECORD_EVENT_TYPES, 'RecordsImported', 'BudgetDeleted', 'DocumentDeleted', 'OrganizationDeleted'],
   tables: ['records', 'record_tombstones'],
   async migrate(db) {
@@ -143,7 +143,10 @@ export const recordsProjector = defineProjector<RecordsReadModel>({
       .addColumn('organization_id', 'uuid', (col) => col.notNull())
       .addColumn('name', 'text', (col) => col.notNull())
       .addColumn('amount', sql.raw(AMOUNT_SQL_TYPE), (col) => col.notNull())
-      .addColumn('months', sql.raw(`${AMOUNT_SQL_TYPE}[]`))
+      // Unconstrained numeric keeps each month as the canonical text it was written with ('0.1', not
+      // '0.100000'): lists render `months::text[]` with no per-element work (the decider already
+      // holds every month to the amount limits).
+      .addColumn('months', sql.raw('numeric[]'))
       .addColumn('classifiers', 'jsonb', (col) => col.notNull())
       .addColumn('promoted', 'boolean', (col) => col.notNull())
       .addColumn('created_at', 'timestamptz', (col) => col.notNull())

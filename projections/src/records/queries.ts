@@ -1,4 +1,3 @@
-import { canonicalAmount } from '@eelarve/shared';
 import { type Expression, type SqlBool, type SelectQueryBuilder, sql } from 'kysely';
 import type { ReadDatabase, ReadModels } from '../read-models';
 
@@ -45,11 +44,18 @@ export interface RecordPage {
 type RecordsQuery = SelectQueryBuilder<ReadModels, 'records' | 'users', Record<string, unknown>>;
 
 function recordsQuery(read: ReadDatabase) {
-  return read
-    .selectFrom('records')
-    .leftJoin('users', 'users.id', 'records.updated_by_user_id')
-    .selectAll('records')
-    .select(sql<string>`coalesce(users.name, '')`.as('updated_by_user_name'));
+  return (
+    read
+      .selectFrom('records')
+      .leftJoin('users', 'users.id', 'records.updated_by_user_id')
+      .selectAll('records')
+      // Canonical amounts straight from PostgreSQL (trim_scale: '12.5', never '12.500000'); later columns of the same name win.
+      .select([
+        sql<string>`trim_scale(records.amount)::text`.as('amount'),
+        sql<string[] | null>`records.months::text[]`.as('months'),
+        sql<string>`coalesce(users.name, '')`.as('updated_by_user_name'),
+      ])
+  );
 }
 
 function paged<Q extends RecordsQuery>(query: Q, page: RecordPage | undefined): Q {
@@ -61,20 +67,6 @@ function paged<Q extends RecordsQuery>(query: Q, page: RecordPage | undefined): 
 
 const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString());
 
-/** numeric comes back as text ('1200.000000'): its canonical form, never through a JS number. */
-function exact(value: string): string {
-  const canonical = canonicalAmount(value);
-  if (canonical === null) throw new Error(`not an amount: ${value}`);
-  return canonical;
-}
-
-/** numeric[] arrives as its text ('{0.100000,2.000000}'; pg has no parser for it) or, with one registered, as an array. */
-function exactMonths(value: string | string[] | null): string[] | null {
-  if (value === null) return null;
-  const texts = Array.isArray(value) ? value : value.slice(1, -1).split(',').filter((text) => text !== '');
-  return texts.map((text) => exact(String(text)));
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: rows of the selected columns, typed by RecordRow below.
 function toRecordRow(row: any): RecordRow {
   return {
@@ -83,8 +75,8 @@ function toRecordRow(row: any): RecordRow {
     documentId: row.document_id,
     organizationId: row.organization_id,
     name: row.name,
-    amount: exact(row.amount),
-    months: exactMonths(row.months),
+    amount: row.amount,
+    months: row.months,
     classifiers: row.classifiers,
     promoted: row.promoted,
     createdAt: iso(row.created_at),

@@ -16,7 +16,7 @@ export interface RecordsTable {
   organization_id: string;
   name: string;
   amount: Numeric;
-  /** One amount per month of the document period, or null without a split. */
+  /** One amount per month of the document period, or null without a split; numeric[] without a scale, so each reads back as written (canonical). */
   months: ColumnType<string[] | null, string[] | null, string[] | null>;
   /** Classifier id → item code. */
   classifiers: Json<Record<string, string>>;
