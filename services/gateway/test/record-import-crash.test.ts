@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { recordImportStreamName } from '@eelarve/domain';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Client } from './helpers';
+import { type SchemesWorld, schemesWorld } from './schemes-world';
+
+/**
+ * An import is all or nothing, and exactly once (issue 11, "done when"): the worker process
+ * running an import is killed outright while the import is PROCESSING. At that moment the
+ * import's stream and the records read model hold none or all of its rows, never a part; the
+ * next worker takes the job after its expiry, and the import ends SUCCESS with each row once.
+ */
+const root = path.resolve(import.meta.dirname, '../../..');
+const EXPIRE_SECONDS = 10;
+const ROWS = 20_000;
+const CHUNKS = ROWS / 500;
+
+let world: SchemesWorld;
+let admin: Client;
+let budgetId: string;
+let documentId: string;
+const workers: ChildProcess[] = [];
+
+interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `node --import tsx services/workers/src/main.ts` on the test's database, as `npm start` runs it. */
+function startWorkerProcess(): WorkerProcess {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: world.server.app.config.databaseUrl,
+    DATA_DIR: world.server.app.config.dataDir,
+    LOG_LEVEL: 'info',
+    TASK_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
+    TASK_RETRY_DELAY_SECONDS: '1',
+    QUEUE_MAINTENANCE_SECONDS: '1',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  workers.push(child);
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForStart(worker: WorkerProcess): Promise<void> {
+  await expect.poll(() => worker.output(), { timeout: 60_000, interval: 100 }).toContain('worker started');
+}
+
+async function one<Row>(query: ReturnType<typeof sql<Row>>): Promise<Row> {
+  return (await query.execute(world.server.app.db)).rows[0]!;
+}
+
+const importRow = (importId: string) =>
+  one<{ status: string } | undefined>(sql`select status from operational.record_imports where id = ${importId}`).then((row) => row?.status);
+const visibleRecords = (importId: string) => one<{ count: number }>(sql`select count(*)::int as count from read.records where import_id = ${importId}`).then((row) => row.count);
+const streamEvents = async (importId: string) => world.server.app.store.readStream(recordImportStreamName(importId));
+
+beforeAll(async () => {
+  world = await schemesWorld('Tartu Linnavalitsus', 'Viljandi Linnavalitsus');
+  admin = world.admin;
+  // Imports of this test run only in the worker processes it starts.
+  await world.server.worker?.stop();
+  const { fixture, organizationId } = world;
+  documentId = await fixture.document(organizationId);
+  const master = await fixture.classifier(documentId, organizationId, 'tegevusala', { '01': false, '02': false });
+  await fixture.setMaster(documentId, master);
+  budgetId = await fixture.budget(documentId, organizationId);
+}, 300_000);
+
+afterAll(async () => {
+  for (const child of workers) {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  }
+  await world?.server.close();
+});
+
+/** Imports ROWS rows into the budget and kills the worker process once `killWhen` holds; answers the import id. */
+async function importAndKill(budget: string, killWhen: (importId: string) => Promise<boolean>): Promise<string> {
+  const first = startWorkerProcess();
+  await waitForStart(first);
+  const list = Array.from({ length: ROWS }, (_, index) => ({
+    name: `Rida ${index}`,
+    amount: `${index}.25`,
+    months: index % 2 ? null : [`${index}.25`, ...Array(11).fill('0')],
+    classifiers: { tegevusala: index % 3 ? '01' : '02' },
+  }));
+  const started = await admin.request({
+    method: 'POST',
+    url: `/api/budget/${budget}/records?originResourceName=suur.xlsx`,
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    payload: gzipSync(JSON.stringify({ list })),
+  });
+  expect(started.statusCode, started.body).toBe(202);
+  const importId: string = started.json().id;
+  await expect.poll(() => killWhen(importId), { timeout: 60_000, interval: 10 }).toBe(true);
+  process.kill(-first.child.pid!, 'SIGKILL');
+  await first.exited;
+  expect(await importRow(importId)).toBe('PROCESSING');
+  const status = await admin.request({ method: 'GET', url: `/api/budget/${budget}/import/status` });
+  expect(status.json()).toMatchObject({ id: importId, status: 'PROCESSING', result: null });
+  return importId;
+}
+
+/** The next worker finishes the import: SUCCESS once, one event per chunk, each row's record once and visible. */
+async function resumedExactlyOnce(budget: string, importId: string): Promise<void> {
+  const second = startWorkerProcess();
+  await waitForStart(second);
+  await expect
+    .poll(async () => (await admin.request({ method: 'GET', url: `/api/budget/${budget}/import/status` })).json().status, { timeout: 120_000, interval: 250 })
+    .toBe('SUCCESS');
+  const done = (await admin.request({ method: 'GET', url: `/api/budget/${budget}/import/report` })).json();
+  expect(done.result).toEqual({ recordsInserted: ROWS, totalErrorsCount: 0, criticalErrorsCount: 0 });
+  const events = await streamEvents(importId);
+  expect(events.map((event) => (event.data as { chunk: number }).chunk)).toEqual(Array.from({ length: CHUNKS }, (_, chunk) => chunk));
+  const ids = events.flatMap((event) => (event.data as { records: { recordId: string }[] }).records.map((record) => record.recordId));
+  expect(new Set(ids).size).toBe(ROWS);
+  await expect.poll(() => visibleRecords(importId), { timeout: 60_000 }).toBe(ROWS);
+  const total = await one<{ total: string }>(sql`select sum(amount)::text as total from read.records where import_id = ${importId}`);
+  // Σ (i + 0.25) for i < ROWS, exactly.
+  expect(total.total).toMatch(new RegExp(`^${(BigInt(ROWS) * BigInt(ROWS - 1)) / 2n + BigInt(ROWS / 4)}(\\.0+)?$`));
+  const job = await one<{ retry_count: number }>(sql`select retry_count from pgboss.job where id = (select task_id from operational.record_imports where id = ${importId})`);
+  expect(job.retry_count).toBe(1);
+  process.kill(-second.child.pid!, 'SIGINT');
+  expect(await second.exited).toBe(0);
+}
+
+it('a worker killed as the import starts leaves nothing of it; the next worker imports each row exactly once', async () => {
+  const importId = await importAndKill(budgetId, async (id) => (await importRow(id)) === 'PROCESSING');
+  // Nothing partial: the stream holds no chunk or every chunk (the kill may land after the one append), and the read model follows it.
+  const eventsAtKill = (await streamEvents(importId)).length;
+  expect([0, CHUNKS]).toContain(eventsAtKill);
+  if (eventsAtKill === 0) expect(await visibleRecords(importId)).toBe(0);
+  await resumedExactlyOnce(budgetId, importId);
+}, 300_000);
+
+it('a worker killed after the append, before SUCCESS: the retry appends nothing again and counts the rows from the stream', async () => {
+  const budget = await world.fixture.budget(documentId, world.organizationId);
+  const importId = await importAndKill(budget, async (id) => (await streamEvents(id)).length > 0);
+  expect(await streamEvents(importId)).toHaveLength(CHUNKS);
+  await resumedExactlyOnce(budget, importId);
+}, 300_000);
