@@ -70,7 +70,7 @@ describe('records import rows', () => {
   it('checks the rows with the shared rules and decides when the import is enabled (spec 3, section 4)', () => {
     const classifiers = importClassifiers(
       [
-        { id: 'c-main', fieldName: 'tegevusala', required: true, master: true, codeSettings: null } as never,
+        { id: 'c-main', fieldName: 'tegevusala', name: 'Tegevusala', required: true, master: true, codeSettings: null } as never,
         { id: 'c-opt', fieldName: 'allikas', required: false, master: false, codeSettings: null } as never,
       ],
       [

@@ -148,13 +148,17 @@ export function recordsToImportRows(records: readonly BudgetRecord[]): SourceRow
   }));
 }
 
+/** A classifier as the import knows it: the shared rules' facts and its name (a file's column may use it). */
+export type ImportFactsClassifier = ImportClassifier & { name: string };
+
 /** The facts the shared rules need about the document's classifiers and their items. */
-export function importClassifiers(classifiers: readonly Classifier[], items: readonly ClassifierItem[]): ImportClassifier[] {
+export function importClassifiers(classifiers: readonly Classifier[], items: readonly ClassifierItem[]): ImportFactsClassifier[] {
   const byClassifier = new Map<string, ClassifierItem[]>();
   for (const item of items) byClassifier.set(item.classifierId, [...(byClassifier.get(item.classifierId) ?? []), item]);
   return classifiers.map((classifier) => ({
     id: classifier.id,
     fieldName: classifier.fieldName,
+    name: classifier.name,
     required: classifier.required,
     master: classifier.master,
     code: classifier.codeSettings,
