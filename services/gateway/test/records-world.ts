@@ -34,6 +34,8 @@ export interface RecordsWorld {
   education: string;
   culture: string;
   budget: (statusId?: string) => Promise<string>;
+  /** More members like `editor`, each signed in. */
+  editors: (count: number) => Promise<Member[]>;
   /** DATA_VIEW, update on the organisation. */
   editor: Member;
   /** DATA_VIEW, update on the Haridus sub-budget of `grantedBudget` only. */
@@ -103,6 +105,7 @@ export async function recordsWorld(): Promise<RecordsWorld> {
     culture,
     budget,
     grantedBudget,
+    editors: (count) => Promise.all(Array.from({ length: count }, () => member(organizationId, [], [{ read: true, update: true }]))),
     editor: await member(organizationId, [], [{ read: true, update: true }]),
     subBudgetEditor: await member(organizationId, [], [{ documentId, budgetId: grantedBudget, subBudgetId: education, read: true, update: true }]),
     reader: await member(organizationId, [], [{ read: true }]),

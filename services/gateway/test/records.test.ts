@@ -328,22 +328,27 @@ describe('access (spec 3, section 6)', () => {
 describe('concurrent editors', () => {
   it('16 people editing records of one budget at once all succeed and nothing is lost', async () => {
     const budget = await world.budget();
-    const ids = await Promise.all(Array.from({ length: 16 }, (_, n) => newRecord({ name: `Samaaegne ${n}` }, { budget })));
+    const people = await world.editors(16);
+    const ids = await Promise.all(people.map((person, n) => newRecord({ name: `Samaaegne ${n}` }, { budget, client: person.client })));
     const rounds = 5;
     for (let round = 1; round <= rounds; round++) {
       const answers = await Promise.all(
-        ids.map((id, n) =>
-          world.editor.client.request({
+        people.map((person, n) =>
+          person.client.request({
             method: 'PUT',
-            url: `${place(budget, world.education)}/record/${id}`,
+            url: `${place(budget, world.education)}/record/${ids[n]}`,
             payload: { name: `Samaaegne ${n}`, amount: `${round}.${n}` },
           }),
         ),
       );
       expect(answers.map((answer) => answer.statusCode)).toEqual(ids.map(() => 200));
+      // Each answer is read-your-writes: the next read holds every write of the round.
+      const rows = await list(`/api/budget/${budget}/records`);
+      expect(Object.fromEntries(rows.map((row) => [row.id, row.amount]))).toEqual(Object.fromEntries(ids.map((id, n) => [id, canonicalAmount(`${round}.${n}`)])));
     }
-    const rows = await list(`/api/budget/${budget}/records`);
-    expect(Object.fromEntries(rows.map((row) => [row.id, row.amount]))).toEqual(Object.fromEntries(ids.map((id, n) => [id, canonicalAmount(`${rounds}.${n}`)])));
+    // Each version is its author's.
+    const history = (await people[3]?.client.request({ method: 'GET', url: `${place(budget, world.education)}/record/${ids[3]}/history` }))?.json() as never as RecordHistoryEntry[];
+    expect(new Set(history.map((entry) => entry.changedBy.userId))).toEqual(new Set([people[3]?.userId]));
   });
 
   it('concurrent edits of one record are each decided on the latest state: all succeed, the last write stands', async () => {

@@ -1,4 +1,4 @@
-import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, recordStreamName, snapshotAfter } from '@eelarve/domain';
+import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, snapshotAfter } from '@eelarve/domain';
 import { formatPosition, parsePosition, comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { findBudgetRecords, type RecordApiRow, recordsAsJson } from '@eelarve/projections/records/api-queries';
 import { findRecordOrigin } from '@eelarve/projections/records/queries';
@@ -13,7 +13,7 @@ import { codesOf, recordFacts } from './facts';
 import { schemeClassifierIds } from './fitting';
 import { readableFilter, schemeRecordsOf, schemesRecordsOf, wholeBudgetReader } from './lists';
 import { toStoredEvent } from './responses';
-import { actorNamesOf, namedVersions, recordVersions } from './versions';
+import { actorNamesOf, namedVersions, recordOrigins, recordVersions } from './versions';
 
 type BulkUpdates = z.output<typeof recordsBulkEditSchema>['updates'];
 
@@ -27,7 +27,6 @@ export interface RecordPath {
   schemeId?: string;
 }
 
-const isImported = (row: RecordApiRow) => row.origin_stream !== recordStreamName(row.id);
 
 /** A record edited from a place must be in it now: a sub-budget grant reaches only the sub-budget's records. */
 function assertInPlace(place: RecordsPlace, classifiers: Readonly<Record<string, string>>, missing: () => DomainError): void {
@@ -121,7 +120,7 @@ export function recordService(app: FastifyInstance) {
   }
 
   /** An imported record's commands carry its chunk row (its own stream may still be empty). */
-  const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (isImported(row) ? (await recordVersions(app, row.id, row)).origin : null);
+  const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (await recordOrigins(app, [row]))[0] ?? null;
 
   const factsFor = (place: RecordsPlace, codes: string[]) => recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
 
@@ -218,7 +217,7 @@ export function recordService(app: FastifyInstance) {
     async removeMany(caller: Caller, path: RecordPath, recordIds: readonly string[]) {
       const place = await placeOf(caller, path, 'update');
       const rows = await recordsIn(place, [...new Set(recordIds)], (_, index) => fieldError('RECORD_ID_INVALID', `recordIds.${index}`, 'validation.invalid'));
-      const origins = await limited(rows, BULK_CONCURRENCY, originOf);
+      const origins = await recordOrigins(app, rows);
       return runBulk(
         caller,
         rows.map((row, index) => ({ type: 'DeleteRecord', recordId: row.id, origin: origins[index] ?? null })),
@@ -231,7 +230,7 @@ export function recordService(app: FastifyInstance) {
       const rows = await recordsIn(place, [...new Set(recordIds)], (_, index) => fieldError('RECORD_ID_INVALID', `recordIds.${index}`, 'validation.invalid'));
       const [facts, origins] = await Promise.all([
         factsFor(place, codesOf(updates.classifiers, ...rows.map((row) => row.classifiers))),
-        limited(rows, BULK_CONCURRENCY, originOf),
+        recordOrigins(app, rows),
       ]);
       const changes = bulkChangesOf(updates);
       return runBulk(

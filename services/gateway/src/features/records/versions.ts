@@ -1,5 +1,6 @@
 import {
   importedVersion,
+  type RecordImported,
   type RecordEvent,
   type RecordOrigin,
   type RecordsImported,
@@ -32,13 +33,23 @@ export interface RecordVersions {
 
 const IMPORT_STREAM_PREFIX = 'record-import-';
 
+type OriginRow = Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'>;
+
+const readChunk = async (app: FastifyInstance, row: OriginRow) =>
+  (await app.store.readStream(row.origin_stream, { fromRevision: BigInt(row.origin_revision), maxCount: 1 }))[0];
+
+/** The record's row of its import chunk, as a version of the record. */
+function rowOfChunk(chunk: StoredEvent | undefined, recordId: string): RecordImported {
+  const version = chunk?.type === 'RecordsImported' ? importedVersion((chunk as StoredEvent<'RecordsImported', RecordsImported['data']>).data, recordId) : null;
+  if (!version) throw new DomainError('INTERNAL_ERROR', `the import chunk of record ${recordId} is missing`);
+  return version;
+}
+
 /** The chunk event an imported record was born in, narrowed to the record's own row. */
-async function importedOrigin(app: FastifyInstance, row: Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'>): Promise<StoredVersion | null> {
+async function importedOrigin(app: FastifyInstance, row: OriginRow): Promise<StoredVersion | null> {
   if (!row.origin_stream.startsWith(IMPORT_STREAM_PREFIX)) return null;
-  const [chunk] = await app.store.readStream(row.origin_stream, { fromRevision: BigInt(row.origin_revision), maxCount: 1 });
-  const version = chunk?.type === 'RecordsImported' ? importedVersion((chunk as StoredEvent<'RecordsImported', RecordsImported['data']>).data, row.id) : null;
-  if (!chunk || !version) throw new DomainError('INTERNAL_ERROR', `the import chunk of record ${row.id} is missing`);
-  return { stored: chunk, event: version };
+  const chunk = await readChunk(app, row);
+  return { stored: chunk as StoredEvent, event: rowOfChunk(chunk, row.id) };
 }
 
 /**
@@ -48,13 +59,30 @@ async function importedOrigin(app: FastifyInstance, row: Pick<RecordApiRow, 'id'
 export async function recordVersions(
   app: FastifyInstance,
   recordId: string,
-  row: Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'> | null,
+  row: OriginRow | null,
 ): Promise<RecordVersions> {
   const [origin, own] = await Promise.all([row ? importedOrigin(app, row) : null, app.store.readStream(recordStreamName(recordId))]);
   const versions: StoredVersion[] = [...(origin ? [origin] : []), ...own.map((stored) => ({ stored, event: stored as unknown as RecordEvent }))];
   const first = versions[0]?.event.type;
   if (first !== 'RecordCreated' && first !== 'RecordImported') throw new DomainError('RECORD_NOT_FOUND');
-  return { versions, origin: origin ? recordOrigin(origin.event as Parameters<typeof recordOrigin>[0]) : null };
+  return { versions, origin: origin ? recordOrigin(origin.event as RecordImported) : null };
+}
+
+/**
+ * The origins of many records (bulk commands): each import chunk is read once, however many of
+ * its up to 500 records are named. A record made on a screen has none.
+ */
+export async function recordOrigins(app: FastifyInstance, rows: readonly OriginRow[]): Promise<(RecordOrigin | null)[]> {
+  const chunks = new Map<string, Promise<StoredEvent | undefined>>();
+  const chunkOf = (row: OriginRow) => {
+    const key = `${row.origin_stream}@${row.origin_revision}`;
+    const chunk = chunks.get(key) ?? readChunk(app, row);
+    chunks.set(key, chunk);
+    return chunk;
+  };
+  return Promise.all(
+    rows.map(async (row) => (row.origin_stream.startsWith(IMPORT_STREAM_PREFIX) ? recordOrigin(rowOfChunk(await chunkOf(row), row.id)) : null)),
+  );
 }
 
 /** The versions with who made them and when, as the domain's `recordHistory` takes them. */
