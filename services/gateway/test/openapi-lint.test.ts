@@ -122,6 +122,9 @@ describe('the OpenAPI document (issue 11, point 5)', () => {
     expect(organizations?.responses['403']).toBeDefined();
     const login = byRoute.get('post /initial/auth/login');
     expect(login?.security).toEqual([]);
+    // Public, but a wrong password answers 401 (a written detail, openapi-summaries.ts).
+    expect(login?.responses['401']).toBeDefined();
+    expect(byRoute.get('post /public/auth/request-password-reset')?.responses['401']).toBeUndefined();
   });
 
   it('gives the written summaries to operations that exist, and the ERP routes their API key', () => {

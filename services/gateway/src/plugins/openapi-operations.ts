@@ -266,12 +266,14 @@ function assignOperationIds(operations: Located[]): void {
   });
 }
 
-/** A written summary, and credentials the route checks itself: then it answers 401 and 403 too. */
+/** A written summary, extra error statuses, and credentials the route checks itself: then it answers 401 and 403 too. */
 function applyDetails(operation: Operation, details: OperationDetails): void {
   operation.summary ??= details.summary;
-  if (!details.security || operation.security?.length) return;
-  operation.security = details.security;
-  const statuses = new Set([...(operation[ERROR_STATUSES_KEY] ?? [400]), 401, 403]);
+  const statuses = new Set([...(operation[ERROR_STATUSES_KEY] ?? [400]), ...(details.errorStatuses ?? [])]);
+  if (details.security && !operation.security?.length) {
+    operation.security = details.security;
+    statuses.add(401).add(403);
+  }
   operation[ERROR_STATUSES_KEY] = [...statuses].sort((a, b) => a - b);
 }
 

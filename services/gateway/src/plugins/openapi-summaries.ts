@@ -10,12 +10,16 @@ export interface OperationDetails {
   summary: string;
   /** Security requirements replacing the session (or none) the route's access implies. */
   security?: Record<string, string[]>[];
+  /** Error statuses beyond those the route's access and method imply. */
+  errorStatuses?: number[];
 }
 
 const place = '/api/budget/{budgetId}/sub-budget/{subBudgetId}';
 const budgetApiKey = [{ budgetApiKey: [] }];
 
 export const OPERATION_DETAILS: Record<string, OperationDetails> = {
+  // A public route that still checks credentials: a wrong password answers 401.
+  'post /initial/auth/login': { summary: 'Sign in with e-mail and password', errorStatuses: [401] },
   // records (spec 3, section 7)
   'get /api/budget/{budgetId}/records': { summary: "List a budget's records" },
   'get /api/budget/{budgetId}/schema/{schemaId}/records': { summary: "List a budget's records with their sub-budget in a scheme" },
