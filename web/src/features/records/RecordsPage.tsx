@@ -53,7 +53,8 @@ export function RecordsPage() {
   const amountFormat = amountFormatOf(me.organizationLocaleSettings);
   const separator = amountFormat.decimalSeparator;
   const formatAmount = useCallback(
-    (amount: string) => formatFixedAmount(roundAmount(amount, amountFormat.decimalPlaces), amountFormat.decimalSeparator),
+    // The unsaved row has no amount yet (it may be drawn once more as its session ends).
+    (amount: string) => (amount === '' ? '' : formatFixedAmount(roundAmount(amount, amountFormat.decimalPlaces), amountFormat.decimalSeparator)),
     [amountFormat.decimalPlaces, amountFormat.decimalSeparator],
   );
   const years = useMemo(() => periodYears(document.period), [document.period]);
@@ -235,6 +236,8 @@ export function RecordsPage() {
           pinnedBottomRowData={records.data && records.data.length > 0 ? [totalRow] : undefined}
           rowClassRules={rowClassRules}
           postSortRows={keepGroupsTogether}
+          // At most 5 years of quarter columns: all are drawn (the edited row's editors stay mounted).
+          suppressColumnVirtualisation
           onGridReady={onGridReady}
         />
       )}

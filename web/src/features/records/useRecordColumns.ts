@@ -71,7 +71,7 @@ export function useRecordColumns({
       })),
       { ...amountColumn('amount', intl.formatMessage({ id: 'records.column.amount' }), null, []), width: 200, minWidth: 180 },
       ...years.map<ColGroupDef<RecordRow>>((year) => ({
-        groupId: year.key,
+        groupId: `group-${year.key}`,
         headerName: String(year.year),
         children: [
           ...year.quarters.map((quarter) =>
@@ -82,7 +82,6 @@ export function useRecordColumns({
       })),
       {
         ...actionsColumn<RecordRow>(intl.formatMessage({ id: 'records.column.actions' }), actionsWidth, RecordActionsCell),
-        pinned: 'right',
         // Enter and Space press the focused button, not the grid's own keys.
         suppressKeyboardEvent: ({ event }) => (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLButtonElement,
       },
