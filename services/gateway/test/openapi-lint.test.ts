@@ -113,6 +113,8 @@ describe('the OpenAPI document (issue 11, point 5)', () => {
       expect(response(operation, 'default').content?.['application/json']?.schema, where).toEqual({ $ref: '#/components/schemas/Error' });
     }
     expect(document.components.schemas.Error?.properties.code?.enum).toContain('SCHEMA_VALIDATION_ERROR');
+    // The route facts the transforms pass along are not published.
+    expect(JSON.stringify(document)).not.toContain('x-eelarve-');
   });
 
   it('declares the authentication errors where a session is needed and none on public calls', () => {
@@ -142,6 +144,13 @@ describe('the OpenAPI document (issue 11, point 5)', () => {
     expect(byRoute.get('get /api/organizations')?.operationId).toBe('getOrganizations');
     expect(byRoute.get('put /api/organization/{id}')?.operationId).toBe('putOrganizationById');
     expect(byRoute.get('delete /api/classifier/{classifierId}/item/{itemId}')?.operationId).toBe('deleteClassifierItemByItemId');
+  });
+
+  it('serves the same completed document as YAML', async () => {
+    const yaml = await server.app.inject({ method: 'GET', url: '/api/docs/yaml' });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toContain('operationId: getOrganizations');
+    expect(yaml.body).not.toContain('x-eelarve-error-statuses');
   });
 
   it('names the same parameter the same in the same path position, so no two paths differ only by a name', () => {
