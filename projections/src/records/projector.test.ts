@@ -6,6 +6,9 @@ import { schemesProjector } from '../schemes/projector';
 import { recordsProjector } from './projector';
 import {
   findRecord,
+  itemCodesUsedByRecords,
+  recordCountsOfSubBudgets,
+  someRecordLacksClassifier,
   findRecordOrigin,
   listBudgetRecords,
   listSchemeRecords,
@@ -255,6 +258,17 @@ describe('records projector', () => {
       [culture]: 0,
       [UNFIT_SUB_BUDGET_ID]: 0,
     });
+
+    expect(Object.fromEntries(await recordCountsOfSubBudgets(spec.read, [education, educationFromState, culture]))).toEqual({
+      [education]: 2,
+      [educationFromState]: 1,
+      [culture]: 1,
+    });
+    expect(Object.fromEntries(await recordCountsOfSubBudgets(spec.read, [education], otherBudgetId))).toEqual({ [education]: 1 });
+    expect(await itemCodesUsedByRecords(spec.read, documentId, konto, ['09', '08', '06'])).toEqual(new Set(['09', '08']));
+    expect(await itemCodesUsedByRecords(spec.read, otherDocumentId, konto, ['09'])).toEqual(new Set());
+    expect(await someRecordLacksClassifier(spec.read, documentId, konto)).toBe(false);
+    expect(await someRecordLacksClassifier(spec.read, documentId, tegevus)).toBe(true);
 
     // Moved out of its sub-budget by an edit.
     await spec.given(updated(school, { name: 'Kool', amount: '100', classifiers: { [konto]: '08' } }, 5));
