@@ -1,0 +1,205 @@
+import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { et } from '../src/i18n/messages/et';
+import { type ApiClient, apiClient } from './auth-flows';
+import { browserSuite, call, documentWithMaster, gridRows, seriousViolations, signIn } from './harness';
+
+/**
+ * The records screen (issue 11, point 6; spec 3, Records screen): from a budget's sub-budgets tab
+ * an editor opens a sub-budget's records, adds one with a typed amount, gives it a monthly split
+ * (the amount follows the split; year and quarter sums in a period from July, so two calendar
+ * years), duplicates, promotes, bulk edits and deletes records, and reverts a change from the
+ * record's history. A reader sees the same records read-only. Axe finds nothing serious.
+ */
+
+const NBSP = '\u00a0';
+/** expect.poll with room for a loaded machine (its default gives up after one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
+const recordRows = (page: Page): Locator => gridRows(page, 'records-grid').filter({ has: page.getByTestId('record-name') });
+const recordRow = (page: Page, name: string): Locator => gridRows(page, 'records-grid').filter({ has: page.getByTestId('record-name').getByText(name, { exact: true }) });
+/** A cell of a row by its column id. */
+const cell = (row: Locator, colId: string): Locator => row.locator(`[col-id="${colId}"]`);
+
+describe('web: records of a sub-budget (browser)', () => {
+  const suite = browserSuite({ allowedErrors: /status of 422/ });
+  let admin: ApiClient;
+  let documentId: string;
+  let budgetId: string;
+  let schemeId: string;
+  let subBudgetId: string;
+  let sourceId: string;
+  let reader = { email: '', password: '' };
+
+  beforeAll(async () => {
+    admin = await apiClient(suite.server.app, suite.server.admin.email, suite.server.admin.password);
+    const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
+    // A period from July: its months touch two calendar years.
+    const made = await documentWithMaster(admin, organizationId, { name: 'Eelarve 2027/28', period: { year: 2027, month: 7, duration: 1 } });
+    documentId = made.documentId;
+    const activityId = made.masterClassifierId;
+    await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '01', name: 'Haridus' });
+    await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '02', name: 'Kultuur' });
+    sourceId = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/classifier`, {
+        name: 'Allikas',
+        itemName: 'Allikas',
+        fieldName: 'allikas',
+        required: false,
+        codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+      })
+    ).id;
+    await call(admin, 'POST', `/api/classifier/${sourceId}/item`, { code: 'A', name: 'Riik' });
+    await call(admin, 'POST', `/api/classifier/${sourceId}/item`, { code: 'B', name: 'Omavalitsus' });
+    schemeId = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/schema`, {
+        name: 'Kulud',
+        fieldName: 'kulud',
+        classifierList: [{ classifierId: activityId, type: 'MAIN' }],
+      })
+    ).id;
+    subBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Haridus', classifiers: { [activityId]: '01' } })).id;
+    budgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Linna eelarve' })).id;
+    const fixture = accountsFixture(suite.server.app, admin);
+    const viewer = await fixture.reader(organizationId, ['DATA_VIEW', 'CLASSIFICATION_VIEW']);
+    reader = { email: viewer.email, password: PASSWORD };
+  }, 120_000);
+
+  it('adds, splits by month, duplicates, promotes, bulk edits, deletes and reverts records', async () => {
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+
+    // The sub-budget's name on the budget's sub-budgets tab leads to its records.
+    await page.goto(`/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}`);
+    await gridRows(page, 'budget-sub-budgets-grid').getByTestId('budget-sub-budget-name').getByText('Haridus', { exact: true }).click();
+    await page.getByTestId('records-page').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}/records/${subBudgetId}`);
+    // The item's name once the classifier items are read.
+    await eventually(() => page.getByTestId('records-header-tegevusala').textContent()).toBe('01 – Haridus');
+    // One grouping choice (the master classifier itself): the select is disabled.
+    expect(await page.getByTestId('records-grouping').isDisabled()).toBe(true);
+    // Two calendar years of the period: 2027 (Q3, Q4) and 2028 (Q1, Q2).
+    const headers = await page.locator('[data-testid="records-grid"] .ag-header-group-cell').allTextContents();
+    expect(headers.map((text) => text.trim()).filter((text) => text !== '')).toEqual(['2027', '2028']);
+
+    // Add: save only once changed; a typed amount with a space and a decimal comma.
+    await page.getByTestId('records-add').click();
+    await page.getByTestId('record-name-input').waitFor();
+    expect(await page.getByTestId('record-save').isDisabled()).toBe(true);
+    await page.getByTestId('record-name-input').pressSequentially('Õpikud');
+    await page.getByTestId(`record-classifier-${sourceId}`).selectOption('A');
+    await page.getByTestId('record-amount-input').pressSequentially('1 234,5');
+    await page.getByTestId('record-save').click();
+    const books = recordRow(page, 'Õpikud');
+    await books.waitFor();
+    expect(await books.getAttribute('class')).toContain('row-highlighted');
+    expect(await cell(books, 'amount').textContent()).toBe(`1${NBSP}234,50`);
+    expect(await cell(books, `classifier-${sourceId}`).textContent()).toBe('A – Riik');
+    // The group row of 01 and the total sum it.
+    await eventually(() => page.getByTestId('records-group-name').first().textContent()).toBe('01 – Haridus');
+    expect(await page.getByTestId('records-sum-amount').allTextContents()).toContain(`1${NBSP}234,50`);
+
+    // Edit with a monthly split: the amount becomes the split's sum and is not typed.
+    await books.getByTestId('record-edit').click();
+    await page.getByTestId('record-split').click();
+    const split = page.getByTestId('record-period-modal');
+    await split.waitFor();
+    await split.getByTestId('record-month-0').fill('100');
+    await split.getByTestId('record-month-5').fill('200,25');
+    await split.getByTestId('record-month-6').fill('1 000');
+    expect(await split.getByTestId('record-period-total').textContent()).toBe(`1${NBSP}300,25`);
+    await split.getByTestId('record-period-apply').click();
+    await split.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('record-amount-input').isDisabled()).toBe(true);
+    expect(await page.getByTestId('record-amount-input').inputValue()).toBe(`1${NBSP}300,25`);
+    await page.getByTestId('record-save').click();
+    await page.getByTestId('record-name-input').waitFor({ state: 'detached' });
+    await eventually(() => cell(books, 'amount').textContent()).toBe(`1${NBSP}300,25`);
+    // July and December 2027 are Q3 and Q4 of 2027; January 2028 is Q1 of 2028.
+    expect(await cell(books, 'y2027q3').textContent()).toBe('100,00');
+    expect(await cell(books, 'y2027q4').textContent()).toBe('200,25');
+    expect(await cell(books, 'y2027').textContent()).toBe('300,25');
+    expect(await cell(books, 'y2028q1').textContent()).toBe(`1${NBSP}000,00`);
+    // The period overview shows the months by year.
+    await books.getByTestId('record-period').click();
+    const overview = page.getByTestId('record-period-modal');
+    expect(await overview.getByTestId('record-period-y2028').textContent()).toBe(`1${NBSP}000,00`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await overview.waitFor({ state: 'detached' });
+
+    // Duplicate: the copy starts with the record's values and a copy name, and can be saved as it is.
+    await books.getByTestId('record-duplicate').click();
+    expect(await page.getByTestId('record-name-input').inputValue()).toBe('Õpikud (koopia)');
+    await page.getByTestId('record-save').click();
+    const copy = recordRow(page, 'Õpikud (koopia)');
+    await copy.waitFor();
+    expect(await copy.getAttribute('class')).toContain('row-highlighted');
+    expect(await cell(copy, 'amount').textContent()).toBe(`1${NBSP}300,25`);
+
+    // Promote toggles the star.
+    await copy.getByTestId('record-promote').click();
+    await eventually(() => copy.getByTestId('record-promote').getAttribute('aria-pressed')).toBe('true');
+
+    // Bulk edit: both records get source B.
+    await recordRows(page).nth(0).locator('.ag-selection-checkbox input').check();
+    await recordRows(page).nth(1).locator('.ag-selection-checkbox input').check();
+    await page.getByTestId('records-bulk-edit').click();
+    const bulk = page.getByTestId('records-bulk-edit-modal');
+    await bulk.getByTestId('records-bulk-edit-save').click();
+    await bulk.getByText(et['validation.required']).first().waitFor();
+    await bulk.getByTestId('records-bulk-edit-field').selectOption(`classifier:${sourceId}`);
+    await bulk.getByTestId('records-bulk-edit-value').selectOption('B');
+    await bulk.getByTestId('records-bulk-edit-save').click();
+    await bulk.waitFor({ state: 'detached' });
+    await page.getByTestId('toast').filter({ hasText: '2 kirjet muudeti.' }).waitFor();
+    await eventually(() => cell(books, `classifier-${sourceId}`).textContent()).toBe('B – Omavalitsus');
+    expect(await cell(copy, `classifier-${sourceId}`).textContent()).toBe('B – Omavalitsus');
+
+    // History: each version with who, occupation and when, the changed field highlighted; revert the bulk edit.
+    await books.getByTestId('record-history').click();
+    const history = page.getByTestId('record-history-modal');
+    const entries = history.getByTestId('record-history-entry');
+    await eventually(() => entries.count()).toBe(3);
+    const latest = entries.first();
+    expect(await latest.getAttribute('data-kind')).toBe('UPDATED');
+    expect(await latest.locator(`[data-field="classifiers.${sourceId}"]`).getAttribute('data-changed')).toBe('true');
+    expect(await latest.locator('[data-field="name"]').getAttribute('data-changed')).toBeNull();
+    expect(await latest.getByTestId('record-history-user').textContent()).not.toBe('');
+    expect(await latest.getByTestId('record-history-time').textContent()).toMatch(/^\d\d\.\d\d\.\d{4} \d\d:\d\d$/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await latest.getByTestId('record-history-revert').click();
+    await eventually(() => entries.count()).toBe(4);
+    expect(await entries.first().getByTestId('record-history-reverts').textContent()).toContain('3');
+    await page.keyboard.press('Escape');
+    await history.waitFor({ state: 'detached' });
+    await eventually(() => cell(books, `classifier-${sourceId}`).textContent()).toBe('A – Riik');
+
+    // Delete one record from its row, then the other with the bulk delete.
+    await copy.getByTestId('record-delete').click();
+    await page.getByTestId('record-delete-dialog').getByRole('button', { name: et['common.delete'] }).click();
+    await copy.waitFor({ state: 'detached' });
+    await recordRows(page).first().locator('.ag-selection-checkbox input').check();
+    await page.getByTestId('records-delete-selected').click();
+    await page.getByTestId('record-delete-dialog').getByRole('button', { name: et['common.delete'] }).click();
+    await page.getByTestId('toast').filter({ hasText: '1 kirje kustutati.' }).waitFor();
+    await eventually(() => recordRows(page).count()).toBe(0);
+  });
+
+  it('shows a reader the records read-only', async () => {
+    await call(admin, 'POST', `/api/budget/${budgetId}/sub-budget/${subBudgetId}/record`, { name: 'Kütt', amount: '5000', classifiers: {} });
+    const page = await suite.openPage();
+    await signIn(page, reader);
+    await page.goto(`/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}/records/${subBudgetId}`);
+    await recordRow(page, 'Kütt').waitFor();
+    expect(await page.getByTestId('records-page').getAttribute('data-read-only')).toBe('true');
+    expect(await page.getByTestId('records-read-only').textContent()).toBe(et['records.readOnly']);
+    expect(await page.getByTestId('records-add').count()).toBe(0);
+    expect(await recordRow(page, 'Kütt').getByTestId('record-edit').count()).toBe(0);
+    expect(await recordRow(page, 'Kütt').getByTestId('record-promote').count()).toBe(0);
+    expect(await recordRow(page, 'Kütt').locator('.ag-selection-checkbox input').count()).toBe(0);
+    expect(await cell(recordRow(page, 'Kütt'), 'amount').textContent()).toBe(`5${NBSP}000,00`);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
