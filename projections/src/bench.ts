@@ -90,6 +90,8 @@ function benchEvent(index: number): NewEvent {
 export async function benchProjectorCatchUp(
   connectionString: string,
   eventCount: number,
+  /** Called once the log is seeded, right before the timed catch-up starts (for CPU figures). */
+  onSeeded?: () => void,
 ): Promise<{ events: number; seconds: number; eventsPerSecond: number }> {
   const pool = createPool(connectionString, { max: 4, applicationName: 'bench-projections' });
   const db = createKysely<unknown>(pool);
@@ -105,6 +107,7 @@ export async function benchProjectorCatchUp(
     }
     const head = await store.headPosition();
 
+    onSeeded?.();
     const started = performance.now();
     const engine = await startProjections({ pool, db, store, projectors: [benchProjector], batchSize: BATCH_SIZE });
     await engine.waitForPosition([NAME], head, 60 * 60_000);

@@ -17,7 +17,7 @@ import {
 import { AppendNotifier } from './notifier';
 import { AppendBatcher } from './append-batcher';
 import { type AppendOutcome, isTransientError, mapAppendError, outcomeError } from './pg-errors';
-import { type EventRow, type PositionRow, toPosition, toStoredEvent } from './rows';
+import { type EventRow, LazyStoredEvent, PAGE_ROW_TYPE, type PageRow, type PositionRow, pagePosition, toPosition, toStoredEvent } from './rows';
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
@@ -36,6 +36,8 @@ const MAX_REVISION = 2n ** 63n - 1n;
 const QUERY_ATTEMPTS = 3;
 /** Appends of this many events gain nothing from sharing a transaction. */
 const GROUP_EVENTS = 1000;
+/** Pages read ahead for readers of $all that have not come for them yet (the oldest give way). */
+const MAX_PAGES_AHEAD = 8;
 
 interface AppendRow extends PositionRow {
   append_index: number;
@@ -47,6 +49,7 @@ interface Query {
   name: string;
   text: string;
   values: unknown[];
+  rowMode?: 'array';
 }
 
 export interface PostgresEventStoreOptions {
@@ -68,6 +71,9 @@ export class PostgresEventStore implements EventStore {
   readonly #notifier: AppendNotifier;
   readonly #subscriptions = new Set<PollingSubscription>();
   readonly #batcher: AppendBatcher;
+  /** Full pages of $all read before they were asked for, by where they start: see #readAhead. */
+  readonly #pagesAhead = new Map<string, Promise<ReadAllResult | null>>();
+  #closed = false;
 
   constructor(pool: Pool, options: PostgresEventStoreOptions = {}) {
     this.#pool = pool;
@@ -99,7 +105,7 @@ export class PostgresEventStore implements EventStore {
 
   readAll(options: ReadAllOptions = {}): Promise<ReadAllResult> {
     const { fromPosition = START, maxCount = DEFAULT_PAGE_SIZE, eventTypes } = options;
-    return this.#readPage(fromPosition, maxCount, eventTypes, QUERY_ATTEMPTS);
+    return this.#readPageAhead(fromPosition, maxCount, eventTypes, QUERY_ATTEMPTS);
   }
 
   async headPosition(): Promise<GlobalPosition> {
@@ -110,7 +116,7 @@ export class PostgresEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription {
     const { maxBatchSize = DEFAULT_PAGE_SIZE, eventTypes } = options;
     // One attempt per read: the subscription's own loop retries and reports onReconnect.
-    const readPage = (from: GlobalPosition) => this.#readPage(from, maxBatchSize, eventTypes, 1);
+    const readPage = (from: GlobalPosition) => this.#readPageAhead(from, maxBatchSize, eventTypes, 1);
     const subscription = new PollingSubscription(readPage, options, this.#pollIntervalMs);
     const unlisten = this.#notifier.listen(() => subscription.wake());
     this.#subscriptions.add(subscription);
@@ -127,6 +133,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#pagesAhead.clear();
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
     await this.#notifier.close();
     if (this.#ownsPool) await this.#pool.end();
@@ -153,13 +161,42 @@ export class PostgresEventStore implements EventStore {
     return outcomes;
   }
 
+  /**
+   * A page of $all, and the next one read at once while the caller handles this one, so a reader
+   * going through the log waits for the server only once. Only a full page read ahead is used:
+   * the events after a position never change once visible, but a page that reached the end
+   * could miss events committed since.
+   */
+  async #readPageAhead(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<ReadAllResult> {
+    const key = pageKey(from, maxCount, eventTypes);
+    const ahead = this.#pagesAhead.get(key);
+    this.#pagesAhead.delete(key);
+    const readAhead = ahead && (await ahead);
+    const page = readAhead && !readAhead.isEnd ? readAhead : await this.#readPage(from, maxCount, eventTypes, attempts);
+    if (!page.isEnd) this.#readAhead(page.nextPosition, maxCount, eventTypes);
+    return page;
+  }
+
+  #readAhead(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): void {
+    if (this.#closed) return;
+    const key = pageKey(from, maxCount, eventTypes);
+    if (this.#pagesAhead.has(key)) return;
+    if (this.#pagesAhead.size >= MAX_PAGES_AHEAD) this.#pagesAhead.delete(this.#pagesAhead.keys().next().value!);
+    // A failed read-ahead is forgotten: the reader then reads the page itself.
+    this.#pagesAhead.set(
+      key,
+      this.#readPage(from, maxCount, eventTypes, 1).catch(() => null),
+    );
+  }
+
   async #readPage(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<ReadAllResult> {
-    const query = { name: 'eventstore_read_all', text: READ_ALL_SQL, values: readAllValues(from, maxCount, eventTypes) };
-    const rows = await this.#queryWithRetry<EventRow>(query, attempts);
+    const query = { name: 'eventstore_read_all', text: READ_ALL_SQL, values: readAllValues(from, maxCount, eventTypes), rowMode: 'array' as const };
+    const rows = await this.#queryWithRetry<PageRow>(query, attempts);
     const wanted = eventTypes && new Set(eventTypes);
-    const events = wanted ? rows.filter((row) => wanted.has(row.type)).map(toStoredEvent) : rows.map(toStoredEvent);
+    const events: StoredEvent[] = [];
+    for (const row of rows) if (!wanted || wanted.has(row[PAGE_ROW_TYPE])) events.push(new LazyStoredEvent(row));
     const last = rows.at(-1);
-    return { events, nextPosition: last ? toPosition(last) : from, isEnd: rows.length < maxCount };
+    return { events, nextPosition: last ? pagePosition(last) : from, isEnd: rows.length < maxCount };
   }
 
   /** Runs a prepared statement, retrying on a new connection when the old one broke. */
@@ -174,6 +211,10 @@ export class PostgresEventStore implements EventStore {
       }
     }
   }
+}
+
+function pageKey(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): string {
+  return `${from.commit}/${from.prepare}/${maxCount}/${eventTypes?.join(',') ?? ''}`;
 }
 
 export type PostgresEventStoreConfig = ({ connectionString: string; maxConnections?: number } | { pool: Pool }) & Omit<PostgresEventStoreOptions, 'ownsPool'>;

@@ -42,34 +42,41 @@ export class RawPostgresLimits {
     this.#columns = rows.map((row) => row.column_name);
   }
 
-  /** One COPY (and commit) per batch: the limit for one writer's batch appends. */
-  async copyBatches(batches: AsyncIterable<readonly NewEvent[]> | Iterable<readonly NewEvent[]>): Promise<number> {
-    let events = 0;
-    for await (const batch of batches) {
+  /**
+   * One COPY (and commit) per batch: the limit for one writer's batch appends. The text is made
+   * here, the returned function sends it (time that alone), so the limit is the server's.
+   */
+  prepareCopyBatches(batches: ReadonlyArray<readonly NewEvent[]>): () => Promise<number> {
+    const texts = batches.map((batch) => {
       const stream = this.#newStream();
-      const text = batch.map((event, index) => copyLine(this.#values(event, stream, index))).join('');
-      const copy = this.#client.query(copyFrom(`copy eventstore_limit.events (${this.#columns.join(', ')}) from stdin`));
-      copy.end(text);
-      await once(copy, 'finish');
-      events += batch.length;
-    }
-    return events;
+      return batch.map((event, index) => copyLine(this.#values(event, stream, index))).join('');
+    });
+    const text = `copy eventstore_limit.events (${this.#columns.join(', ')}) from stdin`;
+    return async () => {
+      for (const rows of texts) {
+        const copy = this.#client.query(copyFrom(text));
+        copy.end(rows);
+        await once(copy, 'finish');
+      }
+      return batches.reduce((events, batch) => events + batch.length, 0);
+    };
   }
 
   /**
    * `commits` multi-row inserts of `writers` rows each, one after another: the limit for that
-   * many writers appending one event each, whose appends the store commits together.
+   * many writers appending one event each, whose appends the store commits together. The values
+   * are made here, the returned function sends them.
    */
-  async multiRowCommits(writers: number, commits: number, event: (index: number) => NewEvent): Promise<number> {
+  prepareMultiRowCommits(writers: number, commits: number, event: (index: number) => NewEvent): () => Promise<number> {
     const streams = Array.from({ length: writers }, () => this.#newStream());
     const width = this.#columns.length;
     const rows = Array.from({ length: writers }, (_, row) => `(${this.#columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`);
     const text = `insert into eventstore_limit.events (${this.#columns.join(', ')}) values ${rows.join(', ')}`;
-    for (let commit = 0; commit < commits; commit++) {
-      const values = streams.flatMap((stream) => this.#values(event(commit), stream, commit));
-      await this.#client.query({ name: 'limit_multi_row', text, values });
-    }
-    return writers * commits;
+    const values = Array.from({ length: commits }, (_, commit) => streams.flatMap((stream) => this.#values(event(commit), stream, commit)));
+    return async () => {
+      for (const commitValues of values) await this.#client.query({ name: 'limit_multi_row', text, values: commitValues });
+      return writers * commits;
+    };
   }
 
   /** COPY out of the whole store's log in its global order: the limit for readAll. */

@@ -50,13 +50,16 @@ order by e.stream_revision desc limit $3`;
 const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
 /**
- * A page of $all after ($1 commit, $2 prepare), at most $3 rows. With a type filter ($4) the rows
- * of other types come without their payload: they only move the page's end position on.
+ * A page of $all after ($1 commit, $2 prepare), at most $3 rows, as arrays in PageRow's column
+ * order, data, metadata and created_at as text (parsed when the consumer asks). With a type
+ * filter ($4) the rows of other types come without their payload: they only move the page's
+ * end position on.
  */
 export const READ_ALL_SQL = `
-select ${EVENT_COLUMNS},
-  case when $4::text[] is null or e.type = any($4::text[]) then e.data end as data,
-  case when $4::text[] is null or e.type = any($4::text[]) then e.metadata end as metadata
+select e.event_id, e.stream_name, e.stream_revision, e.type, e.created_at::text,
+  e.transaction_id::text, e.position,
+  case when $4::text[] is null or e.type = any($4::text[]) then e.data::text end,
+  case when $4::text[] is null or e.type = any($4::text[]) then e.metadata::text end
 from eventstore.events e
 where (e.transaction_id, e.position) > ($1::xid8, $2::bigint) and ${VISIBLE}
 order by e.transaction_id, e.position
