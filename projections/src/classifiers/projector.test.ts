@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type GivenEvent, type ProjectorSpec, newId, projectorSpec } from '../../test/given-events';
 import { documentsProjector } from '../documents/projector';
+import { recordsProjector } from '../records/projector';
 import { schemesProjector } from '../schemes/projector';
 import { classifiersProjector } from './projector';
 import {
@@ -12,13 +13,14 @@ import {
   groupingContexts,
   listClassifiers,
   listItems,
+  recordsWithoutClassifierValue,
   usedIds,
 } from './queries';
 
 let spec: ProjectorSpec;
-// The classifier queries also read documents (master classifier) and schemes (use in schemes, sub-budget values): their projectors run beside.
+// The classifier queries also read documents (master classifier), schemes (use in schemes, sub-budget values) and records (items in use, values missing): their projectors run beside.
 beforeEach(async () => {
-  spec = await projectorSpec([classifiersProjector, documentsProjector, schemesProjector] as never);
+  spec = await projectorSpec([classifiersProjector, documentsProjector, schemesProjector, recordsProjector] as never);
 });
 afterEach(async () => spec.close());
 
@@ -298,6 +300,36 @@ describe('classifiers projector', () => {
       ['RIIK', true],
       ['LINN', false],
     ]);
+  });
+
+  it('marks items used by records, and counts the records without a value for a classifier', async () => {
+    const documentId = newId();
+    const master = classifierCreated({ documentId, name: 'Tegevusala', fieldName: 'tegevusala' });
+    const optional = classifierCreated({ documentId, name: 'Allikas', fieldName: 'allikas' });
+    const [education, culture] = [item('09', 'Haridus'), item('08', 'Kultuur')];
+    const importId = newId();
+    const row = (name: string, classifiers: Record<string, string>) => ({ recordId: newId(), name, amount: '10', months: null, classifiers });
+    await spec.given(master, optional, classifierEvent(master.data.classifierId, documentId, 'ClassifierItemsAdded', { items: [education, culture] }), {
+      stream: `record-import-${importId}`,
+      type: 'RecordsImported',
+      data: {
+        importId,
+        budgetId: newId(),
+        documentId,
+        organizationId,
+        chunk: 0,
+        originResourceName: 'kirjed.xlsx',
+        records: [row('Palgad', { [master.data.classifierId]: '09', [optional.data.classifierId]: 'RE' }), row('Küte', { [master.data.classifierId]: '09' })],
+      },
+    });
+    const masterRow = (await findClassifier(spec.read, master.data.classifierId))!;
+    expect([...(await findItemsInUse(spec.read, masterRow)).records]).toEqual([education.id]);
+    expect((await listItems(spec.read, [masterRow], { includeUsage: true })).map((entry) => [entry.code, entry.usage?.records])).toEqual([
+      ['09', true],
+      ['08', false],
+    ]);
+    expect(await recordsWithoutClassifierValue(spec.read, optional.data.classifierId)).toBe(1);
+    expect(await recordsWithoutClassifierValue(spec.read, master.data.classifierId)).toBe(0);
   });
 
   it('gives the classifier rules their facts: master, grouping of the master, grouped items without a value', async () => {

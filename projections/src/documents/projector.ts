@@ -1,4 +1,14 @@
-import { DOCUMENT_EVENT_TYPES, DOCUMENT_ORDER_EVENT_TYPES, type DocumentEvent, type DocumentOrderEvent } from '@eelarve/domain';
+import {
+  type BudgetDeleted,
+  DOCUMENT_EVENT_TYPES,
+  DOCUMENT_ORDER_EVENT_TYPES,
+  type DocumentEvent,
+  type DocumentOrderEvent,
+  type RecordCreated,
+  type RecordDeleted,
+  type RecordRestored,
+  type RecordsImported,
+} from '@eelarve/domain';
 import type { StoredEvent } from '@eelarve/eventstore';
 import { LIMITS } from '@eelarve/shared';
 import { type Kysely, sql } from 'kysely';
@@ -6,8 +16,55 @@ import { defineProjector } from '../projector';
 import type { DocumentsReadModel } from './tables';
 
 type Db = Kysely<DocumentsReadModel>;
+type RecordCountEvent = RecordCreated | RecordRestored | RecordDeleted | RecordsImported | BudgetDeleted;
+const RECORD_COUNT_EVENT_TYPES = ['RecordCreated', 'RecordRestored', 'RecordDeleted', 'RecordsImported', 'BudgetDeleted'] as const;
 
-async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent): Promise<void> {
+/** Adds `change` records to a budget's count and to its document's `records_count` (the period lock reads it). */
+async function countRecords(db: Db, budgetId: string, documentId: string, change: number): Promise<void> {
+  if (change === 0) return;
+  await db
+    .insertInto('budget_record_counts')
+    .values({ budget_id: budgetId, document_id: documentId, records: change })
+    .onConflict((oc) => oc.column('budget_id').doUpdateSet({ records: sql`budget_record_counts.records + ${change}` }))
+    .execute();
+  await db
+    .updateTable('documents')
+    .set({ records_count: sql`records_count + ${change}` })
+    .where('id', '=', documentId)
+    .execute();
+}
+
+async function applyRecordCount(db: Db, event: RecordCountEvent): Promise<void> {
+  switch (event.type) {
+    case 'RecordCreated':
+    case 'RecordRestored':
+      return countRecords(db, event.data.budgetId, event.data.documentId, 1);
+    case 'RecordDeleted':
+      return countRecords(db, event.data.budgetId, event.data.documentId, -1);
+    case 'RecordsImported':
+      return countRecords(db, event.data.budgetId, event.data.documentId, event.data.records.length);
+    case 'BudgetDeleted': {
+      // The budget's records go with it.
+      const counted = await db
+        .deleteFrom('budget_record_counts')
+        .where('budget_id', '=', event.data.budgetId)
+        .returning(['document_id', 'records'])
+        .executeTakeFirst();
+      if (counted)
+        await db
+          .updateTable('documents')
+          .set({ records_count: sql`greatest(0, records_count - ${counted.records})` })
+          .where('id', '=', counted.document_id)
+          .execute();
+      return;
+    }
+  }
+}
+
+const isRecordCountEvent = (event: { type: string }): event is RecordCountEvent => (RECORD_COUNT_EVENT_TYPES as readonly string[]).includes(event.type);
+
+async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent | RecordCountEvent): Promise<void> {
+  if (isRecordCountEvent(event)) return applyRecordCount(db, event);
   switch (event.type) {
     case 'DocumentCreated': {
       const { documentId, organizationId, name, description, period, recordAmountKey, allowCommentingWithReadPermissions, resourceStatusId, createdAt } =
@@ -62,6 +119,7 @@ async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent): Promise
     }
     case 'DocumentDeleted':
       await db.deleteFrom('documents').where('id', '=', event.data.documentId).execute();
+      await db.deleteFrom('budget_record_counts').where('document_id', '=', event.data.documentId).execute();
       return;
     case 'DocumentsReordered': {
       const { organizationId, list } = event.data;
@@ -75,12 +133,16 @@ async function apply(db: Db, event: DocumentEvent | DocumentOrderEvent): Promise
   }
 }
 
-/** Documents (budget periods) and their order: the document sider, settings and every document screen. */
+/**
+ * Documents (budget periods) and their order: the document sider, settings and every document
+ * screen; and how many records each document's budgets hold (version 2), counted from the record
+ * events so the document list and the period lock need not count a million rows.
+ */
 export const documentsProjector = defineProjector<DocumentsReadModel>({
   name: 'documents',
-  version: 1,
-  eventTypes: [...DOCUMENT_EVENT_TYPES, ...DOCUMENT_ORDER_EVENT_TYPES],
-  tables: ['documents'],
+  version: 2,
+  eventTypes: [...DOCUMENT_EVENT_TYPES, ...DOCUMENT_ORDER_EVENT_TYPES, ...RECORD_COUNT_EVENT_TYPES],
+  tables: ['documents', 'budget_record_counts'],
   async migrate(db) {
     await db.schema
       .createTable('documents')
@@ -100,8 +162,15 @@ export const documentsProjector = defineProjector<DocumentsReadModel>({
       .addColumn('created_at', 'timestamptz', (col) => col.notNull())
       .execute();
     await db.schema.createIndex('documents_organization').on('documents').columns(['organization_id', 'sort_order']).execute();
+    await db.schema
+      .createTable('budget_record_counts')
+      .addColumn('budget_id', 'uuid', (col) => col.primaryKey())
+      .addColumn('document_id', 'uuid', (col) => col.notNull())
+      .addColumn('records', 'integer', (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('budget_record_counts_document').on('budget_record_counts').column('document_id').execute();
   },
   async handle(events: StoredEvent[], db) {
-    for (const event of events) await apply(db, event as unknown as DocumentEvent | DocumentOrderEvent);
+    for (const event of events) await apply(db, event as unknown as DocumentEvent | DocumentOrderEvent | RecordCountEvent);
   },
 });

@@ -18,11 +18,19 @@ export interface DocumentsTable {
   resource_status_id: string | null;
   /** Documents list highest first; order values count down from the list's length. */
   sort_order: number;
-  /** Records in the document's budgets; stays 0 until records exist (another feature will project them). */
+  /** Records in the document's budgets (counted from the record events; see budget_record_counts). */
   records_count: number;
   created_at: Timestamp;
 }
 
+/** Records per budget, so a deleted budget's records leave its document's count. */
+export interface BudgetRecordCountsTable {
+  budget_id: string;
+  document_id: string;
+  records: number;
+}
+
 export interface DocumentsReadModel {
   documents: DocumentsTable;
+  budget_record_counts: BudgetRecordCountsTable;
 }

@@ -3,6 +3,8 @@ import { type GivenEvent, type ProjectorSpec, newId, projectorSpec } from '../..
 import { budgetsProjector } from '../budgets/projector';
 import { classifiersProjector } from '../classifiers/projector';
 import { documentsProjector } from '../documents/projector';
+import { permissionsProjector } from '../permissions/projector';
+import { recordsProjector } from '../records/projector';
 import { schemesProjector } from './projector';
 import {
   classifierCatalogue,
@@ -18,14 +20,18 @@ import {
   subBudgetCounts,
   budgetPinnedSubBudgets,
   budgetPins,
+  budgetsWithRecordsInSubBudget,
   documentSchemesInOrder,
+  schemeRecordCounts,
+  subBudgetsAsJson,
   subBudgetsOfSchemes,
+  subBudgetsWithRecords,
 } from './queries';
 
 let spec: ProjectorSpec;
-// The schemes queries also read documents (master classifier), classifiers (catalogue) and budgets (sub-budget paths): their projectors run beside.
+// The schemes queries also read documents (master classifier), classifiers (catalogue), budgets (sub-budget paths), records (counts) and grants (a budget's list): their projectors run beside.
 beforeEach(async () => {
-  spec = await projectorSpec([schemesProjector, documentsProjector, classifiersProjector, budgetsProjector] as never);
+  spec = await projectorSpec([schemesProjector, documentsProjector, classifiersProjector, budgetsProjector, recordsProjector, permissionsProjector] as never);
 });
 afterEach(async () => spec.close());
 
@@ -106,6 +112,53 @@ function budgetCreated(documentId: string, type: 'COMMON' | 'SUM_BUDGET' = 'COMM
 }
 
 describe('schemes projector', () => {
+  it('given records of two budgets, counts them per sub-budget (and in none: -2), finds the sub-budgets holding records and the budgets matching one', async () => {
+    const documentId = newId();
+    const { schemeId, event } = schemeCreated(documentId, 'Tegevusalad', 1);
+    const [education, culture] = [subBudget('Haridus', { [main]: '09' }), subBudget('Kultuur', { [main]: '08' })];
+    const [first, second] = [budgetCreated(documentId), budgetCreated(documentId)];
+    const importId = newId();
+    const row = (budgetId: string, classifiers: Record<string, string>) => ({ recordId: newId(), name: 'Rida', amount: '1', months: null, classifiers });
+    const imported = (budgetId: string, records: ReturnType<typeof row>[], chunk: number): GivenEvent => ({
+      stream: `record-import-${importId}`,
+      type: 'RecordsImported',
+      data: { importId, budgetId, documentId, organizationId, chunk, originResourceName: 'kirjed.xlsx', records },
+    });
+    await spec.given(
+      documentEvent(documentId, 'DocumentCreated', { createdAt: '2026-11-02T08:00:00.000Z' }),
+      event,
+      schemesEvent(documentId, 'SubBudgetsAdded', { schemeId, subBudgets: [education, culture] }),
+      first.event,
+      second.event,
+      imported(
+        first.budgetId,
+        [
+          row(first.budgetId, { [main]: '09' }),
+          row(first.budgetId, { [main]: '09', other: 'x' }),
+          // A secondary value the sub-budget leaves empty: the record fits no sub-budget of the scheme.
+          row(first.budgetId, { [main]: '09', [secondary]: 'RE' }),
+        ],
+        0,
+      ),
+      imported(second.budgetId, [row(second.budgetId, { [main]: '09' })], 1),
+    );
+    const counts = (budgetId: string | null) => schemeRecordCounts(spec.read, schemeId, budgetId).then((answer) => Object.fromEntries(answer.counts));
+    expect(await counts(first.budgetId)).toEqual({ [education.subBudgetId]: 2, '-2': 1 });
+    expect(await counts(null)).toEqual({ [education.subBudgetId]: 3, '-2': 1 });
+    expect(await subBudgetsWithRecords(spec.read, [education.subBudgetId, culture.subBudgetId])).toEqual([education.subBudgetId]);
+    expect(await subBudgetsWithRecords(spec.read, [education.subBudgetId], second.budgetId)).toEqual([education.subBudgetId]);
+    expect(await subBudgetsWithRecords(spec.read, [culture.subBudgetId], first.budgetId)).toEqual([]);
+    const listed = JSON.parse(await subBudgetsAsJson(spec.read, schemeId, { budgetId: first.budgetId, update: { kind: 'all' } } as never));
+    expect(listed.map((entry: { id: string; recordsCount: number }) => [entry.id, entry.recordsCount])).toEqual([
+      [education.subBudgetId, 2],
+      [culture.subBudgetId, 0],
+      ['-2', 1],
+    ]);
+    expect((await budgetsWithRecordsInSubBudget(spec.read, education.subBudgetId, first.budgetId)).map((entry) => [entry.id, entry.records_count])).toEqual([
+      [second.budgetId, 1],
+    ]);
+  });
+
   it("given created schemes, lists a document's and an organisation's schemes by display order with their sub-budget counts", async () => {
     const [documentId, otherDocumentId] = [newId(), newId()];
     const costs = schemeCreated(documentId, 'Kulud', 1);

@@ -95,12 +95,52 @@ export function schemePreselections(read: ReadDatabase, schemeId: string): Promi
 }
 
 /**
- * Records are another feature: until they exist no sub-budget has any. Every rule that depends on
- * records (deleting, changing values, unpinning) already asks here.
+ * Which of the sub-budgets hold records: of one budget (unpinning there), or of any budget of the
+ * document (deleting a sub-budget, changing its values). A record falls in a sub-budget when it
+ * carries the sub-budget's values and none in the scheme's classifiers the sub-budget leaves
+ * empty; each is one EXISTS on the records' GIN index.
  */
-export async function subBudgetsWithRecords(_read: ReadDatabase, _subBudgetIds: readonly string[]): Promise<string[]> {
-  return [];
+export async function subBudgetsWithRecords(read: ReadDatabase, subBudgetIds: readonly string[], budgetId: string | null = null): Promise<string[]> {
+  if (subBudgetIds.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`
+    select s.id from read.sub_budgets s join read.schemes sc on sc.id = s.scheme_id
+    where s.id = any(${[...subBudgetIds]}::uuid[]) and exists (
+      select 1 from read.records r
+      where r.document_id = s.document_id ${budgetId ? sql`and r.budget_id = ${budgetId}::uuid` : sql``}
+        and r.classifiers @> s.classifiers
+        and not (r.classifiers ?| array(
+          select e->>'classifierId' from jsonb_array_elements(sc.classifier_list) e where not (s.classifiers ? (e->>'classifierId')))))`.execute(read);
+  return rows.map((row) => row.id);
 }
+
+/**
+ * How many records fall in each sub-budget of a scheme, and in none ('-2'): of one budget, or of
+ * every budget of the document. One pass over the records, each keyed by its values in the
+ * scheme's classifiers (what a sub-budget's `classifiers` equal when the record falls in it).
+ */
+export async function schemeRecordCounts(read: ReadDatabase, schemeId: string, budgetId: string | null): Promise<SchemeRecordCounts> {
+  const scheme = await read.selectFrom('schemes').select(['document_id', 'classifier_list']).where('id', '=', schemeId).executeTakeFirst();
+  const counts = new Map<string, number>();
+  if (!scheme) return { documentId: null, counts };
+  const pairs = scheme.classifier_list.map(({ classifierId }) => sql`${classifierId}::text, r.classifiers -> ${classifierId}::text`);
+  const key = pairs.length > 0 ? sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))` : sql`'{}'::jsonb`;
+  const { rows } = await sql<{ id: string; count: string }>`
+    select coalesce(s.id::text, ${UNFIT_SUB_BUDGET}) as id, count(*) as count
+    from read.records r left join read.sub_budgets s on s.scheme_id = ${schemeId}::uuid and s.classifiers = ${key}
+    where r.document_id = ${scheme.document_id}::uuid ${budgetId ? sql`and r.budget_id = ${budgetId}::uuid` : sql``}
+    group by 1`.execute(read);
+  for (const row of rows) counts.set(row.id, Number(row.count));
+  return { documentId: scheme.document_id, counts };
+}
+
+export interface SchemeRecordCounts {
+  documentId: string | null;
+  /** Sub-budget id (or '-2') → records; sub-budgets without records are absent. */
+  counts: Map<string, number>;
+}
+
+/** The row of a budget's sub-budget list that stands for its records fitting no sub-budget of the scheme (spec 3, section 2). */
+export const UNFIT_SUB_BUDGET = '-2';
 
 /**
  * The document's classifiers and its master classifier, with the items whose code is one of
@@ -187,6 +227,8 @@ export async function subBudgetsAsJson(
 ): Promise<string> {
   const budgetId = seenFrom?.budgetId ?? null;
   const update = seenFrom?.update;
+  const { documentId, counts } = await schemeRecordCounts(read, schemeId, budgetId);
+  const countsJson = JSON.stringify(Object.fromEntries(counts));
   // Granted one by one: the occupation's sub-budget grants under the budget, joined once (not probed per row).
   const grants = update?.kind === 'granted' ? update : null;
   const updateExpression = grants ? sql<boolean>`coalesce(g.update, false)` : sql<boolean>`${update?.kind === 'all'}::boolean`;
@@ -207,12 +249,68 @@ export async function subBudgetsAsJson(
       sql<string>`coalesce(json_agg(json_build_object(
         'id', s.id, 'name', s.name, 'schemaId', s.scheme_id, 'documentId', s.document_id, 'budgetId', ${budgetId}::uuid,
         'classifiers', s.classifiers, 'pinned', p.sub_budget_id is not null,
-        'hasRecords', false, 'recordsCount', 0, 'attachmentsCount', 0, 'hasComments', false
+        'hasRecords', coalesce((${countsJson}::jsonb ->> s.id::text)::int, 0) > 0,
+        'recordsCount', coalesce((${countsJson}::jsonb ->> s.id::text)::int, 0), 'attachmentsCount', 0, 'hasComments', false
         ${permissions}
       ) order by s.name, s.id), '[]')::text`.as('json'),
     )
     .where('s.scheme_id', '=', schemeId);
   if (seenFrom?.only) query = query.where('s.id', 'in', seenFrom.only as never);
   const { json } = await query.executeTakeFirstOrThrow();
-  return json;
+  const unfit = counts.get(UNFIT_SUB_BUDGET) ?? 0;
+  return seenFrom && !seenFrom.only && documentId && unfit > 0
+    ? withUnfitRow(json, { schemeId, documentId, budgetId: seenFrom.budgetId, recordsCount: unfit })
+    : json;
+}
+
+/** Appends the '-2' row (records of the budget fitting no sub-budget; read-only, never pinned) to a list's JSON text. */
+function withUnfitRow(
+  json: string,
+  { schemeId, documentId, budgetId, recordsCount }: { schemeId: string; documentId: string; budgetId: string; recordsCount: number },
+): string {
+  const row = JSON.stringify({
+    id: UNFIT_SUB_BUDGET,
+    name: '',
+    schemaId: schemeId,
+    documentId,
+    budgetId,
+    classifiers: {},
+    pinned: false,
+    hasRecords: true,
+    recordsCount,
+    attachmentsCount: 0,
+    hasComments: false,
+    permissions: { read: true, update: false },
+  });
+  return json === '[]' ? `[${row}]` : `${json.slice(0, -1)},${row}]`;
+}
+
+export interface MatchingBudgetRow {
+  id: string;
+  name: string;
+  type: string;
+  resource_status_id: string | null;
+  document_status_id: string | null;
+  records_count: number;
+}
+
+/**
+ * The document's other budgets holding records that fall in the sub-budget (a source for
+ * importing from another budget into it), by name.
+ */
+export async function budgetsWithRecordsInSubBudget(read: ReadDatabase, subBudgetId: string, exceptBudgetId: string): Promise<MatchingBudgetRow[]> {
+  const { rows } = await sql<MatchingBudgetRow & { records_count: string }>`
+    select b.id, b.name, b.type, b.resource_status_id, d.resource_status_id as document_status_id, count(*) as records_count
+    from read.sub_budgets s
+      join read.schemes sc on sc.id = s.scheme_id
+      join read.records r on r.document_id = s.document_id and r.budget_id <> ${exceptBudgetId}::uuid
+        and r.classifiers @> s.classifiers
+        and not (r.classifiers ?| array(
+          select e->>'classifierId' from jsonb_array_elements(sc.classifier_list) e where not (s.classifiers ? (e->>'classifierId'))))
+      join read.budgets b on b.id = r.budget_id
+      join read.documents d on d.id = b.document_id
+    where s.id = ${subBudgetId}::uuid
+    group by b.id, b.name, b.type, b.resource_status_id, d.resource_status_id
+    order by b.name, b.id`.execute(read);
+  return rows.map((row) => ({ ...row, records_count: Number(row.records_count) }));
 }

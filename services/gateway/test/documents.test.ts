@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { recordImportStreamName } from '@eelarve/domain';
+import { eventMetadata } from '@eelarve/gateway/infrastructure/commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDocumentCopyStep } from '../src/features/documents/copy';
 import { assertResourceAccess, canAccess, findDocumentOrganization } from '../src/features/permissions/authorize';
@@ -277,8 +279,19 @@ describe('documents: edit and delete', () => {
 
   it('restricts the period (duration included) once the document has records', async () => {
     const id = await createDocument();
-    // Records come with a later feature: simulate the count the records projector will keep.
-    await server.app.db.withSchema('read').updateTable('documents').set({ records_count: 5 }).where('id', '=', id).execute();
+    // Five records of one of its budgets, imported as the import job appends them (record-guards.test.ts makes them through the API).
+    const importId = randomUUID();
+    const records = Array.from({ length: 5 }, (_, index) => ({ recordId: randomUUID(), name: `Rida ${index}`, amount: '1', months: null, classifiers: {} }));
+    const data = { importId, budgetId: randomUUID(), documentId: id, organizationId, chunk: 0, originResourceName: 'kirjed.xlsx', records };
+    const actor = { correlationId: importId, userId: null, occupationId: null, organizationId };
+    const appended = await server.app.store.append(
+      recordImportStreamName(importId),
+      [{ id: randomUUID(), type: 'RecordsImported', data, metadata: eventMetadata(actor, new Date()) }],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
+    await server.app.projections.waitForPosition(['documents'], appended.position, 10_000);
     expectError(await update(id, payload({ period: { year: 2027, month: 1, duration: 2 } })), 422, 'DOCUMENT_PERIOD_UPDATE_RESTRICTED');
     expectError(await update(id, payload({ period: { year: 2028, month: 1, duration: 1 } })), 422, 'DOCUMENT_PERIOD_UPDATE_RESTRICTED');
     expectError(await update(id, payload({ period: { year: 2027, month: 2, duration: 1 } })), 422, 'DOCUMENT_PERIOD_UPDATE_RESTRICTED');

@@ -24,6 +24,8 @@ import { subBudgetService } from './service';
  * sub-budgets (spec 2, section 7). Besides the spec's calls:
  * - GET api/schema/{id}/sub-budget-counts → { total, pinnedByBudget: { budgetId: count } };
  * - GET api/sub-budget/{id}/has-records → { hasRecords, recordsCount }.
+ * GET api/budget/{b}/sub-budget/{s}/matching-budgets (spec 3, section 7) answers the document's
+ * other readable budgets with records in the sub-budget: [{ id, name, type, recordsCount }].
  */
 const tags = ['sub-budgets'];
 const uuid = z.uuid({ message: 'validation.format' });
@@ -31,6 +33,8 @@ const schemaParamsSchema = z.object({ schemaId: uuid });
 const subBudgetParamsSchema = z.object({ schemaId: uuid, subBudgetId: uuid });
 const budgetSchemaParamsSchema = z.object({ budgetId: uuid, schemaId: uuid });
 const onlySubBudgetParamsSchema = z.object({ subBudgetId: uuid });
+const budgetSubBudgetParamsSchema = z.object({ budgetId: uuid, subBudgetId: uuid });
+const matchingBudgetsSchema = z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), recordsCount: z.number() }));
 
 export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -50,6 +54,12 @@ export async function subBudgetRoutes(app: FastifyInstance): Promise<void> {
 
   api.get('/api/sub-budget/:id/has-records', { schema: { tags, params: idParamsSchema, response: { 200: hasRecordsSchema } } }, (request) =>
     subBudgets.hasRecords(request.caller, request.params.id),
+  );
+
+  api.get(
+    '/api/budget/:budgetId/sub-budget/:subBudgetId/matching-budgets',
+    { config: { access: { privileges: ['DATA_VIEW'] } }, schema: { tags, params: budgetSubBudgetParamsSchema, response: { 200: matchingBudgetsSchema } } },
+    (request) => subBudgets.matchingBudgets(request.caller, request.params.budgetId, request.params.subBudgetId),
   );
 
   api.get(

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type SchemeCommand, schemeDecider } from '@eelarve/domain';
 import {
+  budgetsWithRecordsInSubBudget,
   classifierCatalogue,
   pinnedSubBudgetIds,
   schemePreselections,
   subBudgetCounts,
+  schemeRecordCounts,
   subBudgetsAsJson,
   subBudgetsWithRecords,
 } from '@eelarve/projections/schemes/queries';
@@ -16,7 +18,8 @@ import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
 import { onceByImportId } from '../imports/idempotency';
 import { SCHEME_EDITORS, SCHEME_READ_MODELS, schemeInPath } from '../schemes/access';
-import { subBudgetAccess } from '../permissions/authorize';
+import { allows, listAccess, subBudgetAccess } from '../permissions/authorize';
+import { subBudgetPlace } from '../records/access';
 import { budgetAndScheme, subBudgetInPath } from './access';
 
 type SubBudgetImportInput = z.output<typeof subBudgetImportSchema>;
@@ -68,9 +71,9 @@ export function subBudgetService(app: FastifyInstance) {
     },
 
     async hasRecords(caller: Caller, subBudgetId: string) {
-      await subBudgetInPath(app, caller.auth, subBudgetId, 'read');
-      const withRecords = await subBudgetsWithRecords(read(), [subBudgetId]);
-      return { hasRecords: withRecords.length > 0, recordsCount: 0 };
+      const subBudget = await subBudgetInPath(app, caller.auth, subBudgetId, 'read');
+      const recordsCount = (await schemeRecordCounts(read(), subBudget.scheme_id, null)).counts.get(subBudgetId) ?? 0;
+      return { hasRecords: recordsCount > 0, recordsCount };
     },
 
     /** The sub-budgets seen from a budget that the caller may read there, as JSON text. */
@@ -131,7 +134,8 @@ export function subBudgetService(app: FastifyInstance) {
     /** Pinning needs write permission on the budget (spec 2, Sub-budgets tab of a budget). */
     async pin(caller: Caller, budgetId: string, schemeId: string, input: { pinned: string[]; confirmed?: boolean }) {
       const { scheme } = await budgetAndScheme(app, caller.auth, budgetId, schemeId, 'update');
-      const withRecords = await subBudgetsWithRecords(read(), await pinnedSubBudgetIds(read(), schemeId, budgetId));
+      // Unpinning asks for confirmation when this budget has records in the sub-budget.
+      const withRecords = await subBudgetsWithRecords(read(), await pinnedSubBudgetIds(read(), schemeId, budgetId), budgetId);
       const command: SchemeCommand = {
         type: 'PinSubBudgets',
         documentId: scheme.document_id,
@@ -142,6 +146,25 @@ export function subBudgetService(app: FastifyInstance) {
         confirmed: input.confirmed ?? false,
       };
       return run(caller, command, budgetId);
+    },
+
+    /**
+     * GET api/budget/{b}/sub-budget/{s}/matching-budgets: the document's other budgets the caller
+     * may read that hold records falling in the sub-budget, with how many (import from another budget).
+     */
+    async matchingBudgets(caller: Caller, budgetId: string, subBudgetId: string) {
+      const place = await subBudgetPlace(app, caller.auth, budgetId, subBudgetId, 'read');
+      const { organizationId, documentId } = place.budget;
+      const rows = await budgetsWithRecordsInSubBudget(read(), subBudgetId, budgetId);
+      const access = await listAccess(
+        app,
+        caller.auth,
+        organizationId,
+        rows.map((row) => ({ organizationId, documentId, budgetId: row.id, documentStatusId: row.document_status_id, budgetStatusId: row.resource_status_id })),
+      );
+      return rows
+        .filter((_, index) => allows(access[index]!, 'read'))
+        .map((row) => ({ id: row.id, name: row.name, type: row.type, recordsCount: row.records_count }));
     },
 
     async preselections(caller: Caller, subBudgetId: string) {
