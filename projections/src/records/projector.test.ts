@@ -186,6 +186,47 @@ describe('records projector', () => {
     });
   });
 
+  it('applies a run of edits and promotions of several records in order: the last values, flag and author win', async () => {
+    const [x, y] = [newId(), newId()];
+    const promotion = (id: string, promoted: boolean, day: number): GivenEvent => ({
+      stream: stream(id),
+      type: 'RecordPromotionSet',
+      data: { ...ref(id), promoted, revertedEventId: null },
+      ...by(day),
+    });
+    await spec.given(
+      created(x, { name: 'X', amount: '1', classifiers: { [konto]: '09' } }),
+      created(y, { name: 'Y', amount: '2', classifiers: { [konto]: '09' } }),
+      updated(
+        x,
+        {
+          name: 'X1',
+          amount: '1.1',
+          months: months('0.1')
+            .concat([])
+            .map((m, i) => (i === 0 ? '0' : m))
+            .slice(0, 12),
+          classifiers: { [konto]: '08' },
+        },
+        3,
+      ),
+      promotion(x, true, 4),
+      promotion(y, true, 4),
+      updated(x, { name: 'X2', amount: '3', classifiers: { [konto]: '09', [tegevus]: 'T1' } }, 5),
+      promotion(y, false, 6),
+      { ...updated(y, { name: 'Y2', amount: '2', classifiers: { [konto]: '09' } }, 7), metadata: { userId: null, occupationId: null, occurredAt: at(7) } },
+    );
+    expect(await findRecord(spec.read, x)).toMatchObject({
+      name: 'X2',
+      amount: '3',
+      months: null,
+      classifiers: { [konto]: '09', [tegevus]: 'T1' },
+      promoted: true,
+      updatedAt: at(5),
+    });
+    expect(await findRecord(spec.read, y)).toMatchObject({ name: 'Y2', promoted: false, updatedAt: at(7), updatedByUserId: null, updatedByOccupationId: null });
+  });
+
   it('removes a deleted record, keeps where it was born, and brings it back on restoration', async () => {
     const importId = newId();
     const [kept, gone] = [newId(), newId()];

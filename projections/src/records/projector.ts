@@ -1,4 +1,14 @@
-import type { RecordEvent, RecordsImported } from '@eelarve/domain';
+import {
+  type RecordCreated,
+  type RecordDeleted,
+  type RecordEvent,
+  type RecordPromotionSet,
+  type RecordRestored,
+  type RecordsImported,
+  type RecordUpdated,
+  type RecordValues,
+  valuesOf,
+} from '@eelarve/domain';
 import type { StoredEvent } from '@eelarve/eventstore';
 import { AMOUNT_SQL_TYPE } from '@eelarve/shared';
 import { type Kysely, sql } from 'kysely';
@@ -27,72 +37,142 @@ function changeOf(stored: StoredEvent) {
 const amount = (value: string) => sql`${value}::${sql.raw(AMOUNT_SQL_TYPE)}`;
 const months = (value: readonly string[] | null) => (value === null ? sql`null` : sql`${value}::numeric[]`);
 
+/** A row as new-row statements receive it (JSON): a created record, or a row of an import chunk. */
+interface NewRow {
+  id: string;
+  budget_id: string;
+  document_id: string;
+  organization_id: string;
+  name: string;
+  amount: string;
+  months: readonly string[] | null;
+  classifiers: Record<string, string>;
+  promoted: boolean;
+  at: string;
+  user_id: string | null;
+  occupation_id: string | null;
+  origin_stream: string;
+  origin_revision: string;
+  import_id: string | null;
+}
+
+function importedRows(stored: StoredEvent): NewRow[] {
+  const data = (stored as unknown as RecordsImported & StoredEvent).data;
+  const change = changeOf(stored);
+  return data.records.map((record) => ({
+    id: record.recordId,
+    budget_id: data.budgetId,
+    document_id: data.documentId,
+    organization_id: data.organizationId,
+    name: record.name,
+    amount: record.amount,
+    months: record.months,
+    classifiers: record.classifiers,
+    promoted: false,
+    at: change.at,
+    user_id: change.userId,
+    occupation_id: change.occupationId,
+    origin_stream: stored.streamName,
+    origin_revision: stored.revision.toString(),
+    import_id: data.importId,
+  }));
+}
+
+function createdRow(stored: StoredEvent): NewRow {
+  const { data } = stored as unknown as RecordCreated;
+  const change = changeOf(stored);
+  return {
+    id: data.recordId,
+    budget_id: data.budgetId,
+    document_id: data.documentId,
+    organization_id: data.organizationId,
+    name: data.name,
+    amount: data.amount,
+    months: data.months,
+    classifiers: data.classifiers,
+    promoted: data.promoted,
+    at: change.at,
+    user_id: change.userId,
+    occupation_id: change.occupationId,
+    origin_stream: stored.streamName,
+    origin_revision: stored.revision.toString(),
+    import_id: null,
+  };
+}
+
+/** JSON months → numeric[] (null stays null), in order. */
+const monthsOf = (column: string) =>
+  sql.raw(`CASE WHEN jsonb_typeof(${column}) = 'array'
+    THEN ARRAY(SELECT m.value::numeric FROM jsonb_array_elements_text(${column}) WITH ORDINALITY AS m(value, n) ORDER BY m.n) END`);
+
 /**
- * Every row of consecutive import chunks in one statement: the rows travel as one JSON text and
- * are unpacked by PostgreSQL. A chunk applied twice changes nothing (ON CONFLICT DO NOTHING).
+ * New rows in one statement: they travel as one JSON text and are unpacked by PostgreSQL. A row
+ * applied twice changes nothing (ON CONFLICT DO NOTHING).
  */
-async function insertImported(db: Db, chunks: StoredEvent[]): Promise<void> {
-  const rows = chunks.flatMap((stored) => {
-    const data = (stored as unknown as RecordsImported & StoredEvent).data;
-    const change = changeOf(stored);
-    return data.records.map((record) => ({
-      id: record.recordId,
-      budget_id: data.budgetId,
-      document_id: data.documentId,
-      organization_id: data.organizationId,
-      name: record.name,
-      amount: record.amount,
-      months: record.months,
-      classifiers: record.classifiers,
-      at: change.at,
-      user_id: change.userId,
-      occupation_id: change.occupationId,
-      origin_stream: stored.streamName,
-      origin_revision: stored.revision.toString(),
-      import_id: data.importId,
-    }));
-  });
+async function insertRows(db: Db, rows: readonly NewRow[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     INSERT INTO records (id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, created_at, updated_at,
                          updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id)
-    SELECT r.id, r.budget_id, r.document_id, r.organization_id, r.name, r.amount::${sql.raw(AMOUNT_SQL_TYPE)},
-           CASE WHEN jsonb_typeof(r.months) = 'array'
-                THEN ARRAY(SELECT m.value::numeric FROM jsonb_array_elements_text(r.months) WITH ORDINALITY AS m(value, n) ORDER BY m.n)
-           END,
-           r.classifiers, false, r.at, r.at, r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id
+    SELECT r.id, r.budget_id, r.document_id, r.organization_id, r.name, r.amount::${sql.raw(AMOUNT_SQL_TYPE)}, ${monthsOf('r.months')},
+           r.classifiers, r.promoted, r.at, r.at, r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, budget_id uuid, document_id uuid, organization_id uuid, name text, amount text,
-           months jsonb, classifiers jsonb, at timestamptz, user_id uuid, occupation_id uuid, origin_stream text, origin_revision bigint, import_id uuid)
+           months jsonb, classifiers jsonb, promoted boolean, at timestamptz, user_id uuid, occupation_id uuid, origin_stream text, origin_revision bigint, import_id uuid)
     ON CONFLICT (id) DO NOTHING`.execute(db);
 }
 
-async function applyRecord(db: Db, stored: StoredEvent): Promise<void> {
-  const event = stored as unknown as RecordEvent;
+/** A record's net change over a run of edits and promotions: the latest values, the latest promotion, the latest author. */
+interface Change {
+  id: string;
+  values: RecordValues | null;
+  promoted: boolean | null;
+  at: string;
+  user_id: string | null;
+  occupation_id: string | null;
+}
+
+function netChanges(events: readonly StoredEvent[]): Change[] {
+  const changes = new Map<string, Change>();
+  for (const stored of events) {
+    const event = stored as unknown as RecordUpdated | RecordPromotionSet;
+    const { at, userId, occupationId } = changeOf(stored);
+    const previous = changes.get(event.data.recordId);
+    const change: Change = {
+      id: event.data.recordId,
+      values: previous?.values ?? null,
+      promoted: previous?.promoted ?? null,
+      at,
+      user_id: userId,
+      occupation_id: occupationId,
+    };
+    if (event.type === 'RecordUpdated') change.values = valuesOf(event.data);
+    else change.promoted = event.data.promoted;
+    changes.set(change.id, change);
+  }
+  return [...changes.values()];
+}
+
+/** Edits and promotions of many records in one statement (an edit carries all values; a promotion only the flag). */
+async function applyChanges(db: Db, events: readonly StoredEvent[]): Promise<void> {
+  const rows = netChanges(events).map(({ values, ...change }) => ({ ...change, has_values: values !== null, ...(values ?? {}) }));
+  await sql`
+    UPDATE records SET
+           name = CASE WHEN c.has_values THEN c.name ELSE records.name END,
+           amount = CASE WHEN c.has_values THEN c.amount::${sql.raw(AMOUNT_SQL_TYPE)} ELSE records.amount END,
+           months = CASE WHEN c.has_values THEN ${monthsOf('c.months')} ELSE records.months END,
+           classifiers = CASE WHEN c.has_values THEN c.classifiers ELSE records.classifiers END,
+           promoted = coalesce(c.promoted, records.promoted),
+           updated_at = c.at, updated_by_user_id = c.user_id, updated_by_occupation_id = c.occupation_id
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(id uuid, has_values boolean, name text, amount text, months jsonb, classifiers jsonb,
+           promoted boolean, at timestamptz, user_id uuid, occupation_id uuid)
+     WHERE records.id = c.id`.execute(db);
+}
+
+/** A deletion or a restoration (rare: one statement each). */
+async function applyDeletionOrRestoration(db: Db, stored: StoredEvent): Promise<void> {
+  const event = stored as unknown as RecordDeleted | RecordRestored;
   const { at, userId, occupationId } = changeOf(stored);
   switch (event.type) {
-    case 'RecordCreated': {
-      const d = event.data;
-      await sql`
-        INSERT INTO records (id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, created_at, updated_at,
-                             updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id)
-        VALUES (${d.recordId}, ${d.budgetId}, ${d.documentId}, ${d.organizationId}, ${d.name}, ${amount(d.amount)}, ${months(d.months)},
-                ${JSON.stringify(d.classifiers)}::jsonb, ${d.promoted}, ${at}, ${at}, ${userId}, ${occupationId}, ${stored.streamName}, ${stored.revision.toString()}, null)
-        ON CONFLICT (id) DO NOTHING`.execute(db);
-      return;
-    }
-    case 'RecordUpdated': {
-      const d = event.data;
-      await sql`
-        UPDATE records SET name = ${d.name}, amount = ${amount(d.amount)}, months = ${months(d.months)}, classifiers = ${JSON.stringify(d.classifiers)}::jsonb,
-               updated_at = ${at}, updated_by_user_id = ${userId}, updated_by_occupation_id = ${occupationId}
-         WHERE id = ${d.recordId}`.execute(db);
-      return;
-    }
-    case 'RecordPromotionSet':
-      await sql`
-        UPDATE records SET promoted = ${event.data.promoted}, updated_at = ${at}, updated_by_user_id = ${userId}, updated_by_occupation_id = ${occupationId}
-         WHERE id = ${event.data.recordId}`.execute(db);
-      return;
     case 'RecordDeleted':
       // Its origin stays known: an imported record's history and restoration need its chunk row.
       await sql`
@@ -119,19 +199,61 @@ async function applyRecord(db: Db, stored: StoredEvent): Promise<void> {
 }
 
 /** A deleted budget, document or organisation takes its records with it. */
-async function deleteOwned(db: Db, column: 'budget_id' | 'document_id' | 'organization_id', id: string): Promise<void> {
+async function deleteOwned(db: Db, stored: StoredEvent): Promise<void> {
+  const data = stored.data as { budgetId?: string; documentId?: string; organizationId: string };
+  const [column, id] =
+    stored.type === 'BudgetDeleted'
+      ? (['budget_id', data.budgetId] as const)
+      : stored.type === 'DocumentDeleted'
+        ? (['document_id', data.documentId] as const)
+        : (['organization_id', data.organizationId] as const);
+  if (!id) return;
   await db.deleteFrom('records').where(column, '=', id).execute();
   await db.deleteFrom('record_tombstones').where(column, '=', id).execute();
 }
 
-const RECORD_TYPES = new Set<string>(RECORD_EVENT_TYPES);
-/** 10 chunks of 500 rows: a few MB of JSON per statement, whatever the import's size. */
+type RunKind = 'new' | 'changed' | 'deletedOrRestored' | 'owner';
+
+function kindOf(type: string): RunKind {
+  if (type === 'RecordCreated' || type === 'RecordsImported') return 'new';
+  if (type === 'RecordUpdated' || type === 'RecordPromotionSet') return 'changed';
+  if (type === 'RecordDeleted' || type === 'RecordRestored') return 'deletedOrRestored';
+  return 'owner';
+}
+
+/** Import chunks per statement: 10 of 500 rows, a few MB of JSON whatever the import's size. */
 const CHUNKS_PER_STATEMENT = 10;
+const EVENTS_PER_STATEMENT = 2_000;
+
+/**
+ * The batch as runs of consecutive events one statement can apply (the engine's advice: set-based
+ * writes). New rows and changes keep their order: a run ends where another kind begins, so a
+ * record created, edited, deleted and restored in one batch goes through every step in order.
+ */
+function runsOf(events: readonly StoredEvent[]): { kind: RunKind; events: StoredEvent[] }[] {
+  const runs: { kind: RunKind; events: StoredEvent[]; chunks: number }[] = [];
+  for (const stored of events) {
+    const kind = kindOf(stored.type);
+    const chunk = stored.type === 'RecordsImported' ? 1 : 0;
+    const last = runs.at(-1);
+    const joins =
+      last &&
+      last.kind === kind &&
+      (kind === 'new' || kind === 'changed') &&
+      last.events.length < EVENTS_PER_STATEMENT &&
+      last.chunks + chunk <= CHUNKS_PER_STATEMENT;
+    if (joins) {
+      last.events.push(stored);
+      last.chunks += chunk;
+    } else runs.push({ kind, events: [stored], chunks: chunk });
+  }
+  return runs;
+}
 
 /** Records of every budget (issue 11): the records screen, sub-budget counts and the -2 row read them. */
 export const recordsProjector = defineProjector<RecordsReadModel>({
   name: 'records',
-  version: 2,
+  version: 3,
   eventTypes: [...RECORD_EVENT_TYPES, 'RecordsImported', 'BudgetDeleted', 'DocumentDeleted', 'OrganizationDeleted'],
   tables: ['records', 'record_tombstones'],
   async migrate(db) {
@@ -176,22 +298,15 @@ export const recordsProjector = defineProjector<RecordsReadModel>({
     await db.schema.createIndex('record_tombstones_budget').on('record_tombstones').column('budget_id').execute();
   },
   async handle(events, db) {
-    let index = 0;
-    while (index < events.length) {
-      const stored = events[index] as StoredEvent;
-      if (stored.type === 'RecordsImported') {
-        // Consecutive chunks (an import is appended at once) go a few at a time, one statement each.
-        let end = index;
-        while (end < events.length && end - index < CHUNKS_PER_STATEMENT && events[end]?.type === 'RecordsImported') end++;
-        await insertImported(db, events.slice(index, end));
-        index = end;
-        continue;
-      }
-      index++;
-      if (RECORD_TYPES.has(stored.type)) await applyRecord(db, stored);
-      else if (stored.type === 'BudgetDeleted') await deleteOwned(db, 'budget_id', (stored.data as { budgetId: string }).budgetId);
-      else if (stored.type === 'DocumentDeleted') await deleteOwned(db, 'document_id', (stored.data as { documentId: string }).documentId);
-      else if (stored.type === 'OrganizationDeleted') await deleteOwned(db, 'organization_id', (stored.data as { organizationId: string }).organizationId);
+    for (const run of runsOf(events)) {
+      if (run.kind === 'new')
+        await insertRows(
+          db,
+          run.events.flatMap((stored) => (stored.type === 'RecordCreated' ? [createdRow(stored)] : importedRows(stored))),
+        );
+      else if (run.kind === 'changed') await applyChanges(db, run.events);
+      else if (run.kind === 'deletedOrRestored') await applyDeletionOrRestoration(db, run.events[0] as StoredEvent);
+      else await deleteOwned(db, run.events[0] as StoredEvent);
     }
   },
 });
