@@ -202,10 +202,7 @@ describe('records projector', () => {
         {
           name: 'X1',
           amount: '1.1',
-          months: months('0.1')
-            .concat([])
-            .map((m, i) => (i === 0 ? '0' : m))
-            .slice(0, 12),
+          months: ['0', ...months('0.1').slice(1)],
           classifiers: { [konto]: '08' },
         },
         3,
