@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { recordStreamName } from '@eelarve/domain';
+import { eventMetadata } from '@eelarve/gateway/infrastructure/commands';
 import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { accountsFixture, organizationPayload, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
@@ -74,8 +76,12 @@ type NamedPrivilege = (typeof PRIVILEGES)[number];
 
 type Organization = 'own' | 'other';
 
-/** The level a route's resource sits at; the occupation level is user administration (spec 1 §6: by privilege only). */
-type Level = 'organization' | 'document' | 'budget' | 'occupation';
+/**
+ * The level a route's resource sits at; the occupation level is user administration (spec 1 §6: by
+ * privilege only); `subBudget` is a sub-budget seen from its budget (records: spec 3 §6), under the
+ * budget's statuses, which its own grant updates.
+ */
+type Level = 'organization' | 'document' | 'budget' | 'subBudget' | 'occupation';
 
 /**
  * What a route does with its resource, as the spec words it:
@@ -94,9 +100,10 @@ type Level = 'organization' | 'document' | 'budget' | 'occupation';
  *   changed by a status administrator (spec 1 §3-4: statuses are given and lifted by STATUS_ADMIN);
  * - classifierList: read with a classifier privilege, otherwise the document's settings choose the
  *   master classifier from it (spec 2 §5);
- * - administer: the organisation's permissions, by USER_VIEW/USER_ADMIN alone (spec 1 §6).
+ * - administer: the organisation's permissions, by USER_VIEW/USER_ADMIN alone (spec 1 §6);
+ * - promote: a record's promoted flag: write permission and metadata writing not disabled (spec 3 §6).
  */
-type Action = 'read' | 'see' | 'data' | 'settings' | 'delete' | 'step' | 'settingsOrStatus' | 'classifierList' | 'administer';
+type Action = 'read' | 'see' | 'data' | 'settings' | 'delete' | 'step' | 'settingsOrStatus' | 'classifierList' | 'administer' | 'promote';
 
 /** One resource of the world, as paths and bodies need it. */
 interface Target {
@@ -112,6 +119,8 @@ interface Target {
   itemId: string;
   spareClassifierId: string;
   spareItemId: string;
+  /** A record in the budget's sub-budget (made for every budget of the world). */
+  recordId: string;
   /** The caller's occupation. */
   occupationId: string;
   /** An occupation whose permissions user administrators change, and one with none to copy from. */
@@ -176,6 +185,8 @@ function grantsAt(grant: Grant, level: Level): { read: boolean; update: boolean 
   if (grant === ADMIN_OCCUPATION || grant === PLATFORM_ADMIN) return { read: true, update: true };
   // Every occupation reads its own organisation; only an organisation grant updates it.
   if (level === 'organization') return { read: true, update: grant === 'organizationUpdate' };
+  // The sub-budget grant is an update grant on the sub-budget itself.
+  if (level === 'subBudget' && grant === 'subBudget') return { read: true, update: true };
   switch (grant) {
     case 'none':
       return { read: false, update: false };
@@ -236,6 +247,7 @@ function expectedAnswer({ route, privileged, grant, status, organization }: Cell
     case 'settings':
       return allowedUnless(update, ['METADATA_WRITE_DISABLED']);
     case 'delete':
+    case 'promote':
       return allowedUnless(update, ['READ_DISABLED', 'RESOURCE_WRITE_DISABLED', 'METADATA_WRITE_DISABLED']);
     case 'step':
       return allowedUnless(update, []);
@@ -337,6 +349,7 @@ async function buildDocument(organizationId: string, status: ResourceStatus): Pr
     spareClassifierId,
     itemId,
     spareItemId,
+    recordId: '',
     budgetId: '',
     budgetName: '',
     schemeId: '',
@@ -421,8 +434,29 @@ async function grantedTo(occupationId: string, grant: Grant, target: Target, lev
   return target;
 }
 
+/**
+ * A record in the budget's sub-budget (its master item 01, the spare 02), appended as its creation
+ * event would be: budgets whose status locks them get one too, for the routes that read them.
+ */
+async function recordIn(target: Target): Promise<string> {
+  const recordId = randomUUID();
+  const { budgetId, documentId, organizationId } = target;
+  const classifiers = { [target.masterClassifierId]: '01', [target.spareClassifierId]: '02' };
+  const data = { recordId, budgetId, documentId, organizationId, name: unique('Rida '), amount: '10', months: null, classifiers, promoted: false, duplicatedFrom: null };
+  const metadata = eventMetadata({ correlationId: 'access-matrix', userId: null, occupationId: null, organizationId }, new Date());
+  const written = await server.app.store.append(recordStreamName(recordId), [{ id: randomUUID(), type: 'RecordCreated', data, metadata }], {
+    expectedRevision: 'no_stream',
+  });
+  await server.app.projections.waitForPosition(['records'], written.position, 10_000);
+  return recordId;
+}
+
 /** Fresh resources for writes that are allowed (the caller's grants follow them). */
 const fresh = {
+  async record(status: StatusFlag, _grant: Grant, _occupationId: string, organization: Organization) {
+    const base = (organization === 'other' ? otherWorld.budgets : budgets).get(status) as Target;
+    return { ...base, recordId: await recordIn(base) };
+  },
   async document(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
     const target = await buildDocument(organization === 'own' ? ownOrganization : otherOrganization, documentStatus(status));
     return grantedTo(occupationId, grant, target, 'document', organization);
@@ -443,7 +477,10 @@ const fresh = {
   },
   async subBudget(status: StatusFlag, grant: Grant, occupationId: string, organization: Organization) {
     const scheme = await fresh.scheme(status, grant, occupationId, organization);
-    const subBudgetId = await created(`/api/schema/${scheme.schemeId}/sub-budget`, subBudgetBody(scheme.masterClassifierId));
+    // A master item of its own: the world's records carry item 01, and a sub-budget with records is not deleted.
+    const code = unique('8');
+    await created(`/api/classifier/${scheme.masterClassifierId}/item`, { code, name: 'Tühi' });
+    const subBudgetId = await created(`/api/schema/${scheme.schemeId}/sub-budget`, subBudgetBody(scheme.masterClassifierId, code));
     return { ...scheme, subBudgetId };
   },
   async classifier(status: StatusFlag, _grant: Grant, _occupationId: string, organization: Organization) {
@@ -482,6 +519,22 @@ const budgetRoute = (key: string, action: Action, request: RouteCase['request'],
   request,
   ...extra,
 });
+/** A record route: the budget's sub-budget (the world's sub-budget grant updates it), under the budget's statuses. */
+const recordRoute = (key: string, action: Action, request: RouteCase['request'], extra: Partial<RouteCase> = {}): RouteCase => ({
+  key,
+  level: 'subBudget',
+  action,
+  notFound: 'BUDGET_NOT_FOUND',
+  request,
+  passedAccess: recordRuleRefused,
+  ...extra,
+});
+/**
+ * A record rule's refusal comes after the access check: other cells add required classifiers to
+ * the shared documents (fresh classifiers), which the world's records then lack.
+ */
+const recordRuleRefused = (response: LightMyRequestResponse) => response.statusCode === 422 && (codeOf(response).code ?? '').startsWith('RECORD_');
+const recordPlace = (t: Target) => `/api/budget/${t.budgetId}/sub-budget/${t.subBudgetId}`;
 const schemes = { privilege: 'SCHEMA_ADMIN', gate: true, privilegeUpdates: true, notFound: 'SCHEME_NOT_FOUND' } as const;
 const subBudgets = { ...schemes, notFound: 'SUB_BUDGET_NOT_FOUND' } as const;
 const classifiers = { privilege: 'CLASSIFICATION_ADMIN', gate: true, privilegeUpdates: true, notFound: 'CLASSIFIER_NOT_FOUND' } as const;
@@ -656,6 +709,45 @@ const ROUTES: RouteCase[] = [
         documentId: t.documentId,
         budgetId: t.budgetId,
       })),
+  }),
+  // Records (spec 3 §6): read with the budget (a sub-budget grant reads the records of its sub-budget), changed with the
+  // sub-budget's update grant unless data writing is disabled; promotion also needs metadata writing.
+  budgetRoute('GET /api/budget/:budgetId/records', 'read', (t) => get(`/api/budget/${t.budgetId}/records`), { names: (t) => t.recordId }),
+  budgetRoute('GET /api/budget/:budgetId/schema/:schemaId/records', 'read', (t) => get(`/api/budget/${t.budgetId}/schema/${t.schemeId}/records`), {
+    names: (t) => t.recordId,
+  }),
+  budgetRoute('GET /api/budget/:budgetId/schema-records', 'read', (t) => get(`/api/budget/${t.budgetId}/schema-records?schemaIds=${t.schemeId}`), {
+    names: (t) => t.recordId,
+  }),
+  recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/records', 'read', (t) => get(`${recordPlace(t)}/records`), { names: (t) => t.recordId }),
+  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record', 'data', (t) =>
+    send('POST', `${recordPlace(t)}/record`, { name: 'Uus rida', amount: '1', classifiers: { [t.spareClassifierId]: '02' } }),
+  ),
+  recordRoute('PUT /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id', 'data', (t) =>
+    send('PUT', `${recordPlace(t)}/record/${t.recordId}`, { name: unique('Muudetud rida ') }),
+  ),
+  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/promote', 'promote', (t) => send('POST', `${recordPlace(t)}/record/${t.recordId}/promote`)),
+  recordRoute('DELETE /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id', 'data', (t) => send('DELETE', `${recordPlace(t)}/record/${t.recordId}`), {
+    fresh: fresh.record,
+  }),
+  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records-delete', 'data', (t) => send('POST', `${recordPlace(t)}/records-delete`, { recordIds: [t.recordId] }), {
+    fresh: fresh.record,
+  }),
+  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records-bulk-edit', 'data', (t) =>
+    send('POST', `${recordPlace(t)}/records-bulk-edit`, { recordIds: [t.recordId], updates: { name: unique('Hulgi ') } }),
+  ),
+  recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/history', 'read', (t) => get(`${recordPlace(t)}/record/${t.recordId}/history`), {
+    names: (t) => t.recordId,
+  }),
+  // After the access check: an id that is not a change of the record (the route's own refusal).
+  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/revert', 'data', (t) => send('POST', `${recordPlace(t)}/record/${t.recordId}/revert`, { eventId: t.recordId }), {
+    passedAccess: (response) => recordRuleRefused(response) || codeOf(response).code === 'RECORD_ID_INVALID',
+  }),
+  // The raw events: auditors (USER_ADMIN) who read the record.
+  recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/events', 'read', (t) => get(`${recordPlace(t)}/record/${t.recordId}/events`), {
+    privilege: 'USER_ADMIN',
+    gate: true,
+    names: (t) => t.recordId,
   }),
   budgetRoute('PUT /api/budget/:budgetId/schema/:schemaId/settings', 'data', (t) =>
     send('PUT', `/api/budget/${t.budgetId}/schema/${t.schemeId}/settings`, { pinned: [] }),
@@ -854,13 +946,14 @@ const OUTSIDE_THE_MATRIX: Record<string, string> = {
 /** The target of a cell: the own organisation's resource under the status, or the other organisation's. */
 function targetOf(route: RouteCase, status: StatusFlag, organization: Organization): Target {
   if (route.level === 'organization' || route.level === 'occupation') return organization === 'own' ? organizationTarget : otherTarget;
-  if (organization === 'other') return (route.level === 'budget' ? otherWorld.budgets : otherWorld.documents).get(status) as Target;
-  return (route.level === 'budget' ? budgets : documents).get(status) as Target;
+  const ofBudget = route.level === 'budget' || route.level === 'subBudget';
+  if (organization === 'other') return (ofBudget ? otherWorld.budgets : otherWorld.documents).get(status) as Target;
+  return (ofBudget ? budgets : documents).get(status) as Target;
 }
 
 /** The statuses a level can carry: organisations and occupations have none. */
 const statusesOf = (route: RouteCase): StatusFlag[] =>
-  route.level === 'budget'
+  route.level === 'budget' || route.level === 'subBudget'
     ? ['none', 'hidden', 'approved', 'documentHidden', 'documentApproved']
     : route.level === 'document'
       ? ['none', 'hidden', 'approved']
@@ -996,6 +1089,9 @@ beforeAll(async () => {
   await buildBudget('none');
   otherWorld = await buildOtherWorld();
   otherTarget = otherWorld.documents.get('none') as Target;
+  // A record in every budget of both organisations (the same target object may stand for two statuses).
+  const everyTarget = new Set([...documents.values(), ...budgets.values(), budgetHome, ...otherWorld.documents.values(), ...otherWorld.budgets.values()]);
+  for (const target of everyTarget) target.recordId = await recordIn(target);
   const name = (target: Target, what: string) => {
     labels.set(target.documentId, `${what} document`);
     labels.set(target.schemeId, `${what} document's scheme`);
