@@ -5,8 +5,8 @@ import type { ReadDatabase } from '../read-models';
  * The records API's reads of the `records` read model (issue 11). Lists are built as one JSON
  * text by PostgreSQL in the shape of the shared `recordSchema`: a sub-budget may hold 10,000
  * records, and building their answer row by row in the gateway costs more than the query.
- * Amounts leave PostgreSQL as canonical decimal text (`trim_scale`: "12.5", never "12.500000"),
- * never as binary floating point. Raw SQL names the `read` schema's views itself.
+ * Amounts leave PostgreSQL as canonical decimal text (`trim_scale`: "12.5", never "12.500000"; the
+ * months are unscaled numerics, stored canonical), never as binary floating point. Raw SQL names the `read` schema's views itself.
  */
 
 /** A record row as the records API needs it (one record, bulk commands, history). */
@@ -45,7 +45,7 @@ const recordJson = sql`json_build_object(
   'id', r.id, 'budgetId', r.budget_id, 'documentId', r.document_id, 'name', r.name,
   'amount', trim_scale(r.amount)::text,
   'classifiers', r.classifiers,
-  'factors', json_build_object('months', (select array_agg(trim_scale(m)::text order by o) from unnest(r.months) with ordinality as t(m, o))),
+  'factors', json_build_object('months', r.months::text[]),
   'extra', json_build_object('promoted', r.promoted),
   'hasComments', false, 'hasCommentAttachments', false,
   'createdAt', ${iso(sql`r.created_at`)}, 'updated_at', ${iso(sql`r.updated_at`)},
@@ -87,7 +87,7 @@ export async function recordsAsObjects<T>(read: ReadDatabase, filter: RecordsFil
 }
 
 const rowColumns = sql`r.id, r.budget_id, r.document_id, r.organization_id, r.name, trim_scale(r.amount)::text as amount,
-  (select array_agg(trim_scale(m)::text order by o) from unnest(r.months) with ordinality as t(m, o)) as months,
+  r.months::text[] as months,
   r.classifiers, r.promoted, r.origin_stream, r.origin_revision::text as origin_revision, r.import_id`;
 
 /** Records of a budget by id (missing ids are left out). */
