@@ -9,6 +9,7 @@ import { DocumentCreatePage, DocumentSettingsTab } from '../../features/document
 import { NotFoundPage } from '../errors/NotFoundPage';
 import { BudgetSubBudgetsView } from '../../features/schemes/BudgetSubBudgetsView';
 import { canViewRecords } from '../../features/records/access';
+import { BudgetRecordActions } from '../../features/records/import/BudgetRecordActions';
 import { RecordsPage } from '../../features/records/RecordsPage';
 import { RequireAccess } from '../guards';
 import { SchemesTab } from '../../features/schemes/SchemesTab';
@@ -39,7 +40,7 @@ export const documentRoutes: RouteObject[] = [
             path: 'sub-budgets/:schemeId?',
             element: (
               <RequireCommonBudget>
-                <BudgetSubBudgetsView />
+                <BudgetSubBudgetsView recordActions={BudgetRecordActions} />
               </RequireCommonBudget>
             ),
           },

@@ -1,7 +1,7 @@
-import { hasAnyPrivilege, type SubBudget } from '@eelarve/shared';
+import { hasAnyPrivilege, type ResourceStatusRuleType, type SubBudget } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GridApi } from 'ag-grid-community';
-import { useMemo, useRef, useState } from 'react';
+import { type ComponentType, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
@@ -26,8 +26,17 @@ import { useBudgetSubBudgetExport } from './sub-budgets/useSubBudgetExport';
 import { useBudgetScheme } from './useBudgetScheme';
 import './schemes.css';
 
+/** The records feature's actions on this page (records export and import, spec 3 section 2), given by the app's routes. */
+export interface RecordActionsProps {
+  documentId: string;
+  /** The budget as GET api/budget/{id} answers it (with the status rules in force, `restrictions`). */
+  budget: { id: string; name: string; permissions: { read: boolean; update: boolean; restrictions?: readonly ResourceStatusRuleType[] } } | undefined;
+  scheme: { id: string; name: string } | undefined;
+  subBudgets: ReadonlyArray<{ id: string; name: string }> | undefined;
+}
+
 /** The sub-budgets tab of a common budget: scheme selector, export, import menu, the scheme's sub-budgets with pin toggles. */
-export function BudgetSubBudgetsView() {
+export function BudgetSubBudgetsView({ recordActions: RecordActions }: { recordActions?: ComponentType<RecordActionsProps> } = {}) {
   const { documentId = '', budgetId = '', schemeId: routeSchemeId } = useParams();
   const intl = useIntl();
   const me = useCurrentUser();
@@ -181,6 +190,7 @@ export function BudgetSubBudgetsView() {
         >
           <FormattedMessage id="subBudgets.export" />
         </button>
+        {RecordActions ? <RecordActions documentId={documentId} budget={budget.data} scheme={scheme} subBudgets={subBudgets.data} /> : null}
         {canImport ? (
           importReady ? (
             <DropdownMenu label={intl.formatMessage({ id: 'subBudgets.import' })} items={importItems} testId="budget-sub-budgets-import">
