@@ -17,8 +17,10 @@ const NBSP = '\u00a0';
 /** expect.poll with room for a loaded machine (its default gives up after one second). */
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
-const recordRows = (page: Page): Locator => gridRows(page, 'records-grid').filter({ has: page.getByTestId('record-name') });
-const recordRow = (page: Page, name: string): Locator => gridRows(page, 'records-grid').filter({ has: page.getByTestId('record-name').getByText(name, { exact: true }) });
+/** Saved record rows (not group rows, nor the unsaved row `new-<n>`, which stays until its save has been read back). */
+const savedRows = (page: Page): Locator => page.locator('[data-testid="records-grid"] .ag-center-cols-container .ag-row:not([row-id^="new-"])');
+const recordRows = (page: Page): Locator => savedRows(page).filter({ has: page.getByTestId('record-name') });
+const recordRow = (page: Page, name: string): Locator => savedRows(page).filter({ has: page.getByTestId('record-name').getByText(name, { exact: true }) });
 /** A cell of a row by its column id. */
 const cell = (row: Locator, colId: string): Locator => row.locator(`[col-id="${colId}"]`);
 
@@ -93,7 +95,7 @@ describe('web: records of a sub-budget (browser)', () => {
     await page.getByTestId('record-save').click();
     const books = recordRow(page, 'Õpikud');
     await books.waitFor();
-    expect(await books.getAttribute('class')).toContain('row-highlighted');
+    await eventually(() => books.getAttribute('class')).toContain('row-highlighted');
     expect(await cell(books, 'amount').textContent()).toBe(`1${NBSP}234,50`);
     expect(await cell(books, `classifier-${sourceId}`).textContent()).toBe('A – Riik');
     // The group row of 01 and the total sum it.
@@ -135,7 +137,7 @@ describe('web: records of a sub-budget (browser)', () => {
     await page.getByTestId('record-save').click();
     const copy = recordRow(page, 'Õpikud (koopia)');
     await copy.waitFor();
-    expect(await copy.getAttribute('class')).toContain('row-highlighted');
+    await eventually(() => copy.getAttribute('class')).toContain('row-highlighted');
     expect(await cell(copy, 'amount').textContent()).toBe(`1${NBSP}300,25`);
 
     // Promote toggles the star.

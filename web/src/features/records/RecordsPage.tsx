@@ -27,6 +27,9 @@ import { useDebouncedValue } from './useDebouncedValue';
 import { useRecordColumns } from './useRecordColumns';
 import { useRecordEditing } from './useRecordEditing';
 import { useRecordsData } from './useRecordsData';
+import { ExportRecordsButton } from './export/ExportRecordsButton';
+import { ImportMenu } from './import/ImportMenu';
+import { UNFIT_SUB_BUDGET } from './api/requests';
 import './records.css';
 
 /** Spec 3, section 9: the records search waits 500 ms after the last key. */
@@ -211,8 +214,28 @@ export function RecordsPage() {
         canWrite={access.write}
         editing={session !== null}
         loading={records.isPending}
-        // IMPORT MENU SLOT (R5): <ImportMenu> of ./import goes here once it is committed.
-        importMenu={null}
+        importMenu={
+          data.scheme && subBudgetId !== UNFIT_SUB_BUDGET ? (
+            <ImportMenu
+              documentId={document.id}
+              budget={budget}
+              subBudget={{
+                id: subBudgetId,
+                name: subBudget.name,
+                update: subBudget.permissions?.update,
+                schemeClassifierIds: data.scheme.classifierList.map((entry) => entry.classifierId),
+                classifiers: data.fixed,
+              }}
+            />
+          ) : null
+        }
+        exportButton={
+          <ExportRecordsButton
+            documentId={document.id}
+            budgetPermissions={budget.permissions}
+            source={{ kind: 'subBudget', budgetId: budget.id, subBudgetId, schemeId: subBudgetId === UNFIT_SUB_BUDGET ? schemeId : undefined, name: subBudget.name }}
+          />
+        }
         onDeleteSelected={() => remove.ask({ kind: 'many', recordIds: selectedIds })}
         onBulkEdit={() => setBulkEditing(true)}
         onAdd={editing.onAdd}

@@ -20,6 +20,7 @@ export function RecordsToolbar({
   editing,
   loading,
   importMenu,
+  exportButton,
   onDeleteSelected,
   onBulkEdit,
   onAdd,
@@ -34,8 +35,10 @@ export function RecordsToolbar({
   /** A row is being edited: no bulk action, no second new row. */
   editing: boolean;
   loading: boolean;
-  /** The import menu (built by the import feature part), shown to those who may write. */
+  /** The import menu (it says itself when the user may not import). */
   importMenu: ReactNode;
+  /** The export button (shown to those who may export). */
+  exportButton: ReactNode;
   onDeleteSelected: () => void;
   onBulkEdit: () => void;
   onAdd: () => void;
@@ -84,6 +87,8 @@ export function RecordsToolbar({
         </span>
       ) : null}
       <span className="toolbar-spacer" />
+      {exportButton}
+      {importMenu}
       {canWrite ? (
         <>
           <button type="button" className="button" disabled={selectedCount === 0 || editing} onClick={onBulkEdit} data-testid="records-bulk-edit">
@@ -98,7 +103,6 @@ export function RecordsToolbar({
           >
             <FormattedMessage id="records.deleteSelected" />
           </button>
-          {importMenu}
           <InlineAddButton busy={editing} loading={loading} busyTitleId="records.action.busy" labelId="records.add" onClick={onAdd} testId="records-add" />
         </>
       ) : null}

@@ -2,7 +2,7 @@ import type { Budget, Classifier, ClassifierItem, SubBudget } from '@eelarve/sha
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type RecordsAccess, recordsAccess } from './access';
-import { classifierItemsQuery, classifiersQuery, recordsQuery, schemeSubBudgetsQuery } from './api/queries';
+import { classifierItemsQuery, classifiersQuery, recordsQuery, schemeSubBudgetsQuery, schemesQuery } from './api/queries';
 import { type SubBudgetRef, UNFIT_SUB_BUDGET } from './api/requests';
 import { type ItemIndex, indexItems } from './model/grouping';
 
@@ -56,6 +56,7 @@ export function useRecordsData({
   }, [subBudgetId, subBudgets.data, unfitName]);
   const records = useQuery({ ...recordsQuery(ref), enabled: subBudget !== undefined });
   const classifiersAnswer = useQuery(classifiersQuery(documentId));
+  const scheme = useQuery(schemesQuery(documentId)).data?.find((candidate) => candidate.id === schemeId);
   const all = classifiersAnswer.data;
   const itemsAnswer = useQuery(classifierItemsQuery(useMemo(() => (all ?? []).map((classifier) => classifier.id), [all])));
 
@@ -87,5 +88,5 @@ export function useRecordsData({
     return all ? granted : { write: false, promote: granted.promote };
   }, [subBudget, budget, all]);
 
-  return { ref, subBudgets, subBudget, records, classifiersAnswer, access, ...derived };
+  return { ref, subBudgets, subBudget, scheme, records, classifiersAnswer, access, ...derived };
 }

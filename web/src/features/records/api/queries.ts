@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { fetchClassifierItems, fetchClassifiers, fetchRecordHistory, fetchRecords, fetchSchemeSubBudgets, type SubBudgetRef } from './requests';
+import { fetchClassifierItems, fetchClassifiers, fetchRecordHistory, fetchRecords, fetchSchemes, fetchSchemeSubBudgets, type SubBudgetRef } from './requests';
 
 /** Every records query starts with `records` and the budget: a change of one budget's records refreshes them. */
 export const recordKeys = {
@@ -9,6 +9,7 @@ export const recordKeys = {
   history: (ref: SubBudgetRef, recordId: string) => [...recordKeys.list(ref), 'history', recordId] as const,
   subBudgets: (budgetId: string, schemeId: string) => ['records', budgetId, 'scheme-sub-budgets', schemeId] as const,
   classifiers: (documentId: string) => ['records', 'classifiers', documentId] as const,
+  schemes: (documentId: string) => ['records', 'schemes', documentId] as const,
   items: (classifierIds: readonly string[]) => ['records', 'classifier-items', [...classifierIds].sort().join(',')] as const,
 };
 
@@ -30,3 +31,6 @@ export const classifiersQuery = (documentId: string) =>
 /** The classifiers' items: names, the grouping values and the selects' options. */
 export const classifierItemsQuery = (classifierIds: readonly string[]) =>
   queryOptions({ queryKey: recordKeys.items(classifierIds), queryFn: () => fetchClassifierItems(classifierIds), enabled: classifierIds.length > 0, retry: false });
+
+/** The document's schemes. */
+export const schemesQuery = (documentId: string) => queryOptions({ queryKey: recordKeys.schemes(documentId), queryFn: () => fetchSchemes(documentId) });

@@ -1,4 +1,4 @@
-import type { BudgetRecord, Classifier, ClassifierItem, CommandResult, RecordHistoryEntry, RecordInput, SubBudget } from '@eelarve/shared';
+import type { BudgetRecord, Classifier, ClassifierItem, CommandResult, RecordHistoryEntry, RecordInput, Scheme, SubBudget } from '@eelarve/shared';
 import { api } from '../../../api';
 import type { BulkEditBody } from '../model/bulk-edit';
 
@@ -34,6 +34,8 @@ export const revertRecordChange = (ref: SubBudgetRef, recordId: string, eventId:
 
 /** The sub-budgets of the budget in a scheme, with the caller's grants on each (the screen's header and access). */
 export const fetchSchemeSubBudgets = (budgetId: string, schemeId: string) => api.get<SubBudget[]>(`/api/budget/${enc(budgetId)}/schema/${enc(schemeId)}/sub-budgets`);
+/** The document's schemes (which classifiers a scheme has: an import into the sub-budget needs them). */
+export const fetchSchemes = (documentId: string) => api.get<Scheme[]>(`/api/document/${enc(documentId)}/schemas`);
 export const fetchClassifiers = (documentId: string) => api.get<Classifier[]>(`/api/document/${enc(documentId)}/classifiers?includeMeta=false`);
 export const fetchClassifierItems = (classifierIds: readonly string[]) =>
   api.get<{ classifiers: Classifier[]; list: ClassifierItem[] }>(`/api/classifier-items?classifierIds=${enc(classifierIds.join(','))}`);
