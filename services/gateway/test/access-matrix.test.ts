@@ -720,6 +720,8 @@ const ROUTES: RouteCase[] = [
     names: (t) => t.recordId,
   }),
   recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/records', 'read', (t) => get(`${recordPlace(t)}/records`), { names: (t) => t.recordId }),
+  // The other budgets with records in the sub-budget: read on the sub-budget seen from its budget, as its records.
+  recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/matching-budgets', 'read', (t) => get(`${recordPlace(t)}/matching-budgets`)),
   recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record', 'data', (t) =>
     send('POST', `${recordPlace(t)}/record`, { name: 'Uus rida', amount: '1', classifiers: { [t.spareClassifierId]: '02' } }),
   ),
