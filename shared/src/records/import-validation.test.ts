@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRow } from '../contracts/records';
-import { amountOfCell, type ImportValidationContext, importCounts, validateImportRows } from './import-validation';
+import { amountOfCell, type ImportValidationContext, importCounts, sumImportAmounts, validateImportRows } from './import-validation';
 
 const MASTER = 'c-master';
 const REQUIRED = 'c-required';
@@ -131,6 +131,19 @@ describe('import rows are checked with the rules of spec 3 section 5', () => {
     expect(messages({}, { subBudget })).toEqual([['doesNotMatchSubBudget', true, 'tegevusala']]);
     // The sub-budget leaves 'projekt' empty: a row in it must too.
     expect(messages({ classifiers: { tegevusala: '02', allikas: 'RE', projekt: 'P1' } }, { subBudget })).toEqual([['doesNotMatchSubBudget', true, 'projekt']]);
+  });
+
+  it('sums months exactly, in whatever form the amounts were written', () => {
+    expect(sumImportAmounts(['0.1', '0.2', '-0.3'])).toBe('0');
+    expect(sumImportAmounts(['999999999999999.999999', '0.000001'])).toBe('1000000000000000');
+    expect(sumImportAmounts(['-1.5', '0.25'])).toBe('-1.25');
+    expect(only({ amount: '0.3', months: ['0.1', 0.2] }).validationErrors).toEqual([]);
+    expect(amountOfCell('007,50')).toBe('7.5');
+    expect(amountOfCell('-0,000')).toBe('0');
+    expect(amountOfCell('+5')).toBe('5');
+    expect(amountOfCell('1,2,3')).toBeNull();
+    expect(amountOfCell('1.0000001')).toBeNull();
+    expect(amountOfCell(1e21)).toBeNull();
   });
 
   it('reads spreadsheet numbers at 15 significant digits and text with the organisation’s separator', () => {
