@@ -17,13 +17,18 @@ export interface PinContext {
 
 type Params = ICellRendererParams<SubBudget, unknown, PinContext>;
 
+/** The row of records that fit no sub-budget of the scheme (spec 2: id -2): no pin, no permissions of its own. */
+export const UNFIT_ROW_ID = '-2';
+
 /** The sub-budget's name, leading to its records. */
 export function NameLinkCell({ data, context }: Params) {
+  const intl = useIntl();
   if (!data) return null;
-  if (!context.recordsPath) return <span data-testid="budget-sub-budget-name">{data.name}</span>;
+  const name = data.id === UNFIT_ROW_ID ? intl.formatMessage({ id: 'records.unfit' }) : data.name;
+  if (!context.recordsPath) return <span data-testid="budget-sub-budget-name">{name}</span>;
   return (
     <Link to={context.recordsPath(data.id)} data-testid="budget-sub-budget-name">
-      {data.name}
+      {name}
     </Link>
   );
 }
@@ -31,7 +36,7 @@ export function NameLinkCell({ data, context }: Params) {
 /** The pin toggle: a pinned sub-budget is the budget's own. */
 export function PinCell({ data, context }: Params) {
   const intl = useIntl();
-  if (!data) return null;
+  if (!data || data.id === UNFIT_ROW_ID) return null;
   const label = intl.formatMessage({ id: data.pinned ? 'budgetSubBudgets.unpin' : 'budgetSubBudgets.pin' });
   return (
     <button
@@ -52,7 +57,7 @@ export function PinCell({ data, context }: Params) {
 /** Spec 2, section 6: the sub-budget permissions button opens /users/budget-permissions at this sub-budget in a new tab. */
 export function PermissionsLinkCell({ data, context }: Params) {
   const intl = useIntl();
-  if (!data || !context.permissionsPath) return null;
+  if (!data || data.id === UNFIT_ROW_ID || !context.permissionsPath) return null;
   const label = intl.formatMessage({ id: 'permissions.subBudgetButton' }, { name: data.name });
   return (
     <a
