@@ -105,19 +105,28 @@ const monthsOf = (column: string) =>
   sql.raw(`CASE WHEN jsonb_typeof(${column}) = 'array'
     THEN ARRAY(SELECT m.value::numeric FROM jsonb_array_elements_text(${column}) WITH ORDINALITY AS m(value, n) ORDER BY m.n) END`);
 
+/** A month split as a PostgreSQL array literal ('{0.1,0.2}'): cast once, never unpacked element by element. */
+const monthsLiteral = (months: readonly string[] | null) => (months === null ? null : `{${months.join(',')}}`);
+
 /**
- * New rows in one statement: they travel as one JSON text and are unpacked by PostgreSQL. A row
- * applied twice changes nothing (ON CONFLICT DO NOTHING).
+ * New rows in one statement: one array per column, unnested by PostgreSQL (cheaper to parse than
+ * a JSON text of rows). A row applied twice changes nothing (ON CONFLICT DO NOTHING).
  */
 async function insertRows(db: Db, rows: readonly NewRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const column = <T>(pick: (row: NewRow) => T) => rows.map(pick);
   await sql`
     INSERT INTO records (id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, created_at, updated_at,
                          updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id)
-    SELECT r.id, r.budget_id, r.document_id, r.organization_id, r.name, r.amount::${sql.raw(AMOUNT_SQL_TYPE)}, ${monthsOf('r.months')},
-           r.classifiers, r.promoted, r.at, r.at, r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, budget_id uuid, document_id uuid, organization_id uuid, name text, amount text,
-           months jsonb, classifiers jsonb, promoted boolean, at timestamptz, user_id uuid, occupation_id uuid, origin_stream text, origin_revision bigint, import_id uuid)
+    SELECT r.id, r.budget_id, r.document_id, r.organization_id, r.name, r.amount, r.months::numeric[], r.classifiers, r.promoted, r.at, r.at,
+           r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id
+      FROM unnest(${column((row) => row.id)}::uuid[], ${column((row) => row.budget_id)}::uuid[], ${column((row) => row.document_id)}::uuid[],
+                  ${column((row) => row.organization_id)}::uuid[], ${column((row) => row.name)}::text[], ${column((row) => row.amount)}::${sql.raw(AMOUNT_SQL_TYPE)}[],
+                  ${column((row) => monthsLiteral(row.months))}::text[], ${column((row) => JSON.stringify(row.classifiers))}::jsonb[],
+                  ${column((row) => row.promoted)}::boolean[], ${column((row) => row.at)}::timestamptz[], ${column((row) => row.user_id)}::uuid[],
+                  ${column((row) => row.occupation_id)}::uuid[], ${column((row) => row.origin_stream)}::text[], ${column((row) => row.origin_revision)}::bigint[],
+                  ${column((row) => row.import_id)}::uuid[])
+           AS r(id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, at, user_id, occupation_id, origin_stream, origin_revision, import_id)
     ON CONFLICT (id) DO NOTHING`.execute(db);
 }
 
