@@ -22,19 +22,22 @@ export const UNFIT_SUB_BUDGET_ID = '-2';
  */
 export async function recordTotalsBySubBudget(read: ReadDatabase, budgetId: string, schemeId: string, schemeClassifierIds: readonly string[]): Promise<SubBudgetTotal[]> {
   const ids = sql.val([...schemeClassifierIds]);
+  // Records are grouped by their values in the scheme's classifiers first: a budget of a million
+  // records has far fewer distinct value sets than records, and each set is placed once.
   const { rows } = await sql<{ sub_budget_id: string | null; records: number; total: string }>`
-    with placed as (
-      select r.amount, (
-        select s.id from read.sub_budgets s
-         where s.scheme_id = ${schemeId}
-           and s.classifiers = (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) from jsonb_each(r.classifiers) where key = any(${ids}::text[]))
-         order by s.name, s.id limit 1
-      ) as sub_budget_id
-      from read.records r
-      where r.budget_id = ${budgetId}
+    with keyed as (
+      select (select coalesce(jsonb_object_agg(k, r.classifiers -> k), '{}'::jsonb) from unnest(${ids}::text[]) k where r.classifiers ? k) as key,
+             count(*) as records, sum(r.amount) as total
+        from read.records r
+       where r.budget_id = ${budgetId}
+       group by 1
     )
-    select sub_budget_id::text, count(*)::int as records, coalesce(sum(amount), 0)::text as total
-      from placed group by sub_budget_id`.execute(read);
+    select placed.id::text as sub_budget_id, sum(keyed.records)::int as records, coalesce(sum(keyed.total), 0)::text as total
+      from keyed
+      left join lateral (
+        select s.id from read.sub_budgets s where s.scheme_id = ${schemeId} and s.classifiers = keyed.key order by s.name, s.id limit 1
+      ) placed on true
+     group by placed.id`.execute(read);
   return rows.map((row) => ({ subBudgetId: row.sub_budget_id ?? UNFIT_SUB_BUDGET_ID, records: row.records, total: row.total }));
 }
 
