@@ -32,6 +32,7 @@ describe('web: records of a sub-budget (browser)', () => {
   let schemeId: string;
   let subBudgetId: string;
   let sourceId: string;
+  let activityId: string;
   let reader = { email: '', password: '' };
 
   beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('web: records of a sub-budget (browser)', () => {
     // A period from July: its months touch two calendar years.
     const made = await documentWithMaster(admin, organizationId, { name: 'Eelarve 2027/28', period: { year: 2027, month: 7, duration: 1 } });
     documentId = made.documentId;
-    const activityId = made.masterClassifierId;
+    activityId = made.masterClassifierId;
     await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '01', name: 'Haridus' });
     await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '02', name: 'Kultuur' });
     sourceId = (
@@ -203,5 +204,38 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await recordRow(page, 'Kütt').locator('.ag-selection-checkbox input').count()).toBe(0);
     expect(await cell(recordRow(page, 'Kütt'), 'amount').textContent()).toBe(`5${NBSP}000,00`);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('shows the sub-budgets’ real record counts and the row of records fitting no sub-budget, which opens read-only', async () => {
+    // A record of another scheme's sub-budget (activity 02) fits no sub-budget of "Kulud".
+    const otherScheme = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/schema`, {
+        name: 'Valdkonnad',
+        fieldName: 'valdkonnad',
+        classifierList: [{ classifierId: activityId, type: 'MAIN' }],
+      })
+    ).id;
+    const culture = (await call<{ id: string }>(admin, 'POST', `/api/schema/${otherScheme}/sub-budget`, { name: 'Kultuur', classifiers: { [activityId]: '02' } })).id;
+    await call(admin, 'POST', `/api/budget/${budgetId}/sub-budget/${culture}/record`, { name: 'Kontserdid', amount: '750.5', classifiers: {} });
+    await call(admin, 'POST', `/api/budget/${budgetId}/sub-budget/${subBudgetId}/record`, { name: 'Vihikud', amount: '20', classifiers: {} });
+    const educationRecords = await call<unknown[]>(admin, 'GET', `/api/budget/${budgetId}/sub-budget/${subBudgetId}/records`);
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+    await page.goto(`/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}`);
+    const rows = gridRows(page, 'budget-sub-budgets-grid');
+    const unfit = rows.filter({ has: page.getByTestId('budget-sub-budget-name').getByText(et['records.unfit'], { exact: true }) });
+    await unfit.waitFor();
+    expect(await unfit.locator('[col-id="records"]').textContent()).toBe('1');
+    expect(await unfit.getByTestId('budget-sub-budget-pin').count()).toBe(0);
+    const education = rows.filter({ has: page.getByTestId('budget-sub-budget-name').getByText('Haridus', { exact: true }) });
+    expect(Number(await education.locator('[col-id="records"]').textContent())).toBe(educationRecords.length);
+    expect(educationRecords.length).toBeGreaterThan(0);
+
+    await unfit.getByTestId('budget-sub-budget-name').click();
+    await recordRow(page, 'Kontserdid').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}/records/-2`);
+    expect(await page.getByTestId('records-title').textContent()).toContain(et['records.unfit']);
+    expect(await page.getByTestId('records-page').getAttribute('data-read-only')).toBe('true');
+    expect(await cell(recordRow(page, 'Kontserdid'), 'amount').textContent()).toBe('750,50');
   });
 });
