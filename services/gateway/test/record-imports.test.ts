@@ -6,7 +6,8 @@ import type { ImportRow } from '@eelarve/shared';
 import { startWorker } from '@eelarve/testing/worker';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from './helpers';
+import { PASSWORD } from '@eelarve/testing/accounts';
+import { type Client, login } from './helpers';
 import { type SchemesWorld, schemesWorld } from './schemes-world';
 
 /**
@@ -296,5 +297,42 @@ describe('the preview', () => {
     const again = (await postImport(`/api/budget/${fresh}/records/preview`, { list: [row({ amount: '0.2' })] })).json();
     expect(again.total).toEqual({ before: '7.1', after: '7.3' });
     expect(again.schemes[0].subBudgets).toEqual([{ subBudgetId: subBudget01, name: 'Tegevus 01', recordsBefore: 1, recordsAdded: 1, totalBefore: '0.1', totalAfter: '0.3' }]);
+  });
+});
+
+describe('who may import (spec 3 section 6)', () => {
+  async function memberWith(permissions: Parameters<SchemesWorld['accounts']['grant']>[1]): Promise<Client> {
+    const made = await world.accounts.member(world.organizationId, []);
+    await world.accounts.grant(made.occupationId, permissions);
+    return login(world.server.app, made.email, PASSWORD);
+  }
+  const gzipPost = (client: Client, url: string) =>
+    client.request({ method: 'POST', url, headers: { 'content-type': 'application/gzip' }, payload: gzipJson({ list: [row({ classifiers: {} })] }) });
+
+  it('reading the budget shows its imports but does not import', async () => {
+    const reader = await memberWith([{ documentId, read: true }]);
+    expect((await gzipPost(admin, `/api/budget/${budgetId}/records`)).statusCode).toBe(202);
+    await finished(`/api/budget/${budgetId}/import/status`);
+    const refused = await gzipPost(reader, `/api/budget/${budgetId}/records`);
+    expect([refused.statusCode, refused.json().code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
+    const preview = await gzipPost(reader, `/api/budget/${budgetId}/records/preview`);
+    expect(preview.statusCode).toBe(403);
+    for (const path of ['status', 'report', 'error']) expect((await reader.request({ method: 'GET', url: `/api/budget/${budgetId}/import/${path}` })).statusCode).toBe(200);
+  });
+
+  it('an update grant on one sub-budget imports into that sub-budget only', async () => {
+    const department = await memberWith([{ documentId, budgetId, subBudgetId: subBudget01, read: true, update: true }]);
+    const own = await gzipPost(department, `/api/budget/${budgetId}/sub-budget/${subBudget01}/records`);
+    expect(own.statusCode, own.body).toBe(202);
+    expect((await department.request({ method: 'GET', url: `/api/budget/${budgetId}/sub-budget/${subBudget01}/import/status` })).statusCode).toBe(200);
+    const whole = await gzipPost(department, `/api/budget/${budgetId}/records`);
+    expect([whole.statusCode, whole.json().code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
+  });
+
+  it('another organisation’s budget is not found', async () => {
+    const refused = await gzipPost(world.outsider, `/api/budget/${budgetId}/records`);
+    expect([refused.statusCode, refused.json().code]).toEqual([404, 'BUDGET_NOT_FOUND']);
+    const status = await world.outsider.request({ method: 'GET', url: `/api/budget/${budgetId}/import/status` });
+    expect([status.statusCode, status.json().code]).toEqual([404, 'BUDGET_NOT_FOUND']);
   });
 });
