@@ -535,6 +535,23 @@ const recordRoute = (key: string, action: Action, request: RouteCase['request'],
  */
 const recordRuleRefused = (response: LightMyRequestResponse) => response.statusCode === 422 && (codeOf(response).code ?? '').startsWith('RECORD_');
 const recordPlace = (t: Target) => `/api/budget/${t.budgetId}/sub-budget/${t.subBudgetId}`;
+/** Import routes answer IMPORT_NOT_FOUND, after the access check, where nothing was imported yet. */
+const nothingImportedYet = (response: LightMyRequestResponse) => response.statusCode === 404 && codeOf(response).code === 'IMPORT_NOT_FOUND';
+const skippedImportRows = { list: [{ name: 'Rida', amount: '1', classifiers: {} }] };
+function recordImportRoutes(): RouteCase[] {
+  const viewed = { passedAccess: nothingImportedYet };
+  return [
+    budgetRoute('POST /api/budget/:budgetId/records', 'data', (t) => send('POST', `/api/budget/${t.budgetId}/records`, skippedImportRows)),
+    budgetRoute('POST /api/budget/:budgetId/records/preview', 'data', (t) => send('POST', `/api/budget/${t.budgetId}/records/preview`, skippedImportRows)),
+    budgetRoute('GET /api/budget/:budgetId/import/status', 'read', (t) => get(`/api/budget/${t.budgetId}/import/status`), viewed),
+    budgetRoute('GET /api/budget/:budgetId/import/report', 'read', (t) => get(`/api/budget/${t.budgetId}/import/report`), viewed),
+    budgetRoute('GET /api/budget/:budgetId/import/error', 'read', (t) => get(`/api/budget/${t.budgetId}/import/error`), viewed),
+    recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records', 'data', (t) => send('POST', `${recordPlace(t)}/records`, skippedImportRows)),
+    recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records/preview', 'data', (t) => send('POST', `${recordPlace(t)}/records/preview`, skippedImportRows)),
+    recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/import/status', 'read', (t) => get(`${recordPlace(t)}/import/status`), viewed),
+    recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/import/report', 'read', (t) => get(`${recordPlace(t)}/import/report`), viewed),
+  ];
+}
 const schemes = { privilege: 'SCHEMA_ADMIN', gate: true, privilegeUpdates: true, notFound: 'SCHEME_NOT_FOUND' } as const;
 const subBudgets = { ...schemes, notFound: 'SUB_BUDGET_NOT_FOUND' } as const;
 const classifiers = { privilege: 'CLASSIFICATION_ADMIN', gate: true, privilegeUpdates: true, notFound: 'CLASSIFIER_NOT_FOUND' } as const;
@@ -754,6 +771,11 @@ const ROUTES: RouteCase[] = [
   budgetRoute('PUT /api/budget/:budgetId/schema/:schemaId/settings', 'data', (t) =>
     send('PUT', `/api/budget/${t.budgetId}/schema/${t.schemeId}/settings`, { pinned: [] }),
   ),
+
+  // Record imports (spec 3 §6): into the budget with its update grant, into the sub-budget with the sub-budget's, unless
+  // data writing is disabled; the import's status, report and error report with read. The matrix sends plain JSON
+  // (the import routes take it as well as gzip) and rows without classifiers, which the job skips: nothing is added.
+  ...recordImportRoutes(),
 
   // Schemes and their sub-budgets (the document's structure: SCHEMA_ADMIN edits where the document can be read).
   documentRoute('PUT /api/schema/:schemaId', 'settings', (t) => send('PUT', `/api/schema/${t.schemeId}`, schemeBody(t.masterClassifierId)), schemes),
