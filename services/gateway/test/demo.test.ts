@@ -1,4 +1,4 @@
-import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
+import { DEFAULT_RESOURCE_STATUSES, sumAmounts } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEPARTMENT, demoDepartmentLogin, seedDemoData } from '@eelarve/testing/demo';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
@@ -11,7 +11,7 @@ beforeAll(async () => {
   server = await startTestServer({ listen: false });
   await seedDemoData(server.app);
   admin = await login(server.app, server.admin.email, server.admin.password);
-}, 120_000);
+}, 240_000);
 afterAll(async () => server?.close());
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by value below.
@@ -62,6 +62,33 @@ describe('demo data (npm start)', () => {
     const common = budgets.find((budget: { name: string }) => budget.name === 'Linna põhitegevus');
     expect(common.pinnedSubBudgetIds).toHaveLength(3);
     expect(budgets.find((budget: { type: string }) => budget.type === 'SUM_BUDGET').info).toBe('Linna põhitegevus; Investeeringud');
+  });
+
+  it('fills every pinned sub-budget of the common budgets with lines, most split by month, through the import', async () => {
+    const { document } = await tartuAsAdministrator();
+    const [scheme] = await get(`/api/document/${document.id}/schemas`);
+    const budgets = await get(`/api/document/${document.id}/budgets`);
+    const common = budgets.filter((budget: { type: string }) => budget.type === 'COMMON');
+    let total = 0;
+    for (const budget of common) {
+      const subBudgets = await get(`/api/budget/${budget.id}/schema/${scheme.id}/sub-budgets`);
+      const pinned = subBudgets.filter((subBudget: { pinned: boolean }) => subBudget.pinned);
+      expect(pinned.length).toBeGreaterThan(1);
+      for (const subBudget of pinned) expect(subBudget.recordsCount, `${budget.name} / ${subBudget.name}`).toBeGreaterThan(50);
+      // Every line falls in one of the budget's pinned sub-budgets: none in the -2 row.
+      expect(subBudgets.some((subBudget: { id: string }) => subBudget.id === '-2')).toBe(false);
+      total += pinned.reduce((sum: number, subBudget: { recordsCount: number }) => sum + subBudget.recordsCount, 0);
+      const status = await get(`/api/budget/${budget.id}/import/status`);
+      expect(status).toMatchObject({ status: 'SUCCESS', result: { totalErrorsCount: 0 }, extra: { originResourceName: expect.stringMatching(/\.xlsx$/) } });
+    }
+    expect(total).toBeGreaterThan(1_500);
+    expect((await get(`/api/document/${document.id}`)).recordsCount).toBe(total);
+    const main = common.find((budget: { name: string }) => budget.name === 'Linna põhitegevus');
+    const records = await get(`/api/budget/${main.id}/records`);
+    const split = records.filter((record: { factors: { months: string[] | null } }) => record.factors.months !== null);
+    expect(split.length / records.length).toBeGreaterThan(0.5);
+    // The months add up to the amount exactly.
+    for (const record of split) expect(sumAmounts(record.factors.months), record.name).toBe(record.amount);
   });
 
   it('uses resource statuses: the document and budgets are in preparation, the investments budget is submitted and locked', async () => {

@@ -5,8 +5,9 @@ import type { DemoSession } from './demo-session';
  * A demo budget document for the first organisation, made through the product's own HTTP routes
  * (demo-session.ts): classifiers with items and groupings, a master classifier, a scheme with
  * sub-budgets and preselections, and budgets of all three types with tags and pinned sub-budgets.
- * The organisation uses resource statuses, so the document and its budgets carry one, and the
- * investments budget is submitted for approval (locked, with its first history entry).
+ * The organisation uses resource statuses, so the document and its budgets carry one; the
+ * investments budget is submitted for approval (`submitInvestments`, locked, with its first
+ * history entry) once its records are in (demo-records.ts).
  */
 const TEGEVUSALAD: Record<string, string> = {
   '01': 'Üldised valitsussektori teenused',
@@ -40,7 +41,7 @@ export interface DemoDocument {
   subBudgetIds: Record<string, string>;
 }
 
-export async function seedDemoDocument({ post, put, call }: DemoSession, organizationId: string): Promise<DemoDocument> {
+export async function seedDemoDocument({ post, put }: DemoSession, organizationId: string): Promise<DemoDocument> {
   const period = { year: new Date().getFullYear() + 1, month: 1, duration: 1 };
   const settings = { name: `Eelarve ${period.year}`, description: 'Linna põhieelarve ja selle täitmine', period, resourceStatusId: IN_PREPARATION };
   const documentId = await post(`/api/organization/${organizationId}/document`, settings);
@@ -69,10 +70,9 @@ export async function seedDemoDocument({ post, put, call }: DemoSession, organiz
   const schemeId = await post(`/api/document/${documentId}/schema`, {
     name: 'Tegevusalad',
     description: 'Alameelarved tegevusalade kaupa',
-    classifierList: [
-      { classifierId: activity, type: 'MAIN' },
-      { classifierId: source, type: 'SECONDARY' },
-    ],
+    // The activity alone: a record falls in a sub-budget when its values in the scheme's
+    // classifiers equal the sub-budget's (spec 3, section 5), so lines of every source fit.
+    classifierList: [{ classifierId: activity, type: 'MAIN' }],
   });
   const subBudgetIds: Record<string, string> = {};
   for (const [code, name] of Object.entries(TEGEVUSALAD))
@@ -86,8 +86,14 @@ export async function seedDemoDocument({ post, put, call }: DemoSession, organiz
   await budget({ type: 'SUM_BUDGET', name: 'Kokku', sumBudgetComponentIds: [mainBudgetId, investmentsBudgetId] });
   await put(`/api/budget/${mainBudgetId}/schema/${schemeId}/settings`, { pinned: [subBudgetIds['01'], subBudgetIds['08'], subBudgetIds['09']] });
   await put(`/api/budget/${investmentsBudgetId}/schema/${schemeId}/settings`, { pinned: [subBudgetIds['04'], subBudgetIds['09']] });
-  // Last: a submitted budget is locked ("Kinnitamisel"), its settings included. Approving it is
-  // left to another status administrator (four eyes: the administrator submitted it).
-  await call({ method: 'POST', url: `/api/budget/${investmentsBudgetId}/approval/submit`, payload: { comment: SUBMISSION_COMMENT } });
   return { documentId, schemeId, mainBudgetId, investmentsBudgetId, subBudgetIds };
+}
+
+/**
+ * Last: a submitted budget is locked ("Kinnitamisel"), its settings and records included, so it
+ * is submitted once its records are in. Approving it is left to another status administrator
+ * (four eyes: the administrator submitted it).
+ */
+export async function submitInvestments({ call }: DemoSession, demo: DemoDocument): Promise<void> {
+  await call({ method: 'POST', url: `/api/budget/${demo.investmentsBudgetId}/approval/submit`, payload: { comment: SUBMISSION_COMMENT } });
 }

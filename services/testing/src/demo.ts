@@ -4,7 +4,8 @@ import { defaultLocaleSettings, MS_PER_DAY } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { executeCommand } from '@eelarve/gateway/infrastructure/commands';
 import { seedDemoDepartment } from './demo-department';
-import { seedDemoDocument } from './demo-document';
+import { seedDemoDocument, submitInvestments } from './demo-document';
+import { seedDemoRecords } from './demo-records';
 import { administratorSession } from './demo-session';
 import { readModels } from '@eelarve/gateway/infrastructure/database';
 
@@ -37,7 +38,7 @@ const DEMO_ORGANIZATIONS: DemoOrganization[] = [
 /**
  * A few organisations, and in the first one a budget document with classifiers, a scheme,
  * sub-budgets and budgets under resource statuses, one of them submitted for approval
- * (demo-document.ts), and a department that may see one budget and update one of its
+ * (demo-document.ts), about two thousand budget lines in its common budgets (demo-records.ts), and a department that may see one budget and update one of its
  * sub-budgets (demo-department.ts), so a new user sees what the product is for. Runs once, on a
  * database without organisations.
  */
@@ -68,5 +69,7 @@ export async function seedDemoData(app: FastifyInstance): Promise<void> {
   if (!first) return;
   const session = await administratorSession(app, first);
   const document = await seedDemoDocument(session, first);
+  await seedDemoRecords(app, session, document);
+  await submitInvestments(session, document);
   await seedDemoDepartment(app, session, first, document);
 }
