@@ -230,8 +230,8 @@ function kindOf(type: string): RunKind {
   return 'owner';
 }
 
-/** Import chunks per statement: 10 of 500 rows, a few MB of JSON whatever the import's size. */
-const CHUNKS_PER_STATEMENT = 10;
+/** Import chunks per statement: 40 of 500 rows, a few MB of parameters whatever the import's size. */
+const CHUNKS_PER_STATEMENT = 40;
 const EVENTS_PER_STATEMENT = 2_000;
 
 /**
