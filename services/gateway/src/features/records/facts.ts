@@ -14,22 +14,25 @@ import { readModels } from '../../infrastructure/database';
 export async function recordFacts(
   app: FastifyInstance,
   documentId: string,
-  codes: Iterable<string>,
+  codes: Iterable<string> | Promise<Iterable<string>>,
   subBudget: RecordSubBudgetFact | null,
 ): Promise<RecordFacts> {
   const read = readModels(app.db);
-  const wanted = [...new Set([...codes, ...Object.values(subBudget?.classifiers ?? {})].map((code) => code.trim()).filter((code) => code !== ''))];
+  // The codes may still be read (the record being edited): the document and its classifiers do not wait for them.
+  const itemsOf = async (named: Iterable<string>) => {
+    const wanted = [...new Set([...named, ...Object.values(subBudget?.classifiers ?? {})].map((code) => code.trim()).filter((code) => code !== ''))];
+    if (wanted.length === 0) return [];
+    return read
+      .selectFrom('classifier_items')
+      .select(['classifier_id', 'code', 'unselectable'])
+      .where('document_id', '=', documentId)
+      .where(sql<boolean>`code = any(${wanted}::text[])`)
+      .execute();
+  };
   const [document, classifiers, items] = await Promise.all([
     findDocument(read, documentId),
     read.selectFrom('classifiers').select(['id', 'field_name', 'required']).where('document_id', '=', documentId).execute(),
-    wanted.length === 0
-      ? []
-      : read
-          .selectFrom('classifier_items')
-          .select(['classifier_id', 'code', 'unselectable'])
-          .where('document_id', '=', documentId)
-          .where(sql<boolean>`code = any(${wanted}::text[])`)
-          .execute(),
+    Promise.resolve(codes).then(itemsOf),
   ]);
   if (!document) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
   const facts: RecordFacts & { classifiers: Record<string, { fieldName: string; required: boolean; items: Record<string, { selectable: boolean }> }> } = {

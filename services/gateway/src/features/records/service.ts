@@ -122,7 +122,7 @@ export function recordService(app: FastifyInstance) {
   /** An imported record's commands carry its chunk row (its own stream may still be empty). */
   const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (await recordOrigins(app, [row]))[0] ?? null;
 
-  const factsFor = (place: RecordsPlace, codes: string[]) => recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
+  const factsFor = (place: RecordsPlace, codes: string[] | Promise<string[]>) => recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
 
   /** Decides every command on its record's current stream without writing: one refusal refuses the whole bulk. */
   async function assertAllDecide(commands: readonly RecordCommand[]): Promise<void> {
@@ -195,8 +195,9 @@ export function recordService(app: FastifyInstance) {
 
     async update(caller: Caller, path: RecordPath, recordId: string, input: RecordInput): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
-      const row = await oneRecord(place, recordId);
-      const [facts, origin] = await Promise.all([factsFor(place, codesOf(row.classifiers, input.classifiers)), originOf(row)]);
+      const reading = oneRecord(place, recordId);
+      const [row, facts] = await Promise.all([reading, factsFor(place, reading.then((found) => codesOf(found.classifiers, input.classifiers)))]);
+      const origin = await originOf(row);
       return run(caller, { type: 'UpdateRecord', recordId, changes: changesOf(input), facts, origin });
     },
 
