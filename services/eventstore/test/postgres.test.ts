@@ -96,6 +96,20 @@ describe('PostgresEventStore specifics', () => {
     for (const [stream, events] of bystanders) expect((await store.readStream(stream)).map((event) => event.id)).toEqual([events[0]!.id]);
   });
 
+  it('answers a retry that waited for the original append to commit as the original', async () => {
+    const stream = newStream();
+    const events = newEvents(3);
+    // The original holds the stream's lock; the retry (a client that lost its connection) waits on it.
+    const open = await beginSlowAppend(database.url, stream, events);
+    const retry = store.append(stream, events, { expectedRevision: 'no_stream' });
+    await sleep(200);
+    await open.commit();
+
+    const stored = await store.readStream(stream);
+    await expect(retry).resolves.toEqual({ nextExpectedRevision: 2n, position: stored.at(-1)!.position });
+    expect(stored.map((event) => event.id)).toEqual(events.map((event) => event.id));
+  });
+
   it('hands a filtered subscription the position past events it skipped, for checkpoints', async () => {
     const result = await store.append(newStream(), newEvents(20, 'Unwanted'), { expectedRevision: 'no_stream' });
     await waitUntilVisible(store, result.position);

@@ -71,8 +71,9 @@ export class LazyStoredEvent implements StoredEvent {
   id: string;
   type: string;
   streamName: string;
-  revision: bigint;
-  position: GlobalPosition;
+  #row: PageRow | null;
+  #revision: bigint | undefined;
+  #position: GlobalPosition | undefined;
   #dataText: string | null;
   #data: unknown;
   #metadataText: string | null;
@@ -83,12 +84,29 @@ export class LazyStoredEvent implements StoredEvent {
   constructor(row: PageRow) {
     this.id = row[0];
     this.streamName = row[1];
-    this.revision = BigInt(row[2]);
     this.type = row[PAGE_ROW_TYPE];
-    this.position = pagePosition(row);
+    this.#row = row;
     this.#createdAtText = row[4];
     this.#dataText = row[7];
     this.#metadataText = row[8];
+  }
+
+  get revision(): bigint {
+    this.#revision ??= BigInt(this.#row![2]);
+    return this.#revision;
+  }
+
+  set revision(value: bigint) {
+    this.#revision = value;
+  }
+
+  get position(): GlobalPosition {
+    this.#position ??= pagePosition(this.#row!);
+    return this.#position;
+  }
+
+  set position(value: GlobalPosition) {
+    this.#position = value;
   }
 
   get data(): unknown {

@@ -186,7 +186,6 @@ declare
   v_stream_ids bigint[];
   v_current bigint[];
   v_outcomes text[];
-  v_any_stored boolean;
 begin
   -- Claims the revisions of every append in one statement, creating streams as needed. The
   -- row locks serialise each stream's writers; an append refused below gives them back.
@@ -201,11 +200,9 @@ begin
     from unnest(p_streams, p_counts) with ordinality as a(name, count, ord)
     join claimed c on c.stream_name = a.name;
 
-  -- A retry of an append that went through answers as the original did. Almost every append
-  -- is new, so one probe of the whole group comes first and the full check only if it finds any.
-  perform 1 from eventstore.events e where e.event_id = any(p_ids) limit 1;
-  v_any_stored := found;
-
+  -- Each append's outcome. A statement of its own: its snapshot, taken once the stream locks
+  -- are held, sees the events of a concurrent append it waited for. A retry of an append that
+  -- went through answers as the original did: its ids are all stored, in its stream, in order.
   with appends as (
     select a.ord, a.name, a.expected, a.count, a.current, sum(a.count) over (order by a.ord) - a.count as before
     from unnest(p_streams, p_expected, p_counts, v_current) with ordinality as a(name, expected, count, current, ord)
@@ -215,7 +212,6 @@ begin
     from appends a
     cross join lateral unnest(p_ids[a.before + 1 : a.before + a.count]) with ordinality as u(id, n)
     join eventstore.events e on e.event_id = u.id
-    where v_any_stored
     group by a.ord
   )
   select array_agg(case
