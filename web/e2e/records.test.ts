@@ -62,7 +62,8 @@ describe('web: records of a sub-budget (browser)', () => {
         classifierList: [{ classifierId: activityId, type: 'MAIN' }],
       })
     ).id;
-    subBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Haridus', classifiers: { [activityId]: '01' } })).id;
+    subBudgetId = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Haridus', classifiers: { [activityId]: '01' } }))
+      .id;
     budgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Linna eelarve' })).id;
     const fixture = accountsFixture(suite.server.app, admin);
     const viewer = await fixture.reader(organizationId, ['DATA_VIEW', 'CLASSIFICATION_VIEW']);
@@ -124,6 +125,7 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await cell(books, 'y2027q4').textContent()).toBe('200,25');
     expect(await cell(books, 'y2027').textContent()).toBe('300,25');
     expect(await cell(books, 'y2028q1').textContent()).toBe(`1${NBSP}000,00`);
+    await page.screenshot({ path: '/tmp/records-screen.png', fullPage: true });
     // The period overview shows the months by year.
     await books.getByTestId('record-period').click();
     const overview = page.getByTestId('record-period-modal');
@@ -172,6 +174,7 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await latest.getByTestId('record-history-user').textContent()).not.toBe('');
     expect(await latest.getByTestId('record-history-time').textContent()).toMatch(/^\d\d\.\d\d\.\d{4} \d\d:\d\d$/);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/records-history.png', fullPage: true });
     await latest.getByTestId('record-history-revert').click();
     await eventually(() => entries.count()).toBe(4);
     expect(await entries.first().getByTestId('record-history-reverts').textContent()).toContain('3');
@@ -215,7 +218,9 @@ describe('web: records of a sub-budget (browser)', () => {
         classifierList: [{ classifierId: activityId, type: 'MAIN' }],
       })
     ).id;
-    const culture = (await call<{ id: string }>(admin, 'POST', `/api/schema/${otherScheme}/sub-budget`, { name: 'Kultuur', classifiers: { [activityId]: '02' } })).id;
+    const culture = (
+      await call<{ id: string }>(admin, 'POST', `/api/schema/${otherScheme}/sub-budget`, { name: 'Kultuur', classifiers: { [activityId]: '02' } })
+    ).id;
     await call(admin, 'POST', `/api/budget/${budgetId}/sub-budget/${culture}/record`, { name: 'Kontserdid', amount: '750.5', classifiers: {} });
     await call(admin, 'POST', `/api/budget/${budgetId}/sub-budget/${subBudgetId}/record`, { name: 'Vihikud', amount: '20', classifiers: {} });
     const educationRecords = await call<unknown[]>(admin, 'GET', `/api/budget/${budgetId}/sub-budget/${subBudgetId}/records`);

@@ -135,7 +135,12 @@ export function PeriodModal({
                   <FormattedMessage id="records.period.yearTotal" values={{ year: year.year }} />
                 </th>
                 <td className="numeric" data-testid={`record-period-${year.key}`}>
-                  {sumText(monthsTotal(year.months.map((index) => values[index] ?? ''), edit ? separator : '.'))}
+                  {sumText(
+                    monthsTotal(
+                      year.months.map((index) => values[index] ?? ''),
+                      edit ? separator : '.',
+                    ),
+                  )}
                 </td>
               </tr>
             </Fragment>

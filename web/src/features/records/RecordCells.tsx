@@ -116,7 +116,12 @@ export function RecordNameCell(params: Params) {
   return (
     <span className={row.depth > 0 ? 'records-name records-name-nested' : 'records-name'} data-testid="record-name">
       {row.promoted ? (
-        <span className="records-promoted" role="img" aria-label={intl.formatMessage({ id: 'records.promoted' })} title={intl.formatMessage({ id: 'records.promoted' })}>
+        <span
+          className="records-promoted"
+          role="img"
+          aria-label={intl.formatMessage({ id: 'records.promoted' })}
+          title={intl.formatMessage({ id: 'records.promoted' })}
+        >
           <StarIcon />
         </span>
       ) : null}
@@ -153,7 +158,9 @@ export function RecordClassifierCell(params: Params & { classifierId: string; cl
     >
       <option value="">{intl.formatMessage({ id: required ? 'records.choose' : 'records.none' })}</option>
       {/* A value that is no longer selectable stays shown as it is. */}
-      {value !== '' && !options.some((item) => item.code === value) ? <option value={value}>{itemText(context.items.get(classifierId)?.get(value), value)}</option> : null}
+      {value !== '' && !options.some((item) => item.code === value) ? (
+        <option value={value}>{itemText(context.items.get(classifierId)?.get(value), value)}</option>
+      ) : null}
       {options.map((item) => (
         <option key={item.id} value={item.code}>
           {itemText(item, item.code)}
@@ -172,7 +179,11 @@ export function RecordAmountCell(params: Params) {
   const { context } = params;
   if (!session) {
     const text = context.formatAmount(row.amount);
-    return row.kind === 'group' || params.node.rowPinned ? <strong data-testid="records-sum-amount">{text}</strong> : <span data-testid="record-amount">{text}</span>;
+    return row.kind === 'group' || params.node.rowPinned ? (
+      <strong data-testid="records-sum-amount">{text}</strong>
+    ) : (
+      <span data-testid="record-amount">{text}</span>
+    );
   }
   const { draft } = session;
   const split = draft.months !== null;
@@ -208,7 +219,13 @@ export function RecordPeriodSumCell(params: Params & { sumKey: string; months: r
   if (!row) return null;
   const { context, sumKey, months } = params;
   let sum: string | null | undefined = row.sums[sumKey];
-  if (session) sum = session.draft.months ? monthsTotal(months.map((index) => session.draft.months?.[index] ?? ''), context.separator) : null;
+  if (session)
+    sum = session.draft.months
+      ? monthsTotal(
+          months.map((index) => session.draft.months?.[index] ?? ''),
+          context.separator,
+        )
+      : null;
   if (sum == null) return null;
   const text = context.formatAmount(sum);
   return row.kind === 'group' || params.node.rowPinned ? <strong>{text}</strong> : <span>{text}</span>;

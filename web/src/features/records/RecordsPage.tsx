@@ -63,7 +63,10 @@ export function RecordsPage() {
   const years = useMemo(() => periodYears(document.period), [document.period]);
 
   // Grouping (the primary grouping classifier until another is chosen), collapsed groups and the search.
-  const grouping = useMemo(() => groupingOptions(data.classifiersAnswer.data ?? [], document.masterClassifierId), [data.classifiersAnswer.data, document.masterClassifierId]);
+  const grouping = useMemo(
+    () => groupingOptions(data.classifiersAnswer.data ?? [], document.masterClassifierId),
+    [data.classifiersAnswer.data, document.masterClassifierId],
+  );
   const [chosenGrouping, setChosenGrouping] = useState<string | null>(null);
   const groupingId = chosenGrouping ?? grouping.preselected;
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -93,7 +96,21 @@ export function RecordsPage() {
       saved.filter((row) => row.depth === 0),
       years,
     );
-    return { key: 'total', id: 'total', kind: 'group', depth: 0, groupKey: '', record: null, name: '', months: null, classifiers: {}, promoted: false, count: shown.length, expanded: true, ...totals };
+    return {
+      key: 'total',
+      id: 'total',
+      kind: 'group',
+      depth: 0,
+      groupKey: '',
+      record: null,
+      name: '',
+      months: null,
+      classifiers: {},
+      promoted: false,
+      count: shown.length,
+      expanded: true,
+      ...totals,
+    };
   }, [saved, years, shown.length]);
 
   const editing = useRecordEditing({ subBudget: ref, saved, classifiers: columns, fixed: data.fixed, separator, years, gridApi });
@@ -176,7 +193,12 @@ export function RecordsPage() {
   if (data.subBudgets.isPending) return <Spinner />;
   if (data.subBudgets.isError) {
     return (
-      <ListError error={data.subBudgets.error} title={<FormattedMessage id="records.loadFailed" />} onRetry={() => void data.subBudgets.refetch()} testId="records-load-error" />
+      <ListError
+        error={data.subBudgets.error}
+        title={<FormattedMessage id="records.loadFailed" />}
+        onRetry={() => void data.subBudgets.refetch()}
+        testId="records-load-error"
+      />
     );
   }
   if (!subBudget) {
@@ -233,7 +255,13 @@ export function RecordsPage() {
           <ExportRecordsButton
             documentId={document.id}
             budgetPermissions={budget.permissions}
-            source={{ kind: 'subBudget', budgetId: budget.id, subBudgetId, schemeId: subBudgetId === UNFIT_SUB_BUDGET ? schemeId : undefined, name: subBudget.name }}
+            source={{
+              kind: 'subBudget',
+              budgetId: budget.id,
+              subBudgetId,
+              schemeId: subBudgetId === UNFIT_SUB_BUDGET ? schemeId : undefined,
+              name: subBudget.name,
+            }}
           />
         }
         onDeleteSelected={() => remove.ask({ kind: 'many', recordIds: selectedIds })}
@@ -242,7 +270,12 @@ export function RecordsPage() {
       />
       <InlineEditInvalidAlert invalid={session?.invalid ?? {}} labels={editing.fieldLabel} messageId="records.field.invalid" testId="record-validation-error" />
       {records.isError ? (
-        <ListError error={records.error} title={<FormattedMessage id="records.loadFailed" />} onRetry={() => void records.refetch()} testId="records-list-error" />
+        <ListError
+          error={records.error}
+          title={<FormattedMessage id="records.loadFailed" />}
+          onRetry={() => void records.refetch()}
+          testId="records-list-error"
+        />
       ) : null}
       {records.isError && records.data === undefined ? null : (
         <DataGrid<RecordRow>

@@ -48,64 +48,67 @@ export function RecordsToolbar({
   const groupingId = useId();
   return (
     <div className="records-toolbar">
-      <div className="search-box">
-        <label htmlFor={searchId} className="visually-hidden">
-          <FormattedMessage id="records.search" />
-        </label>
-        <SearchIcon />
-        <input
-          id={searchId}
-          type="search"
-          value={search}
-          placeholder={intl.formatMessage({ id: 'records.search' })}
-          onChange={(event) => onSearch(event.target.value)}
-          data-testid="records-search"
-        />
+      <div className="records-toolbar-row">
+        <div className="search-box">
+          <label htmlFor={searchId} className="visually-hidden">
+            <FormattedMessage id="records.search" />
+          </label>
+          <SearchIcon />
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            placeholder={intl.formatMessage({ id: 'records.search' })}
+            onChange={(event) => onSearch(event.target.value)}
+            data-testid="records-search"
+          />
+        </div>
+        {groupingOptions.length > 0 ? (
+          <label className="switch-label" htmlFor={groupingId}>
+            <FormattedMessage id="records.grouping" />
+            <select
+              id={groupingId}
+              className="input"
+              value={grouping ?? ''}
+              disabled={groupingOptions.length < 2}
+              onChange={(event) => onGrouping(event.target.value)}
+              data-testid="records-grouping"
+            >
+              {groupingOptions.map((classifier) => (
+                <option key={classifier.id} value={classifier.id}>
+                  {classifier.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {canWrite ? (
+          <span className="muted" data-testid="records-selected-count">
+            <FormattedMessage id="records.selectedCount" values={{ count: selectedCount }} />
+          </span>
+        ) : null}
       </div>
-      {groupingOptions.length > 0 ? (
-        <label className="switch-label" htmlFor={groupingId}>
-          <FormattedMessage id="records.grouping" />
-          <select
-            id={groupingId}
-            className="input"
-            value={grouping ?? ''}
-            disabled={groupingOptions.length < 2}
-            onChange={(event) => onGrouping(event.target.value)}
-            data-testid="records-grouping"
-          >
-            {groupingOptions.map((classifier) => (
-              <option key={classifier.id} value={classifier.id}>
-                {classifier.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
-      {canWrite ? (
-        <span className="muted" data-testid="records-selected-count">
-          <FormattedMessage id="records.selectedCount" values={{ count: selectedCount }} />
-        </span>
-      ) : null}
-      <span className="toolbar-spacer" />
-      {exportButton}
-      {importMenu}
-      {canWrite ? (
-        <>
-          <button type="button" className="button" disabled={selectedCount === 0 || editing} onClick={onBulkEdit} data-testid="records-bulk-edit">
-            <FormattedMessage id="records.bulkEdit" />
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={selectedCount === 0 || editing}
-            onClick={onDeleteSelected}
-            data-testid="records-delete-selected"
-          >
-            <FormattedMessage id="records.deleteSelected" />
-          </button>
-          <InlineAddButton busy={editing} loading={loading} busyTitleId="records.action.busy" labelId="records.add" onClick={onAdd} testId="records-add" />
-        </>
-      ) : null}
+      <div className="records-toolbar-row records-toolbar-actions">
+        {exportButton}
+        {importMenu}
+        {canWrite ? (
+          <>
+            <button type="button" className="button" disabled={selectedCount === 0 || editing} onClick={onBulkEdit} data-testid="records-bulk-edit">
+              <FormattedMessage id="records.bulkEdit" />
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={selectedCount === 0 || editing}
+              onClick={onDeleteSelected}
+              data-testid="records-delete-selected"
+            >
+              <FormattedMessage id="records.deleteSelected" />
+            </button>
+            <InlineAddButton busy={editing} loading={loading} busyTitleId="records.action.busy" labelId="records.add" onClick={onAdd} testId="records-add" />
+          </>
+        ) : null}
+      </div>
     </div>
   );
 }

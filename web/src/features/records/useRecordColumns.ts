@@ -35,8 +35,8 @@ export function useRecordColumns({
     const amountColumn = (colId: string, headerName: string, sumKey: string | null, months: readonly number[]): ColDef<RecordRow> => ({
       colId,
       headerName,
-      minWidth: 120,
-      width: 150,
+      minWidth: 100,
+      width: 125,
       type: 'rightAligned',
       valueGetter: ({ data }) => (data ? (sumKey === null ? data.amount : (data.sums[sumKey] ?? null)) : null),
       comparator: compareOptionalAmounts,

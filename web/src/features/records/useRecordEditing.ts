@@ -58,6 +58,8 @@ export function useRecordEditing({
     },
     onFinish: (key) => {
       if (key) duplicatedFrom.current.delete(key);
+      // Saving or cancelling from the actions at the far right: the record's name comes back into view.
+      gridApi.current?.ensureColumnVisible('name');
     },
   });
   const { store, submit, start, newKey } = rowEditing;
@@ -72,10 +74,9 @@ export function useRecordEditing({
 
   const fields = useMemo(
     () =>
-      Object.fromEntries(['name', 'amount', 'months', ...classifiers.map((classifier) => classifierField(classifier.id))].map((field) => [field, true])) as Record<
-        RecordDraftField,
-        unknown
-      >,
+      Object.fromEntries(
+        ['name', 'amount', 'months', ...classifiers.map((classifier) => classifierField(classifier.id))].map((field) => [field, true]),
+      ) as Record<RecordDraftField, unknown>,
     [classifiers],
   );
 

@@ -5,16 +5,7 @@ import { useConfirmAction } from '../../../components/ConfirmAction';
 import { useToasts } from '../../../components/Toasts';
 import type { BulkEditBody } from '../model/bulk-edit';
 import { recordKeys } from './queries';
-import {
-  bulkEditRecords,
-  createRecord,
-  deleteRecord,
-  deleteRecords,
-  promoteRecord,
-  revertRecordChange,
-  type SubBudgetRef,
-  updateRecord,
-} from './requests';
+import { bulkEditRecords, createRecord, deleteRecord, deleteRecords, promoteRecord, revertRecordChange, type SubBudgetRef, updateRecord } from './requests';
 
 /**
  * Refreshes what a change of a budget's records changes: its records lists and histories (a record

@@ -30,7 +30,12 @@ export const classifiersQuery = (documentId: string) =>
 
 /** The classifiers' items: names, the grouping values and the selects' options. */
 export const classifierItemsQuery = (classifierIds: readonly string[]) =>
-  queryOptions({ queryKey: recordKeys.items(classifierIds), queryFn: () => fetchClassifierItems(classifierIds), enabled: classifierIds.length > 0, retry: false });
+  queryOptions({
+    queryKey: recordKeys.items(classifierIds),
+    queryFn: () => fetchClassifierItems(classifierIds),
+    enabled: classifierIds.length > 0,
+    retry: false,
+  });
 
 /** The document's schemes. */
 export const schemesQuery = (documentId: string) => queryOptions({ queryKey: recordKeys.schemes(documentId), queryFn: () => fetchSchemes(documentId) });

@@ -33,7 +33,8 @@ export const revertRecordChange = (ref: SubBudgetRef, recordId: string, eventId:
   api.post<CommandResult>(at(ref, `/record/${enc(recordId)}/revert`), { eventId });
 
 /** The sub-budgets of the budget in a scheme, with the caller's grants on each (the screen's header and access). */
-export const fetchSchemeSubBudgets = (budgetId: string, schemeId: string) => api.get<SubBudget[]>(`/api/budget/${enc(budgetId)}/schema/${enc(schemeId)}/sub-budgets`);
+export const fetchSchemeSubBudgets = (budgetId: string, schemeId: string) =>
+  api.get<SubBudget[]>(`/api/budget/${enc(budgetId)}/schema/${enc(schemeId)}/sub-budgets`);
 /** The document's schemes (which classifiers a scheme has: an import into the sub-budget needs them). */
 export const fetchSchemes = (documentId: string) => api.get<Scheme[]>(`/api/document/${enc(documentId)}/schemas`);
 export const fetchClassifiers = (documentId: string) => api.get<Classifier[]>(`/api/document/${enc(documentId)}/classifiers?includeMeta=false`);

@@ -9,9 +9,7 @@ import type { GroupOf } from './rows';
 export function groupingOptions(classifiers: readonly Classifier[], masterId: string | null): { options: Classifier[]; preselected: string | null } {
   const master = classifiers.find((classifier) => classifier.id === masterId);
   if (!master) return { options: [], preselected: null };
-  const grouping = classifiers
-    .filter((classifier) => master.groupedByIds.includes(classifier.id))
-    .sort((a, b) => a.displayOrder - b.displayOrder);
+  const grouping = classifiers.filter((classifier) => master.groupedByIds.includes(classifier.id)).sort((a, b) => a.displayOrder - b.displayOrder);
   const options = grouping.length > 0 ? grouping : [master];
   const primary = options.find((classifier) => classifier.id === master.primaryGroupedById) ?? options[0];
   return { options, preselected: primary?.id ?? null };

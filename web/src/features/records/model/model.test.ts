@@ -24,7 +24,8 @@ const record = (id: string, name: string, amount: string, classifiers: Record<st
   user_name: '',
 });
 
-const classifier = (id: string, extra: Partial<Classifier> = {}) => ({ id, required: false, displayOrder: 1, groupedByIds: [], primaryGroupedById: null, ...extra }) as Classifier;
+const classifier = (id: string, extra: Partial<Classifier> = {}) =>
+  ({ id, required: false, displayOrder: 1, groupedByIds: [], primaryGroupedById: null, ...extra }) as Classifier;
 
 describe('the document period in the records table', () => {
   it('gives a calendar year more when the period does not start in January, with only its own months in each quarter', () => {
@@ -90,7 +91,14 @@ describe('grouped records', () => {
   it('keeps groups together after a sort: the unsaved row first, then each group with its own records in sorted order', () => {
     const row = (key: string, kind: RecordRow['kind'], groupKey: string, id: string | null = key) => ({ data: { key, id, kind, groupKey } as RecordRow });
     // As the grid sorted them by name, descending.
-    const nodes = [row('r2', 'record', 'A'), row('g:B', 'group', 'B'), row('r1', 'record', 'B'), row('new-1', 'record', '', null), row('g:A', 'group', 'A'), row('r3', 'record', 'A')];
+    const nodes = [
+      row('r2', 'record', 'A'),
+      row('g:B', 'group', 'B'),
+      row('r1', 'record', 'B'),
+      row('new-1', 'record', '', null),
+      row('g:A', 'group', 'A'),
+      row('r3', 'record', 'A'),
+    ];
     keepGroupsTogether({ nodes: nodes as never });
     expect(nodes.map((node) => node.data.key)).toEqual(['new-1', 'g:B', 'r1', 'g:A', 'r2', 'r3']);
   });
@@ -116,7 +124,11 @@ describe('the record draft', () => {
     });
     const months = ['1,1', '', '2 000', ...Array(9).fill('0')];
     const split = parseRecordDraft({ ...draft, months, 'classifier:o': '' }, { classifiers, separator: ',', editing: true });
-    expect(split.success && split.data).toMatchObject({ amount: '2001.1', factors: { months: ['1.1', '0', '2000', ...Array(9).fill('0')] }, classifiers: { m: '01', o: null } });
+    expect(split.success && split.data).toMatchObject({
+      amount: '2001.1',
+      factors: { months: ['1.1', '0', '2000', ...Array(9).fill('0')] },
+      classifiers: { m: '01', o: null },
+    });
     expect(monthsTotal(months, ',')).toBe('2001.1');
     expect(monthsTotal(['x'], ',')).toBeNull();
 

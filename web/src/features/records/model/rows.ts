@@ -54,7 +54,19 @@ export function recordRow(record: BudgetRecord, years: readonly PeriodYear[], gr
 
 /** The row of a not yet saved (new or duplicated) record. */
 export function unsavedRow(key: string, values: Pick<RecordRow, 'name' | 'amount' | 'months' | 'classifiers'>, years: readonly PeriodYear[]): RecordRow {
-  return { ...values, key, id: null, kind: 'record', depth: 0, groupKey: '', record: null, promoted: false, sums: periodSums(values.months, years), count: 1, expanded: true };
+  return {
+    ...values,
+    key,
+    id: null,
+    kind: 'record',
+    depth: 0,
+    groupKey: '',
+    record: null,
+    promoted: false,
+    sums: periodSums(values.months, years),
+    count: 1,
+    expanded: true,
+  };
 }
 
 /** Exact sums of rows: the amount and every year and quarter column. */
