@@ -1,6 +1,7 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useCurrentUser } from '../../../app/session';
-import { canExportRecords, type ExportSource, useRecordsExport } from './useRecordsExport';
+import { canExportRecords } from './access';
+import { type ExportSource, useRecordsExport } from './useRecordsExport';
 
 /**
  * The records export button of the records screen (one sub-budget) and the sub-budgets page (the

@@ -1,4 +1,4 @@
-import { type BudgetRecord, type Document, hasAnyPrivilege, type Me } from '@eelarve/shared';
+import type { BudgetRecord, Document } from '@eelarve/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useIntl } from 'react-intl';
 import { api } from '../../../api';
@@ -18,11 +18,6 @@ export type ExportSource =
 
 /** The sub-budget whose records fit no sub-budget of the scheme (spec 3, section 2). */
 const UNFIT_SUB_BUDGET_ID = '-2';
-
-/** Spec 3, section 6: exporting records needs DATA_VIEW and read permission on the budget. */
-export function canExportRecords(me: Pick<Me, 'privileges'>, budgetPermissions: { read: boolean }): boolean {
-  return hasAnyPrivilege(me.privileges, 'DATA_VIEW') && budgetPermissions.read;
-}
 
 async function sheetsOf(source: ExportSource, unfitName: string): Promise<RecordsSheet[]> {
   if (source.kind === 'subBudget') {

@@ -2,17 +2,13 @@ import type { ImportSubBudget } from '@eelarve/shared';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { DropdownMenu } from '../../../components/DropdownMenu';
-import { restricts, type StatusPermissions } from '../../../components/status-lock/status-lock';
+import type { StatusPermissions } from '../../../components/status-lock/status-lock';
 import { useToasts } from '../../../components/Toasts';
 import { useRefreshRecords } from '../api/mutations';
+import { canImportRecords } from './access';
 import { type ImportPlace, RecordImportModal } from './RecordImportModal';
 import type { SourceMode } from './SourceStep';
 import { type ImportRun, useImportPolling } from './useImportPolling';
-
-/** Spec 3, section 6: the import menu needs budget write permission and no RESOURCE_WRITE_DISABLED. */
-export function canImportRecords(permissions: StatusPermissions): boolean {
-  return permissions.update && !restricts(permissions, 'RESOURCE_WRITE_DISABLED');
-}
 
 export interface ImportMenuProps {
   documentId: string;
