@@ -24,8 +24,13 @@ export const RECORDS_IMPORT = 'RECORDS_IMPORT';
 /** Ten minutes per attempt: far more than 100,000 rows take; a dead worker's import resumes after it. */
 export const RECORDS_IMPORT_POLICY: TaskPolicy = { expireInSeconds: 10 * 60, retryLimit: 3, retryDelaySeconds: 5 };
 
-/** The read model the records screen reads: SUCCESS waits (bounded) until it shows the rows. */
+/**
+ * The read model the records screen reads. SUCCESS waits until it shows the rows (the web
+ * refreshes when the import ends), bounded well inside an attempt's expiry: 100,000 rows take
+ * seconds to project, far longer than a screen's read-your-writes wait.
+ */
 const RECORDS_READ_MODEL = 'records';
+const VISIBLE_WAIT_MS = 2 * 60_000;
 
 function importCommand(row: RecordImportRow, budget: { document_id: string; organization_id: string }, rows: ImportRecordsCommand['data']['rows']): ImportRecordsCommand {
   return {
@@ -55,9 +60,10 @@ async function runImport(context: TaskContext, taskId: string, actor: CommandAct
     decider: recordImportDecider,
     command,
     actor,
-    readModels: [RECORDS_READ_MODEL],
+    readModels: [],
     eventIds: importEventIds(command),
   });
+  await context.commands.awaitReadModels([RECORDS_READ_MODEL], outcome.position, VISIBLE_WAIT_MS);
   const counts = importCounts(validated);
   // A retry after the append: the stream says how many rows were imported, not this attempt's check.
   if (outcome.events.length === 0 && outcome.before.imported) counts.recordsInserted = outcome.before.records;
