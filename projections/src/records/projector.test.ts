@@ -5,6 +5,7 @@ import { accountsProjector } from '../accounts/projector';
 import { schemesProjector } from '../schemes/projector';
 import { recordsProjector } from './projector';
 import {
+  budgetRecordsJson,
   findRecord,
   itemCodesUsedByRecords,
   recordCountsOfSubBudgets,
@@ -16,6 +17,8 @@ import {
   listUnfitRecords,
   recordCountsByDocument,
   subBudgetRecordCounts,
+  subBudgetRecordsJson,
+  type RecordRow,
   UNFIT_SUB_BUDGET_ID,
 } from './queries';
 
@@ -222,6 +225,60 @@ describe('records projector', () => {
       updatedAt: at(5),
     });
     expect(await findRecord(spec.read, y)).toMatchObject({ name: 'Y2', promoted: false, updatedAt: at(7), updatedByUserId: null, updatedByOccupationId: null });
+  });
+
+  it('lists records as the API answers them, the same whether the row was written new or rebuilt after an edit, promotion or restoration', async () => {
+    const importId = newId();
+    const [made, edited, promoted, restored] = [newId(), newId(), newId(), newId()];
+    await spec.given(
+      ...schemeEvents,
+      {
+        stream: `user-${userId}`,
+        type: 'UserRegistered',
+        data: { userId, organizationId, name: 'Jüri "JJ" Tamm', email: 'j@example.org', registeredAt: at(1) },
+      },
+      created(made, { name: 'Uus', amount: '1.2', months: months('0.1'), classifiers: { [konto]: '09' } }),
+      imported(importId, 0, [
+        { recordId: edited, name: 'Imporditud', amount: '5', classifiers: { [konto]: '09' } },
+        { recordId: promoted, name: 'Esile', amount: '-0.5', classifiers: { [konto]: '09' } },
+        { recordId: restored, name: 'Tagasi', amount: '7', classifiers: { [konto]: '09' } },
+      ]),
+      updated(edited, { name: 'Muudetud', amount: '0.3', months: ['0.3', ...months('0').slice(1)], classifiers: { [konto]: '09', [tegevus]: 'T1' } }, 3),
+      { stream: stream(promoted), type: 'RecordPromotionSet', data: { ...ref(promoted), promoted: true, revertedEventId: null }, ...by(4) },
+      { stream: stream(restored), type: 'RecordDeleted', data: ref(restored), ...by(5) },
+      {
+        stream: stream(restored),
+        type: 'RecordRestored',
+        data: { ...ref(restored), name: 'Tagasi', amount: '7', months: null, classifiers: { [konto]: '09' }, promoted: true, revertedEventId: newId() },
+        ...by(6),
+      },
+    );
+    const asApi = (row: RecordRow) => ({
+      id: row.id,
+      budgetId: row.budgetId,
+      documentId: row.documentId,
+      name: row.name,
+      amount: row.amount,
+      classifiers: row.classifiers,
+      factors: { months: row.months },
+      extra: { promoted: row.promoted },
+      hasComments: false,
+      hasCommentAttachments: false,
+      createdAt: row.createdAt,
+      updated_at: row.updatedAt,
+      user_name: row.updatedByUserName,
+    });
+    const expected = (await listBudgetRecords(spec.read, budgetId)).map(asApi);
+    expect(expected.map((record) => [record.name, record.amount, record.extra.promoted, record.user_name])).toEqual([
+      ['Esile', '-0.5', true, 'Jüri "JJ" Tamm'],
+      ['Muudetud', '0.3', false, 'Jüri "JJ" Tamm'],
+      ['Tagasi', '7', true, 'Jüri "JJ" Tamm'],
+      ['Uus', '1.2', false, 'Jüri "JJ" Tamm'],
+    ]);
+    expect(JSON.parse(await budgetRecordsJson(spec.read, budgetId))).toEqual(expected);
+    expect(JSON.parse(await subBudgetRecordsJson(spec.read, budgetId, education))).toEqual(expected);
+    expect(await subBudgetRecordsJson(spec.read, budgetId, culture)).toBe('[]');
+    expect(await subBudgetRecordsJson(spec.read, budgetId, newId())).toBe('[]');
   });
 
   it('removes a deleted record, keeps where it was born, and brings it back on restoration', async () => {

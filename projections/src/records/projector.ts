@@ -105,6 +105,42 @@ const monthsOf = (column: string) =>
   sql.raw(`CASE WHEN jsonb_typeof(${column}) = 'array'
     THEN ARRAY(SELECT m.value::numeric FROM jsonb_array_elements_text(${column}) WITH ORDINALITY AS m(value, n) ORDER BY m.n) END`);
 
+/**
+ * A record as the records API lists it (the shared recordSchema without `user_name`, which a list
+ * adds from the users table), kept as text beside the columns: a 10,000-record list is then its
+ * rows' texts joined, not 10,000 JSON objects built per request. New rows get it from here; an
+ * edit, a promotion or a restoration rebuilds it in PostgreSQL (`refreshListJson`), the same shape.
+ */
+function listJson(row: NewRow): string {
+  return JSON.stringify({
+    id: row.id,
+    budgetId: row.budget_id,
+    documentId: row.document_id,
+    name: row.name,
+    amount: row.amount,
+    classifiers: row.classifiers,
+    factors: { months: row.months },
+    extra: { promoted: row.promoted },
+    hasComments: false,
+    hasCommentAttachments: false,
+    createdAt: new Date(row.at).toISOString(),
+    updated_at: new Date(row.at).toISOString(),
+  });
+}
+
+const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The same text as listJson, from a row's columns (months read back canonical: see migrate). */
+const LIST_JSON_SQL = sql.raw(`json_build_object(
+  'id', id, 'budgetId', budget_id, 'documentId', document_id, 'name', name, 'amount', trim_scale(amount)::text, 'classifiers', classifiers,
+  'factors', json_build_object('months', months::text[]), 'extra', json_build_object('promoted', promoted),
+  'hasComments', false, 'hasCommentAttachments', false, 'createdAt', ${isoText('created_at')}, 'updated_at', ${isoText('updated_at')})::text`);
+
+async function refreshListJson(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`UPDATE records SET list_json = ${LIST_JSON_SQL} WHERE id = ANY(${[...ids]}::uuid[])`.execute(db);
+}
+
 /** A month split as a PostgreSQL array literal ('{0.1,0.2}'): cast once, never unpacked element by element. */
 const monthsLiteral = (months: readonly string[] | null) => (months === null ? null : `{${months.join(',')}}`);
 
@@ -117,16 +153,17 @@ async function insertRows(db: Db, rows: readonly NewRow[]): Promise<void> {
   const column = <T>(pick: (row: NewRow) => T) => rows.map(pick);
   await sql`
     INSERT INTO records (id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, created_at, updated_at,
-                         updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id)
+                         updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id, list_json)
     SELECT r.id, r.budget_id, r.document_id, r.organization_id, r.name, r.amount, r.months::numeric[], r.classifiers, r.promoted, r.at, r.at,
-           r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id
+           r.user_id, r.occupation_id, r.origin_stream, r.origin_revision, r.import_id, r.list_json
       FROM unnest(${column((row) => row.id)}::uuid[], ${column((row) => row.budget_id)}::uuid[], ${column((row) => row.document_id)}::uuid[],
                   ${column((row) => row.organization_id)}::uuid[], ${column((row) => row.name)}::text[], ${column((row) => row.amount)}::${sql.raw(AMOUNT_SQL_TYPE)}[],
                   ${column((row) => monthsLiteral(row.months))}::text[], ${column((row) => JSON.stringify(row.classifiers))}::jsonb[],
                   ${column((row) => row.promoted)}::boolean[], ${column((row) => row.at)}::timestamptz[], ${column((row) => row.user_id)}::uuid[],
                   ${column((row) => row.occupation_id)}::uuid[], ${column((row) => row.origin_stream)}::text[], ${column((row) => row.origin_revision)}::bigint[],
-                  ${column((row) => row.import_id)}::uuid[])
-           AS r(id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, at, user_id, occupation_id, origin_stream, origin_revision, import_id)
+                  ${column((row) => row.import_id)}::uuid[], ${column(listJson)}::text[])
+           AS r(id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, at, user_id, occupation_id, origin_stream, origin_revision, import_id,
+                list_json)
     ON CONFLICT (id) DO NOTHING`.execute(db);
 }
 
@@ -175,6 +212,10 @@ async function applyChanges(db: Db, events: readonly StoredEvent[]): Promise<voi
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(id uuid, has_values boolean, name text, amount text, months jsonb, classifiers jsonb,
            promoted boolean, at timestamptz, user_id uuid, occupation_id uuid)
      WHERE records.id = c.id`.execute(db);
+  await refreshListJson(
+    db,
+    rows.map((row) => row.id),
+  );
 }
 
 /** A deletion or a restoration (rare: one statement each). */
@@ -195,13 +236,14 @@ async function applyDeletionOrRestoration(db: Db, stored: StoredEvent): Promise<
       await sql`
         WITH tomb AS (DELETE FROM record_tombstones WHERE id = ${d.recordId} RETURNING created_at, origin_stream, origin_revision, import_id)
         INSERT INTO records (id, budget_id, document_id, organization_id, name, amount, months, classifiers, promoted, created_at, updated_at,
-                             updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id)
+                             updated_by_user_id, updated_by_occupation_id, origin_stream, origin_revision, import_id, list_json)
         SELECT ${d.recordId}::uuid, ${d.budgetId}::uuid, ${d.documentId}::uuid, ${d.organizationId}::uuid, ${d.name}::text, ${amount(d.amount)}, ${months(d.months)},
                ${JSON.stringify(d.classifiers)}::jsonb, ${d.promoted}::boolean, coalesce(tomb.created_at, ${at}::timestamptz), ${at}::timestamptz,
                ${userId}::uuid, ${occupationId}::uuid,
-               coalesce(tomb.origin_stream, ${stored.streamName}), coalesce(tomb.origin_revision, ${stored.revision.toString()}), tomb.import_id
+               coalesce(tomb.origin_stream, ${stored.streamName}), coalesce(tomb.origin_revision, ${stored.revision.toString()}), tomb.import_id, ''
           FROM (VALUES (1)) AS one LEFT JOIN tomb ON true
         ON CONFLICT (id) DO NOTHING`.execute(db);
+      await refreshListJson(db, [d.recordId]);
       return;
     }
   }
@@ -262,7 +304,7 @@ function runsOf(events: readonly StoredEvent[]): { kind: RunKind; events: Stored
 /** Records of every budget (issue 11): the records screen, sub-budget counts and the -2 row read them. */
 export const recordsProjector = defineProjector<RecordsReadModel>({
   name: 'records',
-  version: 3,
+  version: 4,
   eventTypes: [...RECORD_EVENT_TYPES, 'RecordsImported', 'BudgetDeleted', 'DocumentDeleted', 'OrganizationDeleted'],
   tables: ['records', 'record_tombstones'],
   async migrate(db) {
@@ -287,6 +329,7 @@ export const recordsProjector = defineProjector<RecordsReadModel>({
       .addColumn('origin_stream', 'text', (col) => col.notNull())
       .addColumn('origin_revision', 'bigint', (col) => col.notNull())
       .addColumn('import_id', 'uuid')
+      .addColumn('list_json', 'text', (col) => col.notNull())
       .execute();
     // A budget's records by name (lists and keyset pages) and its deletion.
     await db.schema.createIndex('records_budget_name').on('records').columns(['budget_id', 'name', 'id']).execute();

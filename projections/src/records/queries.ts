@@ -1,4 +1,4 @@
-import { type Expression, type SqlBool, type SelectQueryBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { ReadDatabase, ReadModels } from '../read-models';
 
 /**
@@ -43,13 +43,30 @@ export interface RecordPage {
 
 type RecordsQuery = SelectQueryBuilder<ReadModels, 'records' | 'users', Record<string, unknown>>;
 
+const RECORD_COLUMNS = [
+  'records.id',
+  'records.budget_id',
+  'records.document_id',
+  'records.organization_id',
+  'records.name',
+  'records.classifiers',
+  'records.promoted',
+  'records.created_at',
+  'records.updated_at',
+  'records.updated_by_user_id',
+  'records.updated_by_occupation_id',
+  'records.origin_stream',
+  'records.origin_revision',
+  'records.import_id',
+] as const;
+
 function recordsQuery(read: ReadDatabase) {
   return (
     read
       .selectFrom('records')
       .leftJoin('users', 'users.id', 'records.updated_by_user_id')
-      .selectAll('records')
-      // Canonical amounts straight from PostgreSQL (trim_scale: '12.5', never '12.500000'); later columns of the same name win.
+      .select(RECORD_COLUMNS)
+      // Canonical amounts straight from PostgreSQL (trim_scale: '12.5', never '12.500000'; months read back as written).
       .select([
         sql<string>`trim_scale(records.amount)::text`.as('amount'),
         sql<string[] | null>`records.months::text[]`.as('months'),
@@ -127,6 +144,31 @@ export async function listSubBudgetRecords(read: ReadDatabase, budgetId: string,
   if (!fit) return [];
   const rows = await paged(recordsQuery(read).where('records.budget_id', '=', budgetId).where(fitting(fit)), page).execute();
   return rows.map(toRecordRow);
+}
+
+/**
+ * Records as the API lists them (the shared recordSchema), one JSON array text by name and id:
+ * each row's stored list_json with the last changer's name added, joined by PostgreSQL.
+ */
+async function listJsonOf(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
+  const { rows } = await sql<{ json: string }>`
+    select '[' || coalesce(string_agg(left(r.list_json, -1) || ',"user_name":' || to_json(coalesce(u.name, ''))::text || '}', ',' order by r.name, r.id), '') || ']' as json
+      from read.records r left join read.users u on u.id = r.updated_by_user_id
+     where ${where}`.execute(read);
+  return rows[0]?.json ?? '[]';
+}
+
+/** A budget's records as the API's JSON array text. */
+export function budgetRecordsJson(read: ReadDatabase, budgetId: string): Promise<string> {
+  return listJsonOf(read, sql`r.budget_id = ${budgetId}::uuid`);
+}
+
+/** The records of a budget in a sub-budget as the API's JSON array text ('[]' when the sub-budget is unknown). */
+export async function subBudgetRecordsJson(read: ReadDatabase, budgetId: string, subBudgetId: string): Promise<string> {
+  const fit = await subBudgetFit(read, subBudgetId);
+  if (!fit) return '[]';
+  const empty = fit.emptyClassifierIds.length > 0 ? sql`and not (r.classifiers ?| ${fit.emptyClassifierIds}::text[])` : sql``;
+  return listJsonOf(read, sql`r.budget_id = ${budgetId}::uuid and r.classifiers @> ${JSON.stringify(fit.classifiers)}::jsonb ${empty}`);
 }
 
 async function schemeClassifierIds(read: ReadDatabase, schemeId: string): Promise<string[] | undefined> {

@@ -29,6 +29,8 @@ export interface RecordsTable {
   origin_stream: string;
   origin_revision: ColumnType<string, string | bigint, string | bigint>;
   import_id: string | null;
+  /** The record as the API lists it, without `user_name` (see listJson in projector.ts). */
+  list_json: string;
 }
 
 /**
