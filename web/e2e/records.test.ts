@@ -207,6 +207,12 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await recordRow(page, 'Kütt').locator('.ag-selection-checkbox input').count()).toBe(0);
     expect(await cell(recordRow(page, 'Kütt'), 'amount').textContent()).toBe(`5${NBSP}000,00`);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The search (after its 500 ms pause) keeps the records whose name or classifier values hold the text.
+    await page.getByTestId('records-search').fill('omavalitsus');
+    await eventually(() => recordRows(page).count()).toBe(0);
+    await page.getByTestId('records-search').fill('kü');
+    await eventually(() => recordRows(page).count()).toBe(1);
   });
 
   it('shows the sub-budgets’ real record counts and the row of records fitting no sub-budget, which opens read-only', async () => {
