@@ -25,6 +25,10 @@ export function ImportProgress({ run }: { run: ImportRun }) {
             aria-current={index === step ? 'step' : undefined}
             data-testid={`record-import-step-${name}`}
           >
+            {/* The state is said by more than colour: a number, or a check mark once done. */}
+            <span className="record-import-step-mark" aria-hidden="true">
+              {index < step || step === 2 ? '✓' : `${index + 1}.`}
+            </span>{' '}
             <FormattedMessage id={`recordImport.progress.${name}`} />
           </li>
         ))}

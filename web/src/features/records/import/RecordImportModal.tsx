@@ -139,7 +139,7 @@ export function RecordImportModal({
       testId="record-import-modal"
       footer={footer}
     >
-      <p className="muted" data-testid="record-import-target">
+      <p className="muted record-import-target" data-testid="record-import-target">
         <FormattedMessage id={place.target.subBudgetId ? 'recordImport.target.subBudget' : 'recordImport.target.budget'} values={{ name: place.targetName }} />
       </p>
       {facts.isError ? <ErrorAlert error={facts.error} title={<FormattedMessage id="recordImport.factsFailed" />} testId="record-import-facts-error" /> : null}
