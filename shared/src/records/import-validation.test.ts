@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRow } from '../contracts/records';
-import { amountOfCell, type ImportValidationContext, importCounts, sumImportAmounts, validateImportRows } from './import-validation';
+import { amountOfCell, type ImportValidationContext, importCounts, importValidationContext, sumImportAmounts, validateImportRows } from './import-validation';
 
 const MASTER = 'c-master';
 const REQUIRED = 'c-required';
@@ -156,5 +156,47 @@ describe('import rows are checked with the rules of spec 3 section 5', () => {
   it('counts imported rows and errors', () => {
     const rows = validateImportRows([row(), row({ name: '' }), row({ amount: 'x', classifiers: {} })], context);
     expect(importCounts(rows)).toEqual({ recordsInserted: 2, totalErrorsCount: 4, criticalErrorsCount: 3 });
+  });
+});
+
+describe('the context from the API’s classifiers', () => {
+  it('takes the classifiers’ code rules, the items’ selectability and 12 months per year of the period', () => {
+    const built = importValidationContext({
+      classifiers: [
+        {
+          id: MASTER,
+          fieldName: 'tegevusala',
+          required: false,
+          master: true,
+          codeSettings: { typeName: 'Number', typeRegex: '^[0-9]+$', regexFlag: '', minLength: 2, maxLength: 5, hierarchical: false, ranking: 1 },
+        },
+      ],
+      itemsOf: (id) => (id === MASTER ? [{ code: '01', name: 'Haridus', unselectable: false }, { code: '09', name: 'Kokku', unselectable: true }] : []),
+      periodDurationYears: 2,
+      decimalSeparator: '.',
+    });
+    expect(built).toEqual({
+      classifiers: [
+        {
+          id: MASTER,
+          fieldName: 'tegevusala',
+          required: false,
+          master: true,
+          code: { typeRegex: '^[0-9]+$', regexFlag: '', minLength: 2, maxLength: 5 },
+          items: [
+            { code: '01', name: 'Haridus', selectable: true },
+            { code: '09', name: 'Kokku', selectable: false },
+          ],
+        },
+      ],
+      monthCount: 24,
+      subBudget: null,
+      decimalSeparator: '.',
+    });
+    expect(validateImportRows([row({ name: '', amount: '1,5', classifiers: { tegevusala: '09' } })], built)[0]!.validationErrors.map((error) => error.message)).toEqual([
+      'referenceItemUnselectable',
+      'emptyName',
+      'sumNotNumeric',
+    ]);
   });
 });

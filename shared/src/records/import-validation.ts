@@ -1,4 +1,5 @@
-import type { ImportRow, RecordImportRowError } from '../contracts/records';
+import type { Classifier, ClassifierItem } from '../contracts/classifiers';
+import { MONTHS_PER_YEAR, type ImportRow, type RecordImportRowError } from '../contracts/records';
 import { amountFromNumber, parseTypedAmount } from '../decimal';
 import { LIMITS } from '../limits';
 
@@ -68,6 +69,38 @@ export interface ImportValidationContext {
   subBudget?: ImportSubBudget | null;
   /** The organisation's decimal separator, for amounts written as text ("1 234,56"). */
   decimalSeparator?: ',' | '.';
+}
+
+/**
+ * The context from what the web has of the API: the document's classifiers (GET
+ * api/document/{id}/classifiers), their items, the period's duration in years, and the target
+ * sub-budget (its scheme's classifier ids and its values) when the rows go into one.
+ */
+export function importValidationContext(facts: {
+  classifiers: readonly Pick<Classifier, 'id' | 'fieldName' | 'required' | 'master' | 'codeSettings'>[];
+  itemsOf: (classifierId: string) => readonly Pick<ClassifierItem, 'code' | 'name' | 'unselectable'>[];
+  periodDurationYears: number;
+  subBudget?: ImportSubBudget | null;
+  decimalSeparator?: ',' | '.';
+}): ImportValidationContext {
+  return {
+    classifiers: facts.classifiers.map((classifier) => ({
+      id: classifier.id,
+      fieldName: classifier.fieldName,
+      required: classifier.required,
+      master: classifier.master,
+      code: {
+        typeRegex: classifier.codeSettings.typeRegex,
+        regexFlag: classifier.codeSettings.regexFlag,
+        minLength: classifier.codeSettings.minLength,
+        maxLength: classifier.codeSettings.maxLength,
+      },
+      items: facts.itemsOf(classifier.id).map((item) => ({ code: item.code, name: item.name, selectable: !item.unselectable })),
+    })),
+    monthCount: facts.periodDurationYears * MONTHS_PER_YEAR,
+    subBudget: facts.subBudget ?? null,
+    decimalSeparator: facts.decimalSeparator ?? ',',
+  };
 }
 
 /** What a valid row becomes: the values of the record to import. */
