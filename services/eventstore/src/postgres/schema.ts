@@ -171,6 +171,39 @@ alter table eventstore.events drop constraint events_stream_name_stream_revision
 const createSetBasedAppendEvents = `
 drop function eventstore.append_events(text[], text[], int[], int[], uuid[], text[], jsonb, jsonb);
 
+-- The outcomes of the appends marked p_which, from the events stored with their ids: 'retried'
+-- when all of them are stored, in the append's stream and order (the append went through
+-- before), 'idempotency_conflict' when only some or elsewhere, and otherwise p_which's own
+-- answer (none stored: 'wrong_expected_revision' stays; 'partly_stored', ids repeated within
+-- the group, is a conflict). A statement of its own: its snapshot, taken once the stream locks
+-- are held, sees the events of a concurrent append the caller waited for.
+create function eventstore.stored_outcomes(p_streams text[], p_counts int[], p_ids uuid[], p_outcomes text[], p_which text)
+returns text[]
+language sql
+set plan_cache_mode = force_generic_plan
+set enable_seqscan = off
+as $sql$
+  with appends as (
+    select a.ord, a.name, a.count, a.outcome, sum(a.count) over (order by a.ord) - a.count as before
+    from unnest(p_streams, p_counts, p_outcomes) with ordinality as a(name, count, outcome, ord)
+  ), stored as (
+    select a.ord, count(*) as found,
+      bool_and(e.stream_name = a.name) and max(e.stream_revision - u.n) = min(e.stream_revision - u.n) as same_append
+    from appends a
+    cross join lateral unnest(p_ids[a.before + 1 : a.before + a.count]) with ordinality as u(id, n)
+    join eventstore.events e on e.event_id = u.id
+    where a.outcome = p_which
+    group by a.ord
+  )
+  select array_agg(case
+      when a.outcome <> p_which then a.outcome
+      when s.found = a.count and s.same_append then 'retried'
+      when s.found is not null or a.outcome = 'partly_stored' then 'idempotency_conflict'
+      else a.outcome
+    end order by a.ord)
+  from appends a left join stored s on s.ord = a.ord
+$sql$;
+
 create function eventstore.append_events(
   p_streams text[], p_expected text[], p_counts int[],
   p_ids uuid[], p_types text[], p_data jsonb, p_metadata jsonb)
@@ -186,6 +219,8 @@ declare
   v_stream_ids bigint[];
   v_current bigint[];
   v_outcomes text[];
+  v_inserted bigint[];
+  v_last_positions bigint[];
 begin
   -- Claims the revisions of every append in one statement, creating streams as needed. The
   -- row locks serialise each stream's writers; an append refused below gives them back.
@@ -200,22 +235,9 @@ begin
     from unnest(p_streams, p_counts) with ordinality as a(name, count, ord)
     join claimed c on c.stream_name = a.name;
 
-  -- Each append's outcome. A statement of its own: its snapshot, taken once the stream locks
-  -- are held, sees the events of a concurrent append it waited for. A retry of an append that
-  -- went through answers as the original did: its ids are all stored, in its stream, in order.
-  with appends as (
-    select a.ord, a.name, a.expected, a.count, a.current, sum(a.count) over (order by a.ord) - a.count as before
-    from unnest(p_streams, p_expected, p_counts, v_current) with ordinality as a(name, expected, count, current, ord)
-  ), stored as (
-    select a.ord, count(*) as found,
-      bool_and(e.stream_name = a.name) and max(e.stream_revision - u.n) = min(e.stream_revision - u.n) as same_append
-    from appends a
-    cross join lateral unnest(p_ids[a.before + 1 : a.before + a.count]) with ordinality as u(id, n)
-    join eventstore.events e on e.event_id = u.id
-    group by a.ord
-  )
+  -- Appends whose expected revision holds go in. One whose ids are stored already (a retry)
+  -- may still answer as the original did, so those refused are checked for that.
   select array_agg(case
-      when s.found is not null then case when s.found = a.count and s.same_append then 'retried' else 'idempotency_conflict' end
       when case a.expected
         when 'any' then true
         when 'no_stream' then a.current = -1
@@ -225,22 +247,24 @@ begin
       else 'wrong_expected_revision'
     end order by a.ord)
     into v_outcomes
-    from appends a left join stored s on s.ord = a.ord;
-
+    from unnest(p_expected, v_current) with ordinality as a(expected, current, ord);
   if not (v_outcomes <@ array['appended']) then
-    update eventstore.streams s set revision = a.current
-      from unnest(p_streams, v_current, v_outcomes) as a(name, current, outcome)
-      where s.stream_name = a.name and a.outcome <> 'appended';
+    v_outcomes := eventstore.stored_outcomes(p_streams, p_counts, p_ids, v_outcomes, 'wrong_expected_revision');
   end if;
 
-  return query
+  -- The events, in one statement. The unique index on event_id finds ids stored before (a
+  -- retry, or a reuse), which this skips instead of failing: an append missing rows is undone
+  -- below. Checking the ids first would look each one up twice.
   with appends as (
-    select a.ord, a.name, a.stream_id, a.current, a.outcome, a.count, sum(a.count) over (order by a.ord) - a.count as before
-    from unnest(p_streams, v_stream_ids, v_current, v_outcomes, p_counts) with ordinality as a(name, stream_id, current, outcome, count, ord)
+    select a.stream_id, a.name, a.current, a.before, a.count
+    from (
+      select a.*, sum(a.count) over (order by a.ord) - a.count as before
+      from unnest(v_stream_ids, p_streams, v_current, p_counts, v_outcomes) with ordinality as a(stream_id, name, current, count, outcome, ord)
+    ) a
+    where a.outcome = 'appended'
   ), owners as (
     -- The group's event n belongs to the append whose range holds it.
-    select a.stream_id, a.name, a.current, a.before, generate_series(a.before + 1, a.before + a.count) as n
-    from appends a where a.outcome = 'appended'
+    select a.stream_id, a.name, a.current, a.before, generate_series(a.before + 1, a.before + a.count) as n from appends a
   ), inserted as (
     insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
     select u.id, o.stream_id, o.name, o.current + u.n - o.before, u.type, u.data, u.metadata
@@ -249,19 +273,49 @@ begin
     join owners o on o.n = u.n
     -- Positions are drawn in this order, so a stream's revisions follow the global order.
     order by u.n
+    on conflict (event_id) do nothing
     returning stream_id, position
-  ), last_inserted as (
-    select i.stream_id, max(i.position) as position from inserted i group by i.stream_id
+  ), per_stream as (
+    select i.stream_id, count(*) as inserted, max(i.position) as position from inserted i group by i.stream_id
   )
+  select array_agg(coalesce(p.inserted, 0) order by a.ord), array_agg(p.position order by a.ord)
+    into v_inserted, v_last_positions
+    from unnest(v_stream_ids) with ordinality as a(stream_id, ord)
+    left join per_stream p on p.stream_id = a.stream_id;
+
+  if exists (
+    select 1 from unnest(v_outcomes, v_inserted, p_counts) as a(outcome, inserted, count)
+    where a.outcome = 'appended' and a.inserted <> a.count
+  ) then
+    -- Rare: appends that found some of their ids stored. Their rows are taken out again (the
+    -- stream locks keep their revisions ours), then they answer as retries or conflicts.
+    delete from eventstore.events e
+      using unnest(v_stream_ids, v_current, v_outcomes, v_inserted, p_counts) as a(stream_id, current, outcome, inserted, count)
+      where a.outcome = 'appended' and a.inserted <> a.count and e.stream_id = a.stream_id and e.stream_revision > a.current;
+    select array_agg(case when a.outcome = 'appended' and a.inserted <> a.count then 'partly_stored' else a.outcome end order by a.ord)
+      into v_outcomes
+      from unnest(v_outcomes, v_inserted, p_counts) with ordinality as a(outcome, inserted, count, ord);
+    v_outcomes := eventstore.stored_outcomes(p_streams, p_counts, p_ids, v_outcomes, 'partly_stored');
+  end if;
+
+  if not (v_outcomes <@ array['appended']) then
+    update eventstore.streams s set revision = a.current
+      from unnest(p_streams, v_current, v_outcomes) as a(name, current, outcome)
+      where s.stream_name = a.name and a.outcome <> 'appended';
+  end if;
+
+  return query
   select a.ord::int, a.outcome,
     case a.outcome when 'appended' then a.current + a.count when 'retried' then r.stream_revision else a.current end,
     case a.outcome when 'appended' then pg_current_xact_id() when 'retried' then r.transaction_id end,
-    case a.outcome when 'appended' then l.position when 'retried' then r.position end
-  from appends a
-  left join last_inserted l on l.stream_id = a.stream_id
+    case a.outcome when 'appended' then a.last_position when 'retried' then r.position end
+  from (
+    select a.*, sum(a.count) over (order by a.ord) as last
+    from unnest(v_outcomes, v_current, p_counts, v_last_positions) with ordinality as a(outcome, current, count, last_position, ord)
+  ) a
   left join lateral (
     select e.stream_revision, e.transaction_id, e.position from eventstore.events e
-    where a.outcome = 'retried' and e.event_id = p_ids[a.before + a.count]
+    where a.outcome = 'retried' and e.event_id = p_ids[a.last]
   ) r on true
   order by a.ord;
 
