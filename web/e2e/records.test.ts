@@ -249,4 +249,71 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await page.getByTestId('records-page').getAttribute('data-read-only')).toBe('true');
     expect(await cell(recordRow(page, 'Kontserdid'), 'amount').textContent()).toBe('750,50');
   });
+
+  it('groups records by a classifier grouping the master classifier’s items, collapsible, and by another when chosen', async () => {
+    const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
+    const made = await documentWithMaster(admin, organizationId, { name: 'Eelarve 2029', period: { year: 2029, month: 1, duration: 1 } });
+    const doc = made.documentId;
+    const masterId = made.masterClassifierId;
+    const classifier = async (fieldName: string, name: string, groupingId: string | null) =>
+      (
+        await call<{ id: string }>(admin, 'POST', `/api/document/${doc}/classifier`, {
+          name,
+          itemName: name,
+          fieldName,
+          groupingId,
+          codeSettings: { typeName: 'Code', minLength: 1, maxLength: 20, hierarchical: false },
+        })
+      ).id;
+    const item = async (classifierId: string, code: string, name: string, groupedBy: Array<{ classifierId: string; itemId: string }> = []) =>
+      (await call<{ id: string }>(admin, 'POST', `/api/classifier/${classifierId}/item`, { code, name, groupedBy })).id;
+    const field = await classifier('valdkond', 'Valdkond', masterId);
+    const main = await classifier('pearuhm', 'Pearühm', masterId);
+    const unit = await classifier('asutus', 'Asutus', null);
+    const education = await item(field, 'H', 'Haridusvaldkond');
+    const culture = await item(field, 'K', 'Kultuurivaldkond');
+    const all = await item(main, 'X', 'Kõik tegevused');
+    await item(masterId, '01', 'Üldharidus', [
+      { classifierId: field, itemId: education },
+      { classifierId: main, itemId: all },
+    ]);
+    await item(masterId, '02', 'Teater', [
+      { classifierId: field, itemId: culture },
+      { classifierId: main, itemId: all },
+    ]);
+    await item(unit, 'L1', 'Linnavalitsus');
+    const scheme = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${doc}/schema`, { name: 'Asutused', classifierList: [{ classifierId: unit, type: 'MAIN' }] })
+    ).id;
+    const place = (await call<{ id: string }>(admin, 'POST', `/api/schema/${scheme}/sub-budget`, { name: 'Linnavalitsus', classifiers: { [unit]: 'L1' } })).id;
+    const budget = (await call<{ id: string }>(admin, 'POST', `/api/document/${doc}/budget`, { type: 'COMMON', name: 'Linn' })).id;
+    for (const [name, amount, code] of [
+      ['Koolid', '100', '01'],
+      ['Lasteaed', '30.5', '01'],
+      ['Etendused', '50', '02'],
+    ])
+      await call(admin, 'POST', `/api/budget/${budget}/sub-budget/${place}/record`, { name, amount, classifiers: { [masterId]: code } });
+
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+    await page.goto(`/document/${doc}/budget/${budget}/sub-budgets/${scheme}/records/${place}`);
+    await recordRow(page, 'Etendused').waitFor();
+    const grouping = page.getByTestId('records-grouping');
+    expect(await grouping.isDisabled()).toBe(false);
+    expect(await grouping.locator('option').allTextContents()).toEqual(['Valdkond', 'Pearühm']);
+    const groupRow = (name: string) => gridRows(page, 'records-grid').filter({ has: page.getByTestId('records-group-name').getByText(name, { exact: true }) });
+    await eventually(() => cell(groupRow('H – Haridusvaldkond'), 'amount').textContent()).toBe('130,50');
+    expect(await cell(groupRow('K – Kultuurivaldkond'), 'amount').textContent()).toBe('50,00');
+
+    // A collapsed group hides its records; its sum stays.
+    await groupRow('H – Haridusvaldkond').getByTestId('records-group-toggle').click();
+    await eventually(() => recordRows(page).count()).toBe(1);
+    expect(await groupRow('H – Haridusvaldkond').getByTestId('records-group-toggle').getAttribute('aria-expanded')).toBe('false');
+
+    // Grouped by the other classifier: one group of all three.
+    await grouping.selectOption(main);
+    await eventually(() => cell(groupRow('X – Kõik tegevused'), 'amount').textContent()).toBe('180,50');
+    expect(await recordRows(page).count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

@@ -47,11 +47,13 @@ export function useRecordColumns({
     return [
       {
         colId: 'name',
-        field: 'name',
         headerName: intl.formatMessage({ id: 'records.column.name' }),
         flex: 1.4,
         minWidth: 240,
-        comparator: text,
+        // The value is the row: its cell is drawn again whenever the row changes (a group's
+        // expanded flag and count, a record's promotion), not only when the name does.
+        valueGetter: ({ data }) => data,
+        comparator: (a: RecordRow | undefined, b: RecordRow | undefined) => text(a?.name ?? '', b?.name ?? ''),
         cellRenderer: RecordNameCell,
         suppressKeyboardEvent,
       },
@@ -82,6 +84,7 @@ export function useRecordColumns({
       })),
       {
         ...actionsColumn<RecordRow>(intl.formatMessage({ id: 'records.column.actions' }), actionsWidth, RecordActionsCell),
+        valueGetter: ({ data }) => data,
         // Enter and Space press the focused button, not the grid's own keys.
         suppressKeyboardEvent: ({ event }) => (event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLButtonElement,
       },
