@@ -2,11 +2,11 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
 
 /**
- * The records API's reads of the `records` read model (issue 11). Lists are built as one JSON
- * text by PostgreSQL in the shape of the shared `recordSchema`: a sub-budget may hold 10,000
- * records, and building their answer row by row in the gateway costs more than the query.
- * Amounts leave PostgreSQL as canonical decimal text (`trim_scale`: "12.5", never "12.500000"; the
- * months are unscaled numerics, stored canonical), never as binary floating point. Raw SQL names the `read` schema's views itself.
+ * The records API's reads of the `records` read model (issue 11). Lists are one JSON text joined
+ * by PostgreSQL from each record's stored list JSON, in the shape of the shared `recordSchema`: a
+ * sub-budget may hold 10,000 records. Amounts leave PostgreSQL as canonical decimal text
+ * (`trim_scale`: "12.5", never "12.500000"), never as binary floating point. Raw SQL names the
+ * `read` schema's views itself.
  */
 
 /** A record row as the records API needs it (one record, bulk commands, history). */
@@ -26,39 +26,23 @@ export interface RecordApiRow {
   import_id: string | null;
 }
 
-/** Which records of a budget a list holds. */
+/** Which records of a budget a list holds (a budget's and a sub-budget's lists: queries.ts). */
 export type RecordsFilter =
   | { kind: 'budget'; budgetId: string }
-  /**
-   * Records in a sub-budget: on every classifier of its scheme they carry the sub-budget's value,
-   * and none where the sub-budget leaves a classifier empty (`emptyClassifierIds`).
-   */
-  | { kind: 'subBudget'; budgetId: string; classifiers: Record<string, string>; emptyClassifierIds: readonly string[] }
   /** Records in no sub-budget of the scheme (the -2 row); `classifierIds` are the scheme's classifiers. */
   | { kind: 'unfit'; budgetId: string; schemeId: string; classifierIds: readonly string[] }
   | { kind: 'ids'; budgetId: string; recordIds: readonly string[] };
 
-const iso = (column: RawBuilder<unknown>) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** One record as the shared `recordSchema` (comments arrive with a later issue: none yet). */
-const recordJson = sql`json_build_object(
-  'id', r.id, 'budgetId', r.budget_id, 'documentId', r.document_id, 'name', r.name,
-  'amount', trim_scale(r.amount)::text,
-  'classifiers', r.classifiers,
-  'factors', json_build_object('months', r.months::text[]),
-  'extra', json_build_object('promoted', r.promoted),
-  'hasComments', false, 'hasCommentAttachments', false,
-  'createdAt', ${iso(sql`r.created_at`)}, 'updated_at', ${iso(sql`r.updated_at`)},
-  'user_name', coalesce(u.name, '')
-)`;
+/**
+ * One record as the shared `recordSchema`, as JSON text: the row's stored list JSON (the projector
+ * keeps it) with the last changer's name added; 10,000 records are joined, not built, per request.
+ */
+const recordJsonText = sql<string>`left(r.list_json, -1) || ',"user_name":' || to_json(coalesce(u.name, ''))::text || '}'`;
 
 function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
   switch (filter.kind) {
     case 'budget':
       return sql`r.budget_id = ${filter.budgetId}::uuid`;
-    case 'subBudget':
-      return sql`r.budget_id = ${filter.budgetId}::uuid and r.classifiers @> ${JSON.stringify(filter.classifiers)}::jsonb
-        and not (r.classifiers ?| ${[...filter.emptyClassifierIds]}::text[])`;
     case 'unfit':
       return sql`r.budget_id = ${filter.budgetId}::uuid and not exists (
         select 1 from read.sub_budgets s where s.scheme_id = ${filter.schemeId}::uuid and r.classifiers @> s.classifiers
@@ -71,19 +55,15 @@ function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
 /** The records of the filter as a JSON array text, by name and id. */
 export async function recordsAsJson(read: ReadDatabase, filter: RecordsFilter): Promise<string> {
   const { rows } = await sql<{ json: string }>`
-    select coalesce(json_agg(${recordJson} order by r.name, r.id), '[]')::text as json
+    select '[' || coalesce(string_agg(${recordJsonText}, ',' order by r.name, r.id), '') || ']' as json
     from read.records r left join read.users u on u.id = r.updated_by_user_id
     where ${whereOf(filter)}`.execute(read);
   return rows[0]?.json ?? '[]';
 }
 
-/** The records of the filter as rows of the shared `recordSchema` (for lists the gateway adds to). */
+/** The records of the filter as objects of the shared `recordSchema` (for lists the gateway adds to), by name and id. */
 export async function recordsAsObjects<T>(read: ReadDatabase, filter: RecordsFilter): Promise<T[]> {
-  const { rows } = await sql<{ record: T }>`
-    select ${recordJson} as record
-    from read.records r left join read.users u on u.id = r.updated_by_user_id
-    where ${whereOf(filter)} order by r.name, r.id`.execute(read);
-  return rows.map((row) => row.record);
+  return JSON.parse(await recordsAsJson(read, filter)) as T[];
 }
 
 const rowColumns = sql`r.id, r.budget_id, r.document_id, r.organization_id, r.name, trim_scale(r.amount)::text as amount,

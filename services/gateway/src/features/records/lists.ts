@@ -1,4 +1,4 @@
-import { type RecordsFilter, recordsAsObjects, subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
+import { recordsAsObjects, subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
 import { findScheme } from '@eelarve/projections/schemes/queries';
 import { type BudgetRecord, DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
@@ -23,14 +23,14 @@ async function grantedSubBudgets(app: FastifyInstance, auth: AuthContext, place:
   return new Set((await access.only.execute()).map((row) => row.id));
 }
 
-/** The whole budget's filter, or null when the caller reads only some of its sub-budgets. */
-export async function readableFilter(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<RecordsFilter | null> {
-  return (await grantedSubBudgets(app, auth, place)) ? null : { kind: 'budget', budgetId: place.budget.id };
+/** Whether the caller reads the whole budget (not only some of its sub-budgets). */
+export async function readsWholeBudget(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<boolean> {
+  return (await grantedSubBudgets(app, auth, place)) === null;
 }
 
 /** The unfit row of a scheme is no sub-budget's: only a reader of the whole budget reads it. */
 export async function wholeBudgetReader(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<void> {
-  if (await grantedSubBudgets(app, auth, place)) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'the unfit row needs read on the whole budget');
+  if (!(await readsWholeBudget(app, auth, place))) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'the unfit row needs read on the whole budget');
 }
 
 /** The budget's records with the sub-budget each falls in per scheme, kept to what the caller reads. */

@@ -1,7 +1,7 @@
 import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, snapshotAfter } from '@eelarve/domain';
 import { formatPosition, parsePosition, comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { findBudgetRecords, type RecordApiRow, recordsAsJson } from '@eelarve/projections/records/api-queries';
-import { findRecordOrigin } from '@eelarve/projections/records/queries';
+import { budgetRecordsJson, findRecordOrigin, subBudgetRecordsJson } from '@eelarve/projections/records/queries';
 import { DomainError, fieldError, type RecordHistoryEntry, type RecordInput, type recordsBulkEditSchema, type RecordStoredEvent } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -11,7 +11,7 @@ import type { Caller } from '../../types';
 import { budgetPlace, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
 import { codesOf, recordFacts } from './facts';
 import { schemeClassifierIds } from './fitting';
-import { readableFilter, schemeRecordsOf, schemesRecordsOf, wholeBudgetReader } from './lists';
+import { readsWholeBudget, schemeRecordsOf, schemesRecordsOf, wholeBudgetReader } from './lists';
 import { toStoredEvent } from './responses';
 import { actorNamesOf, namedVersions, recordOrigins, recordVersions } from './versions';
 
@@ -145,20 +145,17 @@ export function recordService(app: FastifyInstance) {
     /** GET api/budget/{id}/records: every record of the budget the caller reads. */
     async listOfBudget(caller: Caller, budgetId: string): Promise<string> {
       const place = await budgetPlace(app, caller.auth, budgetId, 'read');
-      const filter = await readableFilter(app, caller.auth, place);
-      return filter ? recordsAsJson(read(), filter) : JSON.stringify(await schemesRecordsOf(app, caller.auth, place, null));
+      const whole = await readsWholeBudget(app, caller.auth, place);
+      return whole ? budgetRecordsJson(read(), place.budget.id) : JSON.stringify(await schemesRecordsOf(app, caller.auth, place, null));
     },
 
     /** GET api/budget/{b}/sub-budget/{s}/records: the sub-budget's records, or the scheme's unfit ones (-2). */
     async listOfSubBudget(caller: Caller, path: RecordPath): Promise<string> {
       const place = await placeOf(caller, path, 'read');
       if (place.kind === 'unfit') await wholeBudgetReader(app, caller.auth, place);
-      if (place.kind === 'subBudget') {
-        const { schemeClassifierIds: ids, classifiers } = place.subBudgetFact;
-        return recordsAsJson(read(), { kind: 'subBudget', budgetId: place.budget.id, classifiers, emptyClassifierIds: ids.filter((id) => classifiers[id] === undefined) });
-      }
+      if (place.kind === 'subBudget') return subBudgetRecordsJson(read(), place.budget.id, place.subBudget.id);
       if (place.kind === 'unfit') return recordsAsJson(read(), { kind: 'unfit', budgetId: place.budget.id, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
-      return recordsAsJson(read(), { kind: 'budget', budgetId: place.budget.id });
+      return budgetRecordsJson(read(), place.budget.id);
     },
 
     /** GET api/budget/{b}/schema/{s}/records: the budget's records, each with the sub-budget it falls in (or -2). */
