@@ -14,6 +14,7 @@ import {
 } from './rows';
 
 const period = { year: 2026, month: 7, duration: 1 };
+const CODE = { typeName: 'Code', typeRegex: '^[0-9A-Za-z.]+$', regexFlag: '', minLength: 1, maxLength: 20, hierarchical: false, ranking: 1 };
 const columns = {
   classifiers: [
     { id: 'c-main', fieldName: 'tegevusala', name: 'Tegevusala' },
@@ -70,8 +71,8 @@ describe('records import rows', () => {
   it('checks the rows with the shared rules and decides when the import is enabled (spec 3, section 4)', () => {
     const classifiers = importClassifiers(
       [
-        { id: 'c-main', fieldName: 'tegevusala', name: 'Tegevusala', required: true, master: true, codeSettings: null } as never,
-        { id: 'c-opt', fieldName: 'allikas', required: false, master: false, codeSettings: null } as never,
+        { id: 'c-main', fieldName: 'tegevusala', name: 'Tegevusala', required: true, master: true, codeSettings: CODE } as never,
+        { id: 'c-opt', fieldName: 'allikas', required: false, master: false, codeSettings: CODE } as never,
       ],
       [
         { classifierId: 'c-main', code: '01.1', name: 'Haridus', unselectable: false } as never,

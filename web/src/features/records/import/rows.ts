@@ -4,6 +4,7 @@ import {
   type ClassifierItem,
   type ImportClassifier,
   type ImportRow,
+  importValidationContext,
   parseTypedAmount,
   type RecordImportRowError,
   type ValidatedImportRow,
@@ -151,19 +152,15 @@ export function recordsToImportRows(records: readonly BudgetRecord[]): SourceRow
 /** A classifier as the import knows it: the shared rules' facts and its name (a file's column may use it). */
 export type ImportFactsClassifier = ImportClassifier & { name: string };
 
-/** The facts the shared rules need about the document's classifiers and their items. */
+/**
+ * The facts the shared rules need about the document's classifiers and their items, built by the
+ * shared importValidationContext (the import job builds its own with it too).
+ */
 export function importClassifiers(classifiers: readonly Classifier[], items: readonly ClassifierItem[]): ImportFactsClassifier[] {
   const byClassifier = new Map<string, ClassifierItem[]>();
   for (const item of items) byClassifier.set(item.classifierId, [...(byClassifier.get(item.classifierId) ?? []), item]);
-  return classifiers.map((classifier) => ({
-    id: classifier.id,
-    fieldName: classifier.fieldName,
-    name: classifier.name,
-    required: classifier.required,
-    master: classifier.master,
-    code: classifier.codeSettings,
-    items: (byClassifier.get(classifier.id) ?? []).map((item) => ({ code: item.code, name: item.name, selectable: !item.unselectable })),
-  }));
+  const context = importValidationContext({ classifiers, itemsOf: (id) => byClassifier.get(id) ?? [], periodDurationYears: 0 });
+  return context.classifiers.map((fact, index) => ({ ...fact, name: classifiers[index]!.name }));
 }
 
 /** A row of the rows table: where it came from, what the rules made of it. */
