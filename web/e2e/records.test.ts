@@ -1,9 +1,10 @@
+import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
-import { browserSuite, call, documentWithMaster, gridRows, seriousViolations, signIn } from './harness';
+import { browserSuite, call, documentWithMaster, enableStatuses, gridRows, seriousViolations, signIn } from './harness';
 
 /**
  * The records screen (issue 11, point 6; spec 3, Records screen): from a budget's sub-budgets tab
@@ -315,5 +316,57 @@ describe('web: records of a sub-budget (browser)', () => {
     await eventually(() => cell(groupRow('X – Kõik tegevused'), 'amount').textContent()).toBe('180,50');
     expect(await recordRows(page).count()).toBe(3);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  // Last: it makes the organisation use statuses.
+  it('keeps the records of a budget whose status disables writing its data read-only, even for a writer', async () => {
+    const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
+    await enableStatuses(admin, organizationId);
+    const [inPreparation, , approved] = DEFAULT_RESOURCE_STATUSES;
+    const fixture = accountsFixture(suite.server.app, admin);
+    const writer = await fixture.member(organizationId, ['DATA_VIEW', 'CLASSIFICATION_VIEW']);
+    await fixture.grant(writer.occupationId, [{ update: true }]);
+    const made = await documentWithMaster(admin, organizationId, {
+      name: 'Kinnitatud 2030',
+      period: { year: 2030, month: 1, duration: 1 },
+      resourceStatusId: inPreparation?.id,
+    });
+    await call(admin, 'POST', `/api/classifier/${made.masterClassifierId}/item`, { code: '01', name: 'Haridus' });
+    const scheme = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${made.documentId}/schema`, {
+        name: 'Kulud',
+        classifierList: [{ classifierId: made.masterClassifierId, type: 'MAIN' }],
+      })
+    ).id;
+    const place = (
+      await call<{ id: string }>(admin, 'POST', `/api/schema/${scheme}/sub-budget`, { name: 'Haridus', classifiers: { [made.masterClassifierId]: '01' } })
+    ).id;
+    const budget = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${made.documentId}/budget`, {
+        type: 'COMMON',
+        name: 'Kinnitatud',
+        resourceStatusId: approved?.id,
+      })
+    ).id;
+
+    const page = await suite.openPage();
+    await signIn(page, { email: writer.email, password: PASSWORD });
+    await page.goto(`/document/${made.documentId}/budget/${budget}/sub-budgets/${scheme}/records/${place}`);
+    await page.getByTestId('records-grid').waitFor();
+    expect(await page.getByTestId('records-page').getAttribute('data-read-only')).toBe('true');
+    expect(await page.getByTestId('records-read-only').textContent()).toBe(et['records.readOnly.status']);
+    expect(await page.getByTestId('records-add').count()).toBe(0);
+
+    // The same writer edits the records of a budget still in preparation.
+    const open = (
+      await call<{ id: string }>(admin, 'POST', `/api/document/${made.documentId}/budget`, {
+        type: 'COMMON',
+        name: 'Koostamisel',
+        resourceStatusId: inPreparation?.id,
+      })
+    ).id;
+    await page.goto(`/document/${made.documentId}/budget/${open}/sub-budgets/${scheme}/records/${place}`);
+    await page.getByTestId('records-add').waitFor();
+    expect(await page.getByTestId('records-page').getAttribute('data-read-only')).toBeNull();
   });
 });
