@@ -107,9 +107,10 @@ const monthsOf = (column: string) =>
 
 /**
  * A record as the records API lists it (the shared recordSchema without `user_name`, which a list
- * adds from the users table), kept as text beside the columns: a 10,000-record list is then its
- * rows' texts joined, not 10,000 JSON objects built per request. New rows get it from here; an
- * edit, a promotion or a restoration rebuilds it in PostgreSQL (`refreshListJson`), the same shape.
+ * adds from the users table before the closing brace), kept as text beside the columns: a
+ * 10,000-record list is then its rows' texts joined, not 10,000 JSON objects built per request.
+ * New rows get it from here; an edit, a promotion or a restoration rebuilds it in PostgreSQL
+ * (`refreshListJson`), the same shape.
  */
 function listJson(row: NewRow): string {
   return JSON.stringify({

@@ -148,12 +148,14 @@ export async function listSubBudgetRecords(read: ReadDatabase, budgetId: string,
 
 /**
  * Records as the API lists them (the shared recordSchema), one JSON array text by name and id:
- * each row's stored list_json with the last changer's name added, joined by PostgreSQL.
+ * each row's stored list JSON with the last changer's name put before its closing brace (the
+ * name's JSON made once per user, not per record), joined by PostgreSQL.
  */
 async function listJsonOf(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
   const { rows } = await sql<{ json: string }>`
-    select '[' || coalesce(string_agg(left(r.list_json, -1) || ',"user_name":' || to_json(coalesce(u.name, ''))::text || '}', ',' order by r.name, r.id), '') || ']' as json
-      from read.records r left join read.users u on u.id = r.updated_by_user_id
+    select '[' || coalesce(string_agg(left(r.list_json, -1) || coalesce(u.tail, ',"user_name":""}'), ',' order by r.name, r.id), '') || ']' as json
+      from read.records r
+      left join (select id, ',"user_name":' || to_json(name)::text || '}' as tail from read.users) u on u.id = r.updated_by_user_id
      where ${where}`.execute(read);
   return rows[0]?.json ?? '[]';
 }
