@@ -94,6 +94,12 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await page.getByTestId('record-save').isDisabled()).toBe(true);
     await page.getByTestId('record-name-input').pressSequentially('Õpikud');
     await page.getByTestId(`record-classifier-${sourceId}`).selectOption('A');
+    // Not a number: refused on its field before anything is sent.
+    await page.getByTestId('record-amount-input').pressSequentially('12,3,4');
+    await page.getByTestId('record-save').click();
+    await page.getByTestId('record-validation-error').locator('[data-message="validation.amount"]').waitFor();
+    expect(await page.getByTestId('record-amount-input').getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('record-amount-input').fill('');
     await page.getByTestId('record-amount-input').pressSequentially('1 234,5');
     await page.getByTestId('record-save').click();
     const books = recordRow(page, 'Õpikud');
