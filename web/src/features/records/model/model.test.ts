@@ -150,6 +150,10 @@ describe('the record draft', () => {
       name: 'validation.maxLength',
     });
     expect(serverInvalid(new ApiError(422, 'RECORD_FACTORS_MISMATCH'))).toEqual({ months: 'RECORD_FACTORS_MISMATCH' });
+    expect(serverInvalid(new ApiError(422, 'RECORD_NAME_TOO_LONG'))).toEqual({ name: 'RECORD_NAME_TOO_LONG' });
+    expect(serverInvalid(new ApiError(422, 'RECORD_FACTORS_INVALID', '', [{ path: 'body.factors.months.3', message: 'x' }]))).toEqual({
+      months: 'RECORD_FACTORS_INVALID',
+    });
     expect(serverInvalid(new ApiError(422, 'RECORD_DOES_NOT_MATCH_SUB_BUDGET'))).toEqual({});
   });
 });
