@@ -1,6 +1,6 @@
-import { type ImportRow, type ImportSubBudget, validateImportRows } from '@eelarve/shared';
+import type { ImportRow, ImportSubBudget } from '@eelarve/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { newImportId } from '../../../api/import-id';
 import { documentQuery } from '../../../app/document/current-document';
@@ -17,7 +17,7 @@ import { ImportPreviewPanel } from './ImportPreviewPanel';
 import { ImportProgress } from './ImportProgress';
 import { ImportRowsTable, type RowsFilter } from './ImportRowsTable';
 import { importFactsQuery } from './queries';
-import { canImportRows, type CheckedRow, checkedRows, rowsToSend, type SourceRow } from './rows';
+import { canImportRows, type CheckedRow, checkRowsInChunks, rowsToSend } from './rows';
 import { type LoadedSource, SourceStep, type SourceMode } from './SourceStep';
 import type { ImportRun } from './useImportPolling';
 import './import.css';
@@ -68,14 +68,25 @@ export function RecordImportModal({
   const searchId = useId();
 
   const monthNames = useMemo(() => (document.data ? monthKeys(document.data.period) : []), [document.data]);
-  const rows = useMemo<CheckedRow[]>(() => {
-    if (!source || !facts.data || !document.data) return [];
-    const validated = validateImportRows(
-      source.rows.map((entry: SourceRow) => entry.row),
-      { classifiers: facts.data, monthCount: document.data.period.duration * 12, subBudget: place.subBudget, decimalSeparator },
-    );
-    return checkedRows(source.rows, validated);
-  }, [source, facts.data, document.data, place.subBudget, decimalSeparator]);
+  const [rows, setRows] = useState<CheckedRow[]>([]);
+  const [checking, setChecking] = useState<{ checked: number; total: number } | null>(null);
+  // The latest source being checked: a result for an earlier one (the user went back meanwhile) is dropped.
+  const checkToken = useRef(0);
+
+  const checkSource = async (loaded: LoadedSource) => {
+    if (!facts.data || !document.data) return;
+    const token = ++checkToken.current;
+    const context = { classifiers: facts.data, monthCount: document.data.period.duration * 12, subBudget: place.subBudget, decimalSeparator };
+    setChecking({ checked: 0, total: loaded.rows.length });
+    const checked = await checkRowsInChunks(loaded.rows, context, (count) => {
+      if (token === checkToken.current) setChecking({ checked: count, total: loaded.rows.length });
+    });
+    if (token !== checkToken.current) return;
+    setChecking(null);
+    setSelected(new Set());
+    setRows(checked);
+    setSource(loaded);
+  };
 
   const filterActive = filter.search.trim() !== '' || filter.errorsOnly;
   const canImport = canImportRows(rows, selected.size, filterActive);
@@ -103,7 +114,9 @@ export function RecordImportModal({
   const step = run ? 'progress' : source ? 'rows' : 'source';
   const title = intl.formatMessage({ id: mode === 'file' ? 'recordImport.title.file' : 'recordImport.title.budget' });
   const back = () => {
+    checkToken.current += 1;
     setSource(null);
+    setRows([]);
     setSelected(new Set());
     setFilter({ search: '', errorsOnly: false });
   };
@@ -143,7 +156,12 @@ export function RecordImportModal({
         <FormattedMessage id={place.target.subBudgetId ? 'recordImport.target.subBudget' : 'recordImport.target.budget'} values={{ name: place.targetName }} />
       </p>
       {facts.isError ? <ErrorAlert error={facts.error} title={<FormattedMessage id="recordImport.factsFailed" />} testId="record-import-facts-error" /> : null}
-      {step === 'source' ? (
+      {step === 'source' && checking ? (
+        <p role="status" data-testid="record-import-checking">
+          <FormattedMessage id="recordImport.checking" values={checking} />
+        </p>
+      ) : null}
+      {step === 'source' && !checking ? (
         <SourceStep
           mode={mode}
           documentId={place.documentId}
@@ -153,10 +171,7 @@ export function RecordImportModal({
           classifiers={facts.data ?? []}
           decimalSeparator={decimalSeparator}
           ready={facts.isSuccess && document.isSuccess}
-          onLoaded={(loaded) => {
-            setSelected(new Set());
-            setSource(loaded);
-          }}
+          onLoaded={(loaded) => void checkSource(loaded)}
           onCancel={onClose}
         />
       ) : null}

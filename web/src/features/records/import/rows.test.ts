@@ -5,6 +5,7 @@ import {
   amountCellOf,
   canImportRows,
   checkedRows,
+  checkRowsInChunks,
   importClassifiers,
   monthIndexOf,
   recordsToImportRows,
@@ -107,6 +108,38 @@ describe('records import rows', () => {
     expect(canImportRows([rows[2]!], 1, false)).toBe(false);
     expect(rowsToSend(rows, new Set([2, 4]))).toEqual([rows[0]!.source]);
     expect(additionalValues(rows[0]!, [classifiers[1]!])).toEqual(['allikas: RE']);
+  });
+
+  it('checks in chunks exactly as in one go, saying how far it got', async () => {
+    const classifiers = importClassifiers(
+      [{ id: 'c-main', fieldName: 'tegevusala', name: 'Tegevusala', required: true, master: true, codeSettings: CODE } as never],
+      [{ classifierId: 'c-main', code: '01', name: 'Haridus', unselectable: false } as never],
+    );
+    const { rows: source } = tableToImportRows(
+      [
+        ['name', 'tegevusala', 'summa'],
+        ['A', '01', 1],
+        ['', '01', 2],
+        ['C', '99', 3],
+        ['D', '01', 'x'],
+        ['E', '01', 5],
+      ],
+      columns,
+    );
+    const context = { classifiers, monthCount: 12 };
+    const progress: number[] = [];
+    const chunked = await checkRowsInChunks(source, context, (done) => progress.push(done), 2);
+    expect(chunked).toEqual(
+      checkedRows(
+        source,
+        validateImportRows(
+          source.map((entry) => entry.row),
+          context,
+        ),
+      ),
+    );
+    expect(chunked.map((row) => row.line)).toEqual([2, 3, 4, 5, 6]);
+    expect(progress).toEqual([2, 4, 5]);
   });
 
   it('shows two values and an ellipsis from three on', () => {

@@ -4,10 +4,12 @@ import {
   type ClassifierItem,
   type ImportClassifier,
   type ImportRow,
+  type ImportValidationContext,
   importValidationContext,
   parseTypedAmount,
   type RecordImportRowError,
   type ValidatedImportRow,
+  validateImportRows,
 } from '@eelarve/shared';
 
 /**
@@ -171,6 +173,33 @@ export interface CheckedRow extends ValidatedImportRow {
 
 export function checkedRows(source: readonly SourceRow[], validated: readonly ValidatedImportRow[]): CheckedRow[] {
   return validated.map((row, index) => ({ ...row, line: source[index]!.line, source: source[index]!.row }));
+}
+
+/** Rows checked per chunk: 100,000 rows take seconds to check, so the browser gets its turn between chunks. */
+export const CHECK_CHUNK_ROWS = 5_000;
+
+/** The shared rules over every row (each row is checked on its own, so chunks change nothing), saying how far it got. */
+export async function checkRowsInChunks(
+  source: readonly SourceRow[],
+  context: ImportValidationContext,
+  onProgress: (checked: number) => void = () => {},
+  chunkRows: number = CHECK_CHUNK_ROWS,
+): Promise<CheckedRow[]> {
+  const checked: CheckedRow[] = [];
+  for (let start = 0; start < source.length; start += chunkRows) {
+    const chunk = source.slice(start, start + chunkRows);
+    for (const row of checkedRows(
+      chunk,
+      validateImportRows(
+        chunk.map((entry) => entry.row),
+        context,
+      ),
+    ))
+      checked.push(row);
+    onProgress(checked.length);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return checked;
 }
 
 /** Spec 3, section 5: with three or more values only the first two are shown, then an ellipsis. */
