@@ -88,6 +88,15 @@ describe('grouped records', () => {
     ]);
   });
 
+  it('adds a group up again when one of its records changed, and not when only a group was collapsed', () => {
+    const years = periodYears({ year: 2025, month: 1, duration: 1 });
+    const groupOf = groupOfRecord('m', 'm', items, 'none');
+    const first = [record('r1', 'A', '1', { m: '01' }, ['1', ...Array(11).fill('0')]), record('r2', 'B', '2', { m: '01' })];
+    expect(buildRows(first, { groupOf, collapsed: new Set(), years })[0]).toMatchObject({ amount: '3', sums: { y2025q1: '1' } });
+    const changed = [{ ...record('r1', 'A', '5', { m: '01' }, ['5', ...Array(11).fill('0')]), updated_at: 'later' }, first[1] as BudgetRecord];
+    expect(buildRows(changed, { groupOf, collapsed: new Set(['01']), years })[0]).toMatchObject({ amount: '7', sums: { y2025q1: '5' }, expanded: false });
+  });
+
   it('keeps groups together after a sort: the unsaved row first, then each group with its own records in sorted order', () => {
     const row = (key: string, kind: RecordRow['kind'], groupKey: string, id: string | null = key) => ({ data: { key, id, kind, groupKey } as RecordRow });
     // As the grid sorted them by name, descending.

@@ -33,6 +33,20 @@ export interface RecordRow extends InlineEditRow {
 /** Where a record falls: a group key and its label, or null when records are not grouped. */
 export type GroupOf = (record: BudgetRecord) => { key: string; label: string } | null;
 
+/**
+ * A record's year and quarter sums, kept per record object and period: a search, a collapsed group
+ * or another grouping builds the rows again, but a record's sums change only with the record.
+ */
+const sumsOfRecord = new WeakMap<BudgetRecord, { years: readonly PeriodYear[]; sums: Record<string, string> }>();
+
+function recordSums(record: BudgetRecord, years: readonly PeriodYear[]): Record<string, string> {
+  const known = sumsOfRecord.get(record);
+  if (known?.years === years) return known.sums;
+  const sums = periodSums(record.factors.months, years);
+  sumsOfRecord.set(record, { years, sums });
+  return sums;
+}
+
 export function recordRow(record: BudgetRecord, years: readonly PeriodYear[], group: { key: string } | null): RecordRow {
   return {
     key: record.id,
@@ -46,7 +60,7 @@ export function recordRow(record: BudgetRecord, years: readonly PeriodYear[], gr
     months: record.factors.months,
     classifiers: record.classifiers,
     promoted: record.extra.promoted,
-    sums: periodSums(record.factors.months, years),
+    sums: recordSums(record, years),
     count: 1,
     expanded: true,
   };
@@ -80,6 +94,21 @@ export function sumRows(rows: readonly Pick<RecordRow, 'amount' | 'sums'>[], yea
   return { amount: sumAmounts(rows.map((row) => row.amount)), sums };
 }
 
+type GroupTotals = ReturnType<typeof sumRows>;
+
+/**
+ * The exact sums of the last rows built, by group and the records in it: collapsing or expanding
+ * a group builds the rows again with the same groups, whose sums need not be added up again.
+ */
+let totalsBefore = new Map<string, GroupTotals>();
+
+function groupTotals(key: string, members: readonly RecordRow[], years: readonly PeriodYear[], totalsNow: Map<string, GroupTotals>): GroupTotals {
+  const signature = `${years.map((year) => year.key).join(',')}|${key}|${members.map((row) => `${row.key}:${row.amount}:${row.record?.updated_at ?? ''}`).join(',')}`;
+  const totals = totalsBefore.get(signature) ?? sumRows(members, years);
+  totalsNow.set(signature, totals);
+  return totals;
+}
+
 /**
  * The grid's rows: without grouping the records as they are; with it, one group row per group
  * (ordered by its label) followed by its records unless the group is collapsed.
@@ -103,9 +132,10 @@ export function buildRows(
   }
   const ordered = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   const rows: RecordRow[] = [...ungrouped];
+  const totalsNow = new Map<string, GroupTotals>();
   for (const [key, { label, rows: members }] of ordered) {
     const expanded = !collapsed.has(key);
-    const totals = sumRows(members, years);
+    const totals = groupTotals(key, members, years, totalsNow);
     rows.push({
       key: `group:${key}`,
       id: `group:${key}`,
@@ -124,6 +154,7 @@ export function buildRows(
     });
     if (expanded) rows.push(...members);
   }
+  totalsBefore = totalsNow;
   return rows;
 }
 
