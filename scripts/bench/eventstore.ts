@@ -5,8 +5,8 @@
  * Client and server share the machine, so other busy processes lower every rate: the load
  * average is printed, and for the embedded server the CPU time each event cost, which they
  * do not change much. Each figure is printed beside PostgreSQL's own limit for the same work,
- * measured right after it on the same server (see RawPostgresLimits), and the share of it the
- * store reached.
+ * measured in turns with it on the same server (see RawPostgresLimits), best of three runs each,
+ * and the share of it the store reached.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,14 +19,16 @@ import { createDatabase, dropDatabase, startEmbeddedPostgres } from '@eelarve/po
 import { benchProjectorCatchUp } from '@eelarve/projections/bench';
 
 const SINGLE_WRITERS = 16;
-const SINGLE_EVENTS = 20_000;
-const BATCHES = 200;
+const SINGLE_EVENTS = 16_000;
+const BATCHES = 100;
 const BATCH_SIZE = 1_000;
 const BATCH_WRITERS = 4;
 const CATCH_UP_EVENTS = 1_000_000;
 const CATCH_UP_SECONDS = 10;
 /** The share of PostgreSQL's own rate the store must reach (issue 11, point 10). */
 const TARGET_RATIO = 0.8;
+/** Runs of each figure and its limit; the best counts (other processes share the machine). */
+const ROUNDS = 3;
 
 interface Result {
   name: string;
@@ -104,35 +106,73 @@ function line({ name, events, seconds, cpu }: Result): string {
   return `${name.padEnd(48)} ${String(events).padStart(9)} events ${seconds.toFixed(2).padStart(7)} s ${String(rate({ events, seconds })).padStart(7)} ev/s${cost}`;
 }
 
-/** The store's figure, then PostgreSQL's own for the same work, and how close the store came. */
-function reportBesideLimit(store: Result, limit: Result): void {
-  const ratio = rate(store) / rate(limit);
-  const verdict = ratio >= TARGET_RATIO ? 'met' : 'MISSED';
-  console.log(line(store));
-  console.log(line(limit));
-  console.log(`    ${ratio.toFixed(2)} of the limit, target ${TARGET_RATIO} ${verdict}`);
+/** A measured run: `prepare` makes its input (untimed) and returns the run to time. */
+interface Contender {
+  name: string;
+  prepare(): () => Promise<number>;
+}
+
+/**
+ * The store's figure beside PostgreSQL's own for the same work, and how close the store came.
+ * Other processes share the machine, so each runs ROUNDS times, taking turns at going first,
+ * and the best rate of each counts; the CPU per event is the mean over the rounds.
+ */
+async function besideLimit(store: Contender, limit: Contender): Promise<void> {
+  const runs = new Map<Contender, Result[]>([
+    [store, []],
+    [limit, []],
+  ]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const contender of round % 2 === 0 ? [store, limit] : [limit, store]) {
+      const run = contender.prepare();
+      runs.get(contender)!.push(await timed(contender.name, run));
+    }
+  }
+  const [storeBest, limitBest] = [bestOf(runs.get(store)!), bestOf(runs.get(limit)!)];
+  const ratio = rate(storeBest) / rate(limitBest);
+  console.log(line(storeBest));
+  console.log(line(limitBest));
+  console.log(`    ${ratio.toFixed(2)} of the limit (best of ${ROUNDS} each), target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`);
+}
+
+/** The fastest run, with the CPU per event of all runs. */
+function bestOf(results: Result[]): Result {
+  const best = results.reduce((a, b) => (rate(b) > rate(a) ? b : a));
+  const events = results.reduce((sum, result) => sum + result.events, 0);
+  const withCpu = results.every((result) => result.cpu);
+  const share = (pick: (cpu: NonNullable<Result['cpu']>) => number) => (results.reduce((sum, result) => sum + pick(result.cpu!), 0) * best.events) / events;
+  return { ...best, cpu: withCpu ? { client: share((cpu) => cpu.client), server: share((cpu) => cpu.server) } : undefined };
+}
+
+function batches(): NewEvent[][] {
+  return Array.from({ length: BATCHES }, () => Array.from({ length: BATCH_SIZE }, (_, index) => benchEvent(index)));
 }
 
 /** (a) Imports append big batches, one after another. */
-async function batchAppends(store: EventStore, limits: RawPostgresLimits): Promise<void> {
-  const batches = () => Array.from({ length: BATCHES }, () => Array.from({ length: BATCH_SIZE }, (_, index) => benchEvent(index)));
-  const storeBatches = batches();
-  const measured = await timed(`(a) ${BATCH_SIZE}-event batch appends, 1 writer`, async () => {
-    for (const events of storeBatches) await store.append(`import-${randomUUID()}`, events, { expectedRevision: 'no_stream' });
-    return BATCHES * BATCH_SIZE;
-  });
-  const copyBatches = limits.prepareCopyBatches(batches());
-  reportBesideLimit(measured, await timed('    limit: COPY of each batch', copyBatches));
+function batchAppends(store: EventStore, limits: RawPostgresLimits): Promise<void> {
+  return besideLimit(
+    {
+      name: `(a) ${BATCH_SIZE}-event batch appends, 1 writer`,
+      prepare() {
+        const input = batches();
+        return async () => {
+          for (const events of input) await store.append(`import-${randomUUID()}`, events, { expectedRevision: 'no_stream' });
+          return BATCHES * BATCH_SIZE;
+        };
+      },
+    },
+    { name: '    limit: COPY of each batch', prepare: () => limits.prepareCopyBatches(batches()) },
+  );
 }
 
 /** (a') The same with several importing writers at once (no limit of its own: for comparison). */
 async function concurrentBatchAppends(store: EventStore, writers: number): Promise<void> {
+  const input = batches();
   const result = await timed(`(a') ${BATCH_SIZE}-event batch appends, ${writers} writers`, async () => {
     await Promise.all(
-      Array.from({ length: writers }, async () => {
-        for (let batch = 0; batch < BATCHES / writers; batch++) {
-          const events = Array.from({ length: BATCH_SIZE }, (_, index) => benchEvent(index));
-          await store.append(`import-${randomUUID()}`, events, { expectedRevision: 'no_stream' });
+      Array.from({ length: writers }, async (_, writer) => {
+        for (let batch = writer; batch < BATCHES; batch += writers) {
+          await store.append(`import-${randomUUID()}`, input[batch]!, { expectedRevision: 'no_stream' });
         }
       }),
     );
@@ -142,27 +182,36 @@ async function concurrentBatchAppends(store: EventStore, writers: number): Promi
 }
 
 /** (b) Each writer appends one event at a time to its own stream, as command handlers do. */
-async function singleAppends(store: EventStore, limits: RawPostgresLimits): Promise<void> {
+function singleAppends(store: EventStore, limits: RawPostgresLimits): Promise<void> {
   const perWriter = SINGLE_EVENTS / SINGLE_WRITERS;
-  const measured = await timed(`(b) single-event appends, ${SINGLE_WRITERS} writers`, async () => {
-    await Promise.all(
-      Array.from({ length: SINGLE_WRITERS }, async (_, writer) => {
-        const stream = `bench-${writer}-${randomUUID()}`;
-        for (let index = 0; index < perWriter; index++) {
-          await store.append(stream, [benchEvent(index)], { expectedRevision: index === 0 ? 'no_stream' : BigInt(index - 1) });
-        }
-      }),
-    );
-    return SINGLE_EVENTS;
-  });
-  const multiRowCommits = limits.prepareMultiRowCommits(SINGLE_WRITERS, perWriter, benchEvent);
-  const limit = await timed(`    limit: ${SINGLE_WRITERS}-row inserts, one commit each`, multiRowCommits);
-  reportBesideLimit(measured, limit);
+  return besideLimit(
+    {
+      name: `(b) single-event appends, ${SINGLE_WRITERS} writers`,
+      prepare() {
+        const input = Array.from({ length: SINGLE_WRITERS }, () => Array.from({ length: perWriter }, (_, index) => benchEvent(index)));
+        return async () => {
+          await Promise.all(
+            input.map(async (events, writer) => {
+              const stream = `bench-${writer}-${randomUUID()}`;
+              for (const [index, event] of events.entries()) {
+                await store.append(stream, [event], { expectedRevision: index === 0 ? 'no_stream' : BigInt(index - 1) });
+              }
+            }),
+          );
+          return SINGLE_EVENTS;
+        };
+      },
+    },
+    {
+      name: `    limit: ${SINGLE_WRITERS}-row inserts, one commit each`,
+      prepare: () => limits.prepareMultiRowCommits(SINGLE_WRITERS, perWriter, benchEvent),
+    },
+  );
 }
 
 /** (c) A consumer reading the whole log from the start, page by page. */
-async function readAllFromStart(store: EventStore, limits: RawPostgresLimits): Promise<void> {
-  const measured = await timed('(c) readAll from the start, pages of 1000', async () => {
+function readAllFromStart(store: EventStore, limits: RawPostgresLimits): Promise<void> {
+  const readAll = async () => {
     let events = 0;
     let position = START;
     for (;;) {
@@ -171,8 +220,11 @@ async function readAllFromStart(store: EventStore, limits: RawPostgresLimits): P
       position = page.nextPosition;
       if (page.isEnd) return events;
     }
-  });
-  reportBesideLimit(measured, await timed('    limit: COPY out of the log in its order', () => limits.copyOutAll()));
+  };
+  return besideLimit(
+    { name: '(c) readAll from the start, pages of 1000', prepare: () => readAll },
+    { name: '    limit: COPY out of the log in its order', prepare: () => () => limits.copyOutAll() },
+  );
 }
 
 /** (d) A projector rebuilding from position zero, driven by the projections package (which tops the log up first). */

@@ -82,7 +82,7 @@ describe('PostgresEventStore specifics', () => {
     const contested = newEvent();
     const open = await beginSlowAppend(database.url, newStream(), [contested]);
     const bystanders = Array.from({ length: 5 }, () => [newStream(), [newEvent()]] as const);
-    // One group: it waits on the open transaction's event id, then fails as a whole.
+    // One group: it waits on the open transaction's event id, then only the culprit is refused.
     const appends = Promise.allSettled([
       store.append(newStream(), [contested], { expectedRevision: 'no_stream' }),
       ...bystanders.map(([stream, events]) => store.append(stream, events, { expectedRevision: 'no_stream' })),

@@ -103,7 +103,7 @@ export class AppendBatcher {
     try {
       outcomes = await this.#write(group);
     } catch (error) {
-      // One append can fail the whole transaction (two groups racing to insert one event id):
+      // One append can fail the whole transaction (the database refusing one append's values):
       // alone, each of the others goes through and the culprit gets its own error.
       if (group.length > 1 && !isTransientError(error)) {
         await Promise.all(group.map((pending) => this.#settle([pending])));

@@ -18,7 +18,10 @@ export function outcomeError(outcome: AppendOutcome, stream: string, expected: E
   return null;
 }
 
-/** Two appends racing with the same new event id: the loser's insert hits the unique index. */
+/**
+ * An event id the unique index refused. append_events skips stored ids and answers for them
+ * itself, so this is a safety net for a statement that did not.
+ */
 export function mapAppendError(error: unknown, stream: string): unknown {
   const { code, constraint } = (error ?? {}) as PgError;
   return code === '23505' && constraint === 'events_event_id_key' ? new IdempotencyConflictError(stream) : error;

@@ -221,23 +221,24 @@ declare
   v_outcomes text[];
   v_inserted bigint[];
   v_last_positions bigint[];
+  v_short boolean;
 begin
-  -- Claims the revisions of every append in one statement, creating streams as needed. The
-  -- row locks serialise each stream's writers; an append refused below gives them back.
+  -- Claims the revisions of every append in one statement, creating streams as needed, and
+  -- lets in the appends whose expected revision holds. The row locks serialise each stream's
+  -- writers; an append refused below gives them back. One whose ids are stored already (a
+  -- retry) may still answer as the original did, so those refused are checked for that.
   with claimed as (
     insert into eventstore.streams as s (stream_name, revision)
     select a.name, a.count - 1 from unnest(p_streams, p_counts) as a(name, count) order by a.name
     on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
     returning s.stream_name, s.stream_id, s.revision
+  ), appends as (
+    select a.ord, a.expected, c.stream_id, c.revision - a.count as current
+    from unnest(p_streams, p_counts, p_expected) with ordinality as a(name, count, expected, ord)
+    join claimed c on c.stream_name = a.name
   )
-  select array_agg(c.stream_id order by a.ord), array_agg(c.revision - a.count order by a.ord)
-    into v_stream_ids, v_current
-    from unnest(p_streams, p_counts) with ordinality as a(name, count, ord)
-    join claimed c on c.stream_name = a.name;
-
-  -- Appends whose expected revision holds go in. One whose ids are stored already (a retry)
-  -- may still answer as the original did, so those refused are checked for that.
-  select array_agg(case
+  select array_agg(a.stream_id order by a.ord), array_agg(a.current order by a.ord),
+    array_agg(case
       when case a.expected
         when 'any' then true
         when 'no_stream' then a.current = -1
@@ -246,8 +247,8 @@ begin
       end then 'appended'
       else 'wrong_expected_revision'
     end order by a.ord)
-    into v_outcomes
-    from unnest(p_expected, v_current) with ordinality as a(expected, current, ord);
+    into v_stream_ids, v_current, v_outcomes
+    from appends a;
   if not (v_outcomes <@ array['appended']) then
     v_outcomes := eventstore.stored_outcomes(p_streams, p_counts, p_ids, v_outcomes, 'wrong_expected_revision');
   end if;
@@ -278,15 +279,13 @@ begin
   ), per_stream as (
     select i.stream_id, count(*) as inserted, max(i.position) as position from inserted i group by i.stream_id
   )
-  select array_agg(coalesce(p.inserted, 0) order by a.ord), array_agg(p.position order by a.ord)
-    into v_inserted, v_last_positions
-    from unnest(v_stream_ids) with ordinality as a(stream_id, ord)
+  select array_agg(coalesce(p.inserted, 0) order by a.ord), array_agg(p.position order by a.ord),
+    bool_or(a.outcome = 'appended' and coalesce(p.inserted, 0) <> a.count)
+    into v_inserted, v_last_positions, v_short
+    from unnest(v_stream_ids, v_outcomes, p_counts) with ordinality as a(stream_id, outcome, count, ord)
     left join per_stream p on p.stream_id = a.stream_id;
 
-  if exists (
-    select 1 from unnest(v_outcomes, v_inserted, p_counts) as a(outcome, inserted, count)
-    where a.outcome = 'appended' and a.inserted <> a.count
-  ) then
+  if v_short then
     -- Rare: appends that found some of their ids stored. Their rows are taken out again (the
     -- stream locks keep their revisions ours), then they answer as retries or conflicts.
     delete from eventstore.events e
