@@ -122,7 +122,7 @@ export async function groupingContexts(read: ReadDatabase, classifierId: string)
 /** Records of the document without a value for the classifier (it cannot become required while there are any). */
 export async function recordsWithoutClassifierValue(read: ReadDatabase, classifierId: string): Promise<number> {
   const { rows } = await sql<{ count: string }>`
-    select count(*) as count from read.records r
+    select coalesce(sum(r.records), 0) as count from read.record_combinations r
     where r.document_id = (select document_id from read.classifiers where id = ${classifierId}::uuid)
       and not (r.classifiers ? ${classifierId}::text)`.execute(read);
   return Number(rows[0]?.count ?? 0);
@@ -176,13 +176,13 @@ export async function classifierUsedInScheme(read: ReadDatabase, classifierId: s
   return Boolean(await read.selectFrom('scheme_classifiers').select('scheme_id').where('classifier_id', '=', classifierId).executeTakeFirst());
 }
 
-/** Items (by id) of the classifier that records use: one containment probe per item code on the records' GIN index. */
+/** Items (by id) of the classifier that records use, asked of the budgets' combinations of values (record_combinations). */
 export async function itemsUsedInRecords(read: ReadDatabase, classifierId: string, itemIds: readonly string[]): Promise<Set<string>> {
   if (itemIds.length === 0) return new Set();
   const { rows } = await sql<{ id: string }>`
     select i.id from read.classifier_items i join read.classifiers c on c.id = i.classifier_id
     where i.classifier_id = ${classifierId}::uuid and i.id = any(${[...itemIds]}::uuid[])
-      and exists (select 1 from read.records r where r.document_id = c.document_id and r.classifiers @> jsonb_build_object(${classifierId}::text, i.code))`.execute(
+      and exists (select 1 from read.record_combinations r where r.document_id = c.document_id and r.classifiers @> jsonb_build_object(${classifierId}::text, i.code))`.execute(
     read,
   );
   return new Set(rows.map((row) => row.id));

@@ -216,30 +216,6 @@ export async function listUnfitRecords(read: ReadDatabase, budgetId: string, sch
   return rows.map(toRecordRow);
 }
 
-/**
- * How many of a budget's records fall in each sub-budget of a scheme: every sub-budget of the
- * scheme (0 when none) and UNFIT_SUB_BUDGET_ID.
- */
-export async function subBudgetRecordCounts(read: ReadDatabase, budgetId: string, schemeId: string): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  const classifierIds = await schemeClassifierIds(read, schemeId);
-  if (!classifierIds) return counts;
-  const subBudgets = await read.selectFrom('sub_budgets').select('id').where('scheme_id', '=', schemeId).execute();
-  for (const { id } of subBudgets) counts.set(id, 0);
-  counts.set(UNFIT_SUB_BUDGET_ID, 0);
-  const rows = await read
-    .selectFrom('records')
-    .leftJoin('sub_budgets', (join) =>
-      join.on('sub_budgets.scheme_id', '=', schemeId).on(sql<SqlBool>`sub_budgets.classifiers = ${valuesInScheme(classifierIds)}`),
-    )
-    .select([sql<string>`coalesce(sub_budgets.id::text, ${UNFIT_SUB_BUDGET_ID})`.as('sub_budget_id'), (eb) => eb.fn.countAll<string>().as('count')])
-    .where('records.budget_id', '=', budgetId)
-    .groupBy('sub_budgets.id')
-    .execute();
-  for (const row of rows) counts.set(row.sub_budget_id, Number(row.count));
-  return counts;
-}
-
 /** Records per document (documents without records are absent). */
 export async function recordCountsByDocument(read: ReadDatabase, documentIds: readonly string[]): Promise<Map<string, number>> {
   if (documentIds.length === 0) return new Map();
@@ -285,45 +261,4 @@ export async function findRecordOrigin(read: ReadDatabase, recordId: string): Pr
     importId: row.import_id,
     deleted: !live,
   };
-}
-
-// ---- what other rules ask of records (issue 11, point 2) ------------------------------------
-
-/**
- * Records per sub-budget over every budget of its document (hasRecords, deleting or unpinning a
- * sub-budget with records); `budgetId` keeps to one budget. Sub-budgets without records count 0.
- * Each sub-budget is one GIN lookup of its values.
- */
-export async function recordCountsOfSubBudgets(read: ReadDatabase, subBudgetIds: readonly string[], budgetId?: string): Promise<Map<string, number>> {
-  if (subBudgetIds.length === 0) return new Map();
-  const { rows } = await sql<{ id: string; count: string }>`
-    select s.id, (
-      select count(*) from read.records r
-       where r.document_id = s.document_id ${budgetId ? sql`and r.budget_id = ${budgetId}::uuid` : sql``}
-         and r.classifiers @> s.classifiers
-         and not (r.classifiers ?| array(select c->>'classifierId' from jsonb_array_elements(sc.classifier_list) c where not s.classifiers ? (c->>'classifierId')))
-    ) as count
-      from read.sub_budgets s join read.schemes sc on sc.id = s.scheme_id
-     where s.id = any(${[...subBudgetIds]}::uuid[])`.execute(read);
-  return new Map(rows.map((row) => [row.id, Number(row.count)]));
-}
-
-/** The codes among `codes` that records of the document carry for the classifier (an item in use cannot go). */
-export async function itemCodesUsedByRecords(read: ReadDatabase, documentId: string, classifierId: string, codes: readonly string[]): Promise<Set<string>> {
-  if (codes.length === 0) return new Set();
-  const { rows } = await sql<{ code: string }>`
-    select code from unnest(${[...new Set(codes)]}::text[]) as code
-     where exists (select 1 from read.records r where r.classifiers @> jsonb_build_object(${classifierId}::text, code) and r.document_id = ${documentId}::uuid)`.execute(
-    read,
-  );
-  return new Set(rows.map((row) => row.code));
-}
-
-/** True when some record of the document has no value for the classifier (it cannot become required). */
-export async function someRecordLacksClassifier(read: ReadDatabase, documentId: string, classifierId: string): Promise<boolean> {
-  const { rows } = await sql<{ lacking: boolean }>`
-    select exists (select 1 from read.records r where r.document_id = ${documentId}::uuid and not (r.classifiers ? ${classifierId}::text)) as lacking`.execute(
-    read,
-  );
-  return rows[0]?.lacking ?? false;
 }

@@ -48,7 +48,16 @@ export interface RecordTombstonesTable {
   import_id: string | null;
 }
 
+/** Records of a budget per combination of classifier values (kept by triggers on `records`). */
+export interface RecordCombinationsTable {
+  budget_id: string;
+  document_id: string;
+  classifiers: Json<Record<string, string>>;
+  records: number;
+}
+
 export interface RecordsReadModel {
   records: RecordsTable;
   record_tombstones: RecordTombstonesTable;
+  record_combinations: RecordCombinationsTable;
 }

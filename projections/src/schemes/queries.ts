@@ -98,14 +98,14 @@ export function schemePreselections(read: ReadDatabase, schemeId: string): Promi
  * Which of the sub-budgets hold records: of one budget (unpinning there), or of any budget of the
  * document (deleting a sub-budget, changing its values). A record falls in a sub-budget when it
  * carries the sub-budget's values and none in the scheme's classifiers the sub-budget leaves
- * empty; each is one EXISTS on the records' GIN index.
+ * empty; asked of the budgets' combinations of values (record_combinations), not of every record.
  */
 export async function subBudgetsWithRecords(read: ReadDatabase, subBudgetIds: readonly string[], budgetId: string | null = null): Promise<string[]> {
   if (subBudgetIds.length === 0) return [];
   const { rows } = await sql<{ id: string }>`
     select s.id from read.sub_budgets s join read.schemes sc on sc.id = s.scheme_id
     where s.id = any(${[...subBudgetIds]}::uuid[]) and exists (
-      select 1 from read.records r
+      select 1 from read.record_combinations r
       where r.document_id = s.document_id ${budgetId ? sql`and r.budget_id = ${budgetId}::uuid` : sql``}
         and r.classifiers @> s.classifiers
         and not (r.classifiers ?| array(
@@ -115,8 +115,9 @@ export async function subBudgetsWithRecords(read: ReadDatabase, subBudgetIds: re
 
 /**
  * How many records fall in each sub-budget of a scheme, and in none ('-2'): of one budget, or of
- * every budget of the document. One pass over the records, each keyed by its values in the
- * scheme's classifiers (what a sub-budget's `classifiers` equal when the record falls in it).
+ * every budget of the document. One pass over the budgets' combinations of values (a few
+ * thousand where a budget has a million records), each keyed by its values in the scheme's
+ * classifiers (what a sub-budget's `classifiers` equal when its records fall in it).
  */
 export async function schemeRecordCounts(read: ReadDatabase, schemeId: string, budgetId: string | null): Promise<SchemeRecordCounts> {
   const scheme = await read.selectFrom('schemes').select(['document_id', 'classifier_list']).where('id', '=', schemeId).executeTakeFirst();
@@ -125,8 +126,8 @@ export async function schemeRecordCounts(read: ReadDatabase, schemeId: string, b
   const pairs = scheme.classifier_list.map(({ classifierId }) => sql`${classifierId}::text, r.classifiers -> ${classifierId}::text`);
   const key = pairs.length > 0 ? sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(pairs)}))` : sql`'{}'::jsonb`;
   const { rows } = await sql<{ id: string; count: string }>`
-    select coalesce(s.id::text, ${UNFIT_SUB_BUDGET}) as id, count(*) as count
-    from read.records r left join read.sub_budgets s on s.scheme_id = ${schemeId}::uuid and s.classifiers = ${key}
+    select coalesce(s.id::text, ${UNFIT_SUB_BUDGET}) as id, sum(r.records) as count
+    from read.record_combinations r left join read.sub_budgets s on s.scheme_id = ${schemeId}::uuid and s.classifiers = ${key}
     where r.document_id = ${scheme.document_id}::uuid ${budgetId ? sql`and r.budget_id = ${budgetId}::uuid` : sql``}
     group by 1`.execute(read);
   for (const row of rows) counts.set(row.id, Number(row.count));
@@ -300,10 +301,10 @@ export interface MatchingBudgetRow {
  */
 export async function budgetsWithRecordsInSubBudget(read: ReadDatabase, subBudgetId: string, exceptBudgetId: string): Promise<MatchingBudgetRow[]> {
   const { rows } = await sql<MatchingBudgetRow & { records_count: string }>`
-    select b.id, b.name, b.type, b.resource_status_id, d.resource_status_id as document_status_id, count(*) as records_count
+    select b.id, b.name, b.type, b.resource_status_id, d.resource_status_id as document_status_id, sum(r.records) as records_count
     from read.sub_budgets s
       join read.schemes sc on sc.id = s.scheme_id
-      join read.records r on r.document_id = s.document_id and r.budget_id <> ${exceptBudgetId}::uuid
+      join read.record_combinations r on r.document_id = s.document_id and r.budget_id <> ${exceptBudgetId}::uuid
         and r.classifiers @> s.classifiers
         and not (r.classifiers ?| array(
           select e->>'classifierId' from jsonb_array_elements(sc.classifier_list) e where not (s.classifiers ? (e->>'classifierId'))))
