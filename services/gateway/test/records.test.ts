@@ -108,7 +108,7 @@ describe('creating, editing, promoting and deleting records', () => {
       [{ name: 'x'.repeat(257) }, 'RECORD_NAME_TOO_LONG', 'body.name', 'validation.maxLength'],
       [{ classifiers: { konto: '4500', olematu: 'X' } }, 'RECORD_CLASSIFIER_INVALID', 'body.classifiers.olematu', 'classifierMissing'],
       [{ classifiers: { konto: '9999' } }, 'RECORD_CLASSIFIER_ITEM_INVALID', `body.classifiers.${world.account}`, 'referenceItemNotFound'],
-      [{ classifiers: {} }, 'RECORD_CLASSIFIER_REQUIRED', `body.classifiers.${world.account}`, 'validation.required'],
+      [{ classifiers: {} }, 'RECORD_CLASSIFIER_REQUIRED', `body.classifiers.${world.account}`, 'validation.requiredField'],
       [{ classifiers: { konto: '4500', tegevusala: '02' } }, 'RECORD_DOES_NOT_MATCH_SUB_BUDGET', `body.classifiers.${world.kind}`, 'doesNotMatchSubBudget'],
     ];
     for (const [payload, code, path, message] of cases) {

@@ -114,7 +114,7 @@ describe('record rules', () => {
     expectDomainError(check({ tegevus: 'T1' }), 'RECORD_MASTER_CLASSIFIER_MISSING');
     const missing = refusal(check({ konto: '100', tegevus: null }));
     expect(missing.code).toBe('RECORD_CLASSIFIER_REQUIRED');
-    expect(missing.details).toEqual([{ field: `classifiers.${required}`, message: 'validation.required' }]);
+    expect(missing.details).toEqual([{ field: `classifiers.${required}`, message: 'validation.requiredField' }]);
   });
 
   it('keeps a record made in a sub-budget inside it: every scheme classifier equal, an empty one empty too', () => {

@@ -123,12 +123,15 @@ function checkItems(classifiers: Record<string, string>, facts: RecordFacts): vo
   }
 }
 
+/** Spec 3, section 5 (record form): every required classifier needs a value ('validation.requiredField'). */
+const REQUIRED_CLASSIFIER = 'validation.requiredField';
+
 function checkPresence(classifiers: Record<string, string>, facts: RecordFacts): void {
   const master = facts.masterClassifierId;
-  if (master && classifiers[master] === undefined) throw fieldError('RECORD_MASTER_CLASSIFIER_MISSING', `classifiers.${master}`, 'validation.required');
+  if (master && classifiers[master] === undefined) throw fieldError('RECORD_MASTER_CLASSIFIER_MISSING', `classifiers.${master}`, REQUIRED_CLASSIFIER);
   const missing = Object.entries(facts.classifiers)
     .filter(([id, fact]) => fact.required && classifiers[id] === undefined)
-    .map(([id]) => ({ field: `classifiers.${id}`, message: 'validation.required' }));
+    .map(([id]) => ({ field: `classifiers.${id}`, message: REQUIRED_CLASSIFIER }));
   if (missing.length > 0) throw fieldErrors('RECORD_CLASSIFIER_REQUIRED', missing);
 }
 

@@ -26,6 +26,7 @@ const et = {
   'error.API_USAGE_NOT_ALLOWED': 'Organisatsioonil ei ole API kasutamine lubatud.',
   'error.IMPORT_BUDGET_TYPE_INVALID': 'Sellesse eelarvesse ei saa kirjeid importida.',
   'validation.amount': 'Sisesta arv (kuni 15 numbrit enne ja 6 pärast koma).',
+  'validation.requiredField': 'Kohustuslik klassifikaator vajab väärtust.',
   // Import row errors (spec 3 section 5; shared/src/records/import-validation.ts): 'records.importError.' + message key.
   'records.importError.emptyName': 'Nimi puudub.',
   'records.importError.emptyNameMaster': 'Nimi puudub: nimeks võetakse põhiklassifikaatori väärtuse nimi.',
@@ -66,6 +67,7 @@ const en: Record<keyof typeof et, string> = {
   'error.API_USAGE_NOT_ALLOWED': 'The organisation does not allow API usage.',
   'error.IMPORT_BUDGET_TYPE_INVALID': 'Records cannot be imported into this budget.',
   'validation.amount': 'Enter a number (up to 15 digits before and 6 after the decimal point).',
+  'validation.requiredField': 'A required classifier needs a value.',
   // Import row errors (spec 3 section 5; shared/src/records/import-validation.ts): 'records.importError.' + message key.
   'records.importError.emptyName': 'The name is missing.',
   'records.importError.emptyNameMaster': 'The name is missing: the master classifier value’s name is used.',

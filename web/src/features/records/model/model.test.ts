@@ -143,7 +143,7 @@ describe('the record draft', () => {
 
     const refused = parseRecordDraft({ ...draft, name: '', amount: '12.3.4', 'classifier:m': '' }, { classifiers, separator: ',', editing: false });
     expect(refused.success ? [] : refused.error.issues).toEqual([
-      { path: ['classifier:m'], message: 'validation.required' },
+      { path: ['classifier:m'], message: 'validation.requiredField' },
       { path: ['amount'], message: 'validation.amount' },
       { path: ['name'], message: 'validation.required' },
     ]);

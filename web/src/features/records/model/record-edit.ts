@@ -92,7 +92,7 @@ export function parseRecordDraft(
   for (const classifier of classifiers) {
     const code = (draft[classifierField(classifier.id)] ?? '').trim();
     if (code !== '') values[classifier.id] = code;
-    else if (classifier.required) issues.push({ path: [classifierField(classifier.id)], message: 'validation.required' });
+    else if (classifier.required) issues.push({ path: [classifierField(classifier.id)], message: 'validation.requiredField' });
     else if (editing) values[classifier.id] = null;
   }
   let amount: string | null;
