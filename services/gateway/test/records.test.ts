@@ -118,7 +118,7 @@ describe('creating, editing, promoting and deleting records', () => {
     // The unfit row (-2) of the scheme: no sub-budget gives the master classifier's value.
     const unfit = { subBudget: '-2', query: `?schemaId=${world.schemeId}` };
     expectError(await createRecord(world.editor.client, { name: 'Rida', amount: '1', classifiers: { konto: '4500' } }, unfit), 422, 'RECORD_MASTER_CLASSIFIER_MISSING', [
-      { path: `body.classifiers.${world.kind}`, message: 'validation.required' },
+      { path: `body.classifiers.${world.kind}`, message: 'validation.requiredField' },
     ]);
     expectError(
       await createRecord(world.editor.client, { name: 'Rida', amount: '1', classifiers: { konto: '4500', tegevusala: '0' } }, unfit),
