@@ -13,7 +13,7 @@ import { isMessageKey } from '../../i18n/messages';
 import { useImportSubBudgets } from './api/mutations';
 import type { ImportType } from './api/requests';
 import { type ParsedImportRow, parseImportTable, preselectionKeys, type SchemeColumn, shortList } from './model';
-import { readTable } from './xlsx';
+import { readTable } from '../../components/spreadsheet';
 
 /** Spec 2, section 9: the file-selection step is 700 px wide; the rows step as wide as the window allows (95%). */
 export const IMPORT_FILE_STEP_WIDTH = 700;

@@ -1,6 +1,7 @@
 import type { SubBudget } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
-import { parseCsv, parseImportTable, preselectionKeys, type SchemeColumn, shortList } from './model';
+import { parseCsv } from '../../components/spreadsheet';
+import { parseImportTable, preselectionKeys, type SchemeColumn, shortList } from './model';
 import { draftOf, EMPTY_SCHEME_DRAFT, SchemeEditStore } from './scheme-edit';
 import { resolveBudgetScheme } from './useBudgetScheme';
 

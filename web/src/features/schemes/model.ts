@@ -188,4 +188,3 @@ export function parseImportTable(
 }
 
 /** Moved to the shared spreadsheet helpers (the records import reads files too). */
-export { parseCsv } from '../../components/spreadsheet';

@@ -1,7 +1,5 @@
 import { loadExcel, saveFile, XLSX_MIME } from '../../components/spreadsheet';
 
-export { readTable } from '../../components/spreadsheet';
-
 /** Builds a one-sheet workbook and lets the browser save it as `fileName`. */
 export async function downloadXlsx(fileName: string, sheetName: string, header: string[], rows: string[][]): Promise<void> {
   const Excel = await loadExcel();
