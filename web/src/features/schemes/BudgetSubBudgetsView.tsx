@@ -21,7 +21,7 @@ import { budgetSubBudgetsQuery, classifierItemsQuery, schemeBudgetQuery, schemeC
 import type { ImportType } from './api/requests';
 import { ImportModal } from './ImportModal';
 import { itemIndex, itemLabel, schemeColumns, classifierValue } from './model';
-import { NameLinkCell, PermissionsLinkCell, type PinContext, PinCell } from './BudgetSubBudgetCells';
+import { NameLinkCell, PermissionsLinkCell, type PinContext, PinCell, UNFIT_ROW_ID } from './BudgetSubBudgetCells';
 import { useBudgetSubBudgetExport } from './sub-budgets/useSubBudgetExport';
 import { useBudgetScheme } from './useBudgetScheme';
 import './schemes.css';
@@ -101,6 +101,13 @@ export function BudgetSubBudgetsView({ recordActions: RecordActions }: { recordA
 
   const columnDefs = useMemo<ColDef<SubBudget>[]>(() => {
     const text = textComparator(locale);
+    // The row of records fitting no sub-budget (-2) stays last, whichever way the names are sorted.
+    const byName: ColDef<SubBudget>['comparator'] = (a, b, nodeA, nodeB, isDescending) => {
+      const unfitA = nodeA?.data?.id === UNFIT_ROW_ID;
+      const unfitB = nodeB?.data?.id === UNFIT_ROW_ID;
+      if (unfitA !== unfitB) return (unfitA ? 1 : -1) * (isDescending ? -1 : 1);
+      return text(a, b);
+    };
     return [
       {
         colId: 'pinned',
@@ -116,7 +123,7 @@ export function BudgetSubBudgetsView({ recordActions: RecordActions }: { recordA
         flex: 1.4,
         minWidth: 220,
         sort: 'asc',
-        comparator: text,
+        comparator: byName,
         cellRenderer: NameLinkCell,
       },
       ...columns.map<ColDef<SubBudget>>((column) => ({
