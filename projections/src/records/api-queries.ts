@@ -99,8 +99,20 @@ export async function actorNames(
   occupationIds: readonly string[],
 ): Promise<{ users: Map<string, string>; occupations: Map<string, string> }> {
   const [users, occupations] = await Promise.all([
-    userIds.length === 0 ? [] : read.selectFrom('users').select(['id', 'name']).where('id', 'in', [...new Set(userIds)]).execute(),
-    occupationIds.length === 0 ? [] : read.selectFrom('occupations').select(['id', 'name']).where('id', 'in', [...new Set(occupationIds)]).execute(),
+    userIds.length === 0
+      ? []
+      : read
+          .selectFrom('users')
+          .select(['id', 'name'])
+          .where('id', 'in', [...new Set(userIds)])
+          .execute(),
+    occupationIds.length === 0
+      ? []
+      : read
+          .selectFrom('occupations')
+          .select(['id', 'name'])
+          .where('id', 'in', [...new Set(occupationIds)])
+          .execute(),
   ]);
   return { users: new Map(users.map((row) => [row.id, row.name])), occupations: new Map(occupations.map((row) => [row.id, row.name])) };
 }

@@ -20,7 +20,12 @@ export const UNFIT_SUB_BUDGET_ID = '-2';
  * The budget's records per sub-budget of the scheme. `schemeClassifierIds` are the scheme's
  * classifiers: a record's values in them, as one jsonb object, equal the sub-budget's values.
  */
-export async function recordTotalsBySubBudget(read: ReadDatabase, budgetId: string, schemeId: string, schemeClassifierIds: readonly string[]): Promise<SubBudgetTotal[]> {
+export async function recordTotalsBySubBudget(
+  read: ReadDatabase,
+  budgetId: string,
+  schemeId: string,
+  schemeClassifierIds: readonly string[],
+): Promise<SubBudgetTotal[]> {
   const ids = sql.val([...schemeClassifierIds]);
   // Records are grouped by their values in the scheme's classifiers first: a budget of a million
   // records has far fewer distinct value sets than records, and each set is placed once.
