@@ -118,7 +118,7 @@ describe('schemes projector', () => {
     const [education, culture] = [subBudget('Haridus', { [main]: '09' }), subBudget('Kultuur', { [main]: '08' })];
     const [first, second] = [budgetCreated(documentId), budgetCreated(documentId)];
     const importId = newId();
-    const row = (budgetId: string, classifiers: Record<string, string>) => ({ recordId: newId(), name: 'Rida', amount: '1', months: null, classifiers });
+    const row = (classifiers: Record<string, string>) => ({ recordId: newId(), name: 'Rida', amount: '1', months: null, classifiers });
     const imported = (budgetId: string, records: ReturnType<typeof row>[], chunk: number): GivenEvent => ({
       stream: `record-import-${importId}`,
       type: 'RecordsImported',
@@ -133,14 +133,14 @@ describe('schemes projector', () => {
       imported(
         first.budgetId,
         [
-          row(first.budgetId, { [main]: '09' }),
-          row(first.budgetId, { [main]: '09', other: 'x' }),
+          row({ [main]: '09' }),
+          row({ [main]: '09', other: 'x' }),
           // A secondary value the sub-budget leaves empty: the record fits no sub-budget of the scheme.
-          row(first.budgetId, { [main]: '09', [secondary]: 'RE' }),
+          row({ [main]: '09', [secondary]: 'RE' }),
         ],
         0,
       ),
-      imported(second.budgetId, [row(second.budgetId, { [main]: '09' })], 1),
+      imported(second.budgetId, [row({ [main]: '09' })], 1),
     );
     const counts = (budgetId: string | null) => schemeRecordCounts(spec.read, schemeId, budgetId).then((answer) => Object.fromEntries(answer.counts));
     expect(await counts(first.budgetId)).toEqual({ [education.subBudgetId]: 2, '-2': 1 });

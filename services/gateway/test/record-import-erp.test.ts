@@ -108,8 +108,9 @@ it('an ERP job posts gzip JSON to the budget form’s import address with the AP
 
   // The events name no user: the ERP job acted for the budget's organisation.
   const [event] = await server.app.store.readStream(recordImportStreamName(importId));
-  expect(event?.metadata).toMatchObject({ userId: null, occupationId: null, organizationId });
-  expect((event?.data as { records: { amount: string }[] }).records.map((record) => record.amount)).toEqual(['1500.25']);
+  if (!event) throw new Error('the import appended no event');
+  expect(event.metadata).toMatchObject({ userId: null, occupationId: null, organizationId });
+  expect((event.data as { records: { amount: string }[] }).records.map((record) => record.amount)).toEqual(['1500.25']);
 });
 
 it('the key alone is the credential: as the password or as the user name', async () => {
