@@ -152,6 +152,44 @@ alter table eventstore.events drop constraint events_stream_name_stream_revision
 `;
 
 /**
+ * The statement of append_events that inserts the appended events and reports, per append, how
+ * many went in and the position of its last one (v_inserted, v_last_positions, v_short: some
+ * append is missing rows). `onConflict` is empty or skips stored event ids.
+ */
+function insertEvents(onConflict: string): string {
+  return `
+  with appends as (
+    select a.stream_id, a.name, a.current, a.before, a.count
+    from (
+      select a.*, sum(a.count) over (order by a.ord) - a.count as before
+      from unnest(v_stream_ids, p_streams, v_current, p_counts, v_outcomes) with ordinality as a(stream_id, name, current, count, outcome, ord)
+    ) a
+    where a.outcome = 'appended'
+  ), owners as (
+    -- The group's event n belongs to the append whose range holds it.
+    select a.stream_id, a.name, a.current, a.before, generate_series(a.before + 1, a.before + a.count) as n from appends a
+  ), inserted as (
+    insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
+    select u.id, o.stream_id, o.name, o.current + u.n - o.before, u.type, u.data, u.metadata
+    from rows from (unnest(p_ids), unnest(p_types), jsonb_array_elements(p_data), jsonb_array_elements(p_metadata))
+      with ordinality as u(id, type, data, metadata, n)
+    join owners o on o.n = u.n
+    -- Positions are drawn in this order, so a stream's revisions follow the global order.
+    order by u.n
+    ${onConflict}
+    returning stream_id, position
+  ), per_stream as (
+    select i.stream_id, count(*) as inserted, max(i.position) as position from inserted i group by i.stream_id
+  )
+  select array_agg(coalesce(p.inserted, 0) order by a.ord), array_agg(p.position order by a.ord),
+    bool_or(a.outcome = 'appended' and coalesce(p.inserted, 0) <> a.count)
+    into v_inserted, v_last_positions, v_short
+    from unnest(v_stream_ids, v_outcomes, p_counts) with ordinality as a(stream_id, outcome, count, ord)
+    left join per_stream p on p.stream_id = a.stream_id;
+`;
+}
+
+/**
  * append_events, set-based: a handful of statements per group of appends, whatever its size,
  * instead of three per append; the events go in with one INSERT ... SELECT over the arrays.
  * Append i puts the next p_counts[i] events of the arrays (ids and types as arrays; data and
@@ -253,37 +291,14 @@ begin
     v_outcomes := eventstore.stored_outcomes(p_streams, p_counts, p_ids, v_outcomes, 'wrong_expected_revision');
   end if;
 
-  -- The events, in one statement. The unique index on event_id finds ids stored before (a
-  -- retry, or a reuse), which this skips instead of failing: an append missing rows is undone
-  -- below. Checking the ids first would look each one up twice.
-  with appends as (
-    select a.stream_id, a.name, a.current, a.before, a.count
-    from (
-      select a.*, sum(a.count) over (order by a.ord) - a.count as before
-      from unnest(v_stream_ids, p_streams, v_current, p_counts, v_outcomes) with ordinality as a(stream_id, name, current, count, outcome, ord)
-    ) a
-    where a.outcome = 'appended'
-  ), owners as (
-    -- The group's event n belongs to the append whose range holds it.
-    select a.stream_id, a.name, a.current, a.before, generate_series(a.before + 1, a.before + a.count) as n from appends a
-  ), inserted as (
-    insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
-    select u.id, o.stream_id, o.name, o.current + u.n - o.before, u.type, u.data, u.metadata
-    from rows from (unnest(p_ids), unnest(p_types), jsonb_array_elements(p_data), jsonb_array_elements(p_metadata))
-      with ordinality as u(id, type, data, metadata, n)
-    join owners o on o.n = u.n
-    -- Positions are drawn in this order, so a stream's revisions follow the global order.
-    order by u.n
-    on conflict (event_id) do nothing
-    returning stream_id, position
-  ), per_stream as (
-    select i.stream_id, count(*) as inserted, max(i.position) as position from inserted i group by i.stream_id
-  )
-  select array_agg(coalesce(p.inserted, 0) order by a.ord), array_agg(p.position order by a.ord),
-    bool_or(a.outcome = 'appended' and coalesce(p.inserted, 0) <> a.count)
-    into v_inserted, v_last_positions, v_short
-    from unnest(v_stream_ids, v_outcomes, p_counts) with ordinality as a(stream_id, outcome, count, ord)
-    left join per_stream p on p.stream_id = a.stream_id;
+  -- The events, in one statement. Almost always none of their ids is stored, so a plain insert
+  -- goes first (its block is a subtransaction, per call, not per event); if the unique index
+  -- on event_id finds one stored before (a retry, or a reuse), that is undone and the insert
+  -- runs again skipping such ids, and an append missing rows is undone below. Checking the
+  -- ids beforehand, or skipping them always, would cost a second lookup of each.
+  begin
+${insertEvents('')}  exception when unique_violation then
+${insertEvents('on conflict (event_id) do nothing')}  end;
 
   if v_short then
     -- Rare: appends that found some of their ids stored. Their rows are taken out again (the
