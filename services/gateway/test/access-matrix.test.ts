@@ -442,7 +442,18 @@ async function recordIn(target: Target): Promise<string> {
   const recordId = randomUUID();
   const { budgetId, documentId, organizationId } = target;
   const classifiers = { [target.masterClassifierId]: '01', [target.spareClassifierId]: '02' };
-  const data = { recordId, budgetId, documentId, organizationId, name: unique('Rida '), amount: '10', months: null, classifiers, promoted: false, duplicatedFrom: null };
+  const data = {
+    recordId,
+    budgetId,
+    documentId,
+    organizationId,
+    name: unique('Rida '),
+    amount: '10',
+    months: null,
+    classifiers,
+    promoted: false,
+    duplicatedFrom: null,
+  };
   const metadata = eventMetadata({ correlationId: 'access-matrix', userId: null, occupationId: null, organizationId }, new Date());
   const written = await server.app.store.append(recordStreamName(recordId), [{ id: randomUUID(), type: 'RecordCreated', data, metadata }], {
     expectedRevision: 'no_stream',
@@ -547,7 +558,9 @@ function recordImportRoutes(): RouteCase[] {
     budgetRoute('GET /api/budget/:budgetId/import/report', 'read', (t) => get(`/api/budget/${t.budgetId}/import/report`), viewed),
     budgetRoute('GET /api/budget/:budgetId/import/error', 'read', (t) => get(`/api/budget/${t.budgetId}/import/error`), viewed),
     recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records', 'data', (t) => send('POST', `${recordPlace(t)}/records`, skippedImportRows)),
-    recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records/preview', 'data', (t) => send('POST', `${recordPlace(t)}/records/preview`, skippedImportRows)),
+    recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records/preview', 'data', (t) =>
+      send('POST', `${recordPlace(t)}/records/preview`, skippedImportRows),
+    ),
     recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/import/status', 'read', (t) => get(`${recordPlace(t)}/import/status`), viewed),
     recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/import/report', 'read', (t) => get(`${recordPlace(t)}/import/report`), viewed),
   ];
@@ -745,13 +758,20 @@ const ROUTES: RouteCase[] = [
   recordRoute('PUT /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id', 'data', (t) =>
     send('PUT', `${recordPlace(t)}/record/${t.recordId}`, { name: unique('Muudetud rida ') }),
   ),
-  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/promote', 'promote', (t) => send('POST', `${recordPlace(t)}/record/${t.recordId}/promote`)),
+  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/promote', 'promote', (t) =>
+    send('POST', `${recordPlace(t)}/record/${t.recordId}/promote`),
+  ),
   recordRoute('DELETE /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id', 'data', (t) => send('DELETE', `${recordPlace(t)}/record/${t.recordId}`), {
     fresh: fresh.record,
   }),
-  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records-delete', 'data', (t) => send('POST', `${recordPlace(t)}/records-delete`, { recordIds: [t.recordId] }), {
-    fresh: fresh.record,
-  }),
+  recordRoute(
+    'POST /api/budget/:budgetId/sub-budget/:subBudgetId/records-delete',
+    'data',
+    (t) => send('POST', `${recordPlace(t)}/records-delete`, { recordIds: [t.recordId] }),
+    {
+      fresh: fresh.record,
+    },
+  ),
   recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/records-bulk-edit', 'data', (t) =>
     send('POST', `${recordPlace(t)}/records-bulk-edit`, { recordIds: [t.recordId], updates: { name: unique('Hulgi ') } }),
   ),
@@ -759,9 +779,14 @@ const ROUTES: RouteCase[] = [
     names: (t) => t.recordId,
   }),
   // After the access check: an id that is not a change of the record (the route's own refusal).
-  recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/revert', 'data', (t) => send('POST', `${recordPlace(t)}/record/${t.recordId}/revert`, { eventId: t.recordId }), {
-    passedAccess: (response) => recordRuleRefused(response) || codeOf(response).code === 'RECORD_ID_INVALID',
-  }),
+  recordRoute(
+    'POST /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/revert',
+    'data',
+    (t) => send('POST', `${recordPlace(t)}/record/${t.recordId}/revert`, { eventId: t.recordId }),
+    {
+      passedAccess: (response) => recordRuleRefused(response) || codeOf(response).code === 'RECORD_ID_INVALID',
+    },
+  ),
   // The raw events: auditors (USER_ADMIN) who read the record.
   recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/record/:id/events', 'read', (t) => get(`${recordPlace(t)}/record/${t.recordId}/events`), {
     privilege: 'USER_ADMIN',
@@ -780,7 +805,10 @@ const ROUTES: RouteCase[] = [
   // Schemes and their sub-budgets (the document's structure: SCHEMA_ADMIN edits where the document can be read).
   documentRoute('PUT /api/schema/:schemaId', 'settings', (t) => send('PUT', `/api/schema/${t.schemeId}`, schemeBody(t.masterClassifierId)), schemes),
   documentRoute('DELETE /api/schema/:schemaId', 'settings', (t) => send('DELETE', `/api/schema/${t.schemeId}`), { ...schemes, fresh: fresh.scheme }),
-  documentRoute('GET /api/schema/:schemaId/sub-budgets', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budgets`), { ...schemes, names: (t) => t.subBudgetId }),
+  documentRoute('GET /api/schema/:schemaId/sub-budgets', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budgets`), {
+    ...schemes,
+    names: (t) => t.subBudgetId,
+  }),
   documentRoute('GET /api/schema/:id/sub-budget-counts', 'read', (t) => get(`/api/schema/${t.schemeId}/sub-budget-counts`), schemes),
   documentRoute('GET /api/schema/:schemaId/classifier-preselections', 'read', (t) => get(`/api/schema/${t.schemeId}/classifier-preselections`), schemes),
   documentRoute(
@@ -846,7 +874,10 @@ const ROUTES: RouteCase[] = [
     ...classifiers,
     fresh: fresh.classifier,
   }),
-  documentRoute('GET /api/classifier/:classifierId/items', 'read', (t) => get(`/api/classifier/${t.classifierId}/items`), { ...classifiers, names: (t) => t.itemId }),
+  documentRoute('GET /api/classifier/:classifierId/items', 'read', (t) => get(`/api/classifier/${t.classifierId}/items`), {
+    ...classifiers,
+    names: (t) => t.itemId,
+  }),
   documentRoute(
     'GET /api/classifier/:classifierId/items/template',
     'read',

@@ -41,7 +41,12 @@ function startWorkerProcess(): WorkerProcess {
     TASK_RETRY_DELAY_SECONDS: '1',
     QUEUE_MAINTENANCE_SECONDS: '1',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   workers.push(child);
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -59,7 +64,8 @@ async function one<Row>(query: ReturnType<typeof sql<Row>>): Promise<Row> {
 
 const importRow = (importId: string) =>
   one<{ status: string } | undefined>(sql`select status from operational.record_imports where id = ${importId}`).then((row) => row?.status);
-const visibleRecords = (importId: string) => one<{ count: number }>(sql`select count(*)::int as count from read.records where import_id = ${importId}`).then((row) => row.count);
+const visibleRecords = (importId: string) =>
+  one<{ count: number }>(sql`select count(*)::int as count from read.records where import_id = ${importId}`).then((row) => row.count);
 const streamEvents = async (importId: string) => world.server.app.store.readStream(recordImportStreamName(importId));
 
 beforeAll(async () => {
@@ -125,7 +131,9 @@ async function resumedExactlyOnce(budget: string, importId: string): Promise<voi
   const total = await one<{ total: string }>(sql`select sum(amount)::text as total from read.records where import_id = ${importId}`);
   // Σ (i + 0.25) for i < ROWS, exactly.
   expect(total.total).toMatch(new RegExp(`^${(BigInt(ROWS) * BigInt(ROWS - 1)) / 2n + BigInt(ROWS / 4)}(\\.0+)?$`));
-  const job = await one<{ retry_count: number }>(sql`select retry_count from pgboss.job where id = (select task_id from operational.record_imports where id = ${importId})`);
+  const job = await one<{ retry_count: number }>(
+    sql`select retry_count from pgboss.job where id = (select task_id from operational.record_imports where id = ${importId})`,
+  );
   expect(job.retry_count).toBe(1);
   process.kill(-second.child.pid!, 'SIGINT');
   expect(await second.exited).toBe(0);

@@ -65,11 +65,19 @@ beforeAll(async () => {
   source = await fixture.classifier(documentId, organizationId, 'allikas', { RE: false, AB: false });
   project = await fixture.classifier(documentId, organizationId, 'projekt', { P1: false, PX: true }, false);
   budgetId = await fixture.budget(documentId, organizationId);
-  const scheme = await admin.request({ method: 'POST', url: `/api/document/${documentId}/schema`, payload: { name: 'Kulud', classifierList: [{ classifierId: master, type: 'MAIN' }] } });
+  const scheme = await admin.request({
+    method: 'POST',
+    url: `/api/document/${documentId}/schema`,
+    payload: { name: 'Kulud', classifierList: [{ classifierId: master, type: 'MAIN' }] },
+  });
   expect(scheme.statusCode, scheme.body).toBe(201);
   const subBudgets: string[] = [];
   for (const code of ['01', '02']) {
-    const made = await admin.request({ method: 'POST', url: `/api/schema/${scheme.json().id}/sub-budget`, payload: { name: `Tegevus ${code}`, classifiers: { [master]: code } } });
+    const made = await admin.request({
+      method: 'POST',
+      url: `/api/schema/${scheme.json().id}/sub-budget`,
+      payload: { name: `Tegevus ${code}`, classifiers: { [master]: code } },
+    });
     expect(made.statusCode, made.body).toBe(201);
     subBudgets.push(made.json().id);
   }
@@ -147,19 +155,33 @@ describe('an import from a file into a budget', () => {
     // One chunk event holds the importable rows, each with the id fixed by its row number.
     const events = await importStream(importId);
     expect(events.map((event) => event.type)).toEqual(['RecordsImported']);
-    const records = (events[0]!.data as { records: { recordId: string; name: string; amount: string; months: string[] | null; classifiers: Record<string, string> }[] })
-      .records;
+    const records = (
+      events[0]!.data as { records: { recordId: string; name: string; amount: string; months: string[] | null; classifiers: Record<string, string> }[] }
+    ).records;
     expect(records.map((record) => record.recordId)).toEqual([0, 1, 7, 8, 9, 11, 15].map((index) => importedRecordId(importId, index)));
-    expect(records[0]).toMatchObject({ name: 'Õpetajate palgad', amount: '1200.5', months: null, classifiers: { [master]: '01', [source]: 'RE', [project]: 'P1' } });
+    expect(records[0]).toMatchObject({
+      name: 'Õpetajate palgad',
+      amount: '1200.5',
+      months: null,
+      classifiers: { [master]: '01', [source]: 'RE', [project]: 'P1' },
+    });
     expect(records[1]).toMatchObject({ name: 'Item 01' });
     expect(records[3]).toMatchObject({ amount: '1000', months: null });
     expect(records[6]).toMatchObject({ amount: '12.3', months: ['1.1', '1.1', '10.1', ...Array(9).fill('0')] });
-    expect(events[0]!.data).toMatchObject({ importId, budgetId, documentId, organizationId: world.organizationId, chunk: 0, originResourceName: 'eelarve.xlsx' });
+    expect(events[0]!.data).toMatchObject({
+      importId,
+      budgetId,
+      documentId,
+      organizationId: world.organizationId,
+      chunk: 0,
+      originResourceName: 'eelarve.xlsx',
+    });
 
     // SUCCESS waited for the records read model: the rows are visible, with exact amounts.
-    const visible = await sql<{ id: string; amount: string }>`select id, amount::text from read.records where import_id = ${importId} order by name, id`.execute(
-      world.server.app.db,
-    );
+    const visible = await sql<{
+      id: string;
+      amount: string;
+    }>`select id, amount::text from read.records where import_id = ${importId} order by name, id`.execute(world.server.app.db);
     expect(visible.rows).toHaveLength(7);
     expect(visible.rows.find((record) => record.id === importedRecordId(importId, 0))?.amount).toMatch(/^1200\.50*$/);
   });
@@ -186,7 +208,10 @@ describe('an import from a file into a budget', () => {
     expect(typed.statusCode, typed.body).toBe(202);
     await finished(`/api/budget/${budgetId}/import/status`);
 
-    const notGzip = await postImport(`/api/budget/${budgetId}/records`, Buffer.from('{"list":'), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const notGzip = await postImport(`/api/budget/${budgetId}/records`, Buffer.from('{"list":'), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect([notGzip.statusCode, notGzip.json().code]).toEqual([400, 'IMPORT_BODY_INVALID']);
     const notJson = await postImport(`/api/budget/${budgetId}/records`, gzipSync('not json'), { 'content-type': 'application/gzip' });
     expect([notJson.statusCode, notJson.json().code]).toEqual([400, 'IMPORT_BODY_INVALID']);
@@ -228,9 +253,13 @@ describe('an import from a file into a budget', () => {
       world.server.worker = replacement;
       const importId = started.json().id;
       await expect
-        .poll(async () => (await world.server.app.db.selectFrom('operational.record_imports').select('status').where('id', '=', importId).executeTakeFirst())?.status, {
-          timeout: 60_000,
-        })
+        .poll(
+          async () =>
+            (await world.server.app.db.selectFrom('operational.record_imports').select('status').where('id', '=', importId).executeTakeFirst())?.status,
+          {
+            timeout: 60_000,
+          },
+        )
         .toBe('ERROR');
       expect(await importStream(importId)).toEqual([]);
     } finally {
@@ -291,12 +320,16 @@ describe('the preview', () => {
     expect(none.status).toBe(404);
 
     // After an import, the same preview starts from the records now there.
-    const started = await postImport(`/api/budget/${fresh}/records`, { list: [row({ amount: '0.1' }), row({ amount: '7', classifiers: { tegevusala: '04', allikas: 'RE' } })] });
+    const started = await postImport(`/api/budget/${fresh}/records`, {
+      list: [row({ amount: '0.1' }), row({ amount: '7', classifiers: { tegevusala: '04', allikas: 'RE' } })],
+    });
     expect(started.statusCode, started.body).toBe(202);
     expect((await finished(`/api/budget/${fresh}/import/status`)).status).toBe('SUCCESS');
     const again = (await postImport(`/api/budget/${fresh}/records/preview`, { list: [row({ amount: '0.2' })] })).json();
     expect(again.total).toEqual({ before: '7.1', after: '7.3' });
-    expect(again.schemes[0].subBudgets).toEqual([{ subBudgetId: subBudget01, name: 'Tegevus 01', recordsBefore: 1, recordsAdded: 1, totalBefore: '0.1', totalAfter: '0.3' }]);
+    expect(again.schemes[0].subBudgets).toEqual([
+      { subBudgetId: subBudget01, name: 'Tegevus 01', recordsBefore: 1, recordsAdded: 1, totalBefore: '0.1', totalAfter: '0.3' },
+    ]);
   });
 });
 
@@ -317,7 +350,8 @@ describe('who may import (spec 3 section 6)', () => {
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
     const preview = await gzipPost(reader, `/api/budget/${budgetId}/records/preview`);
     expect(preview.statusCode).toBe(403);
-    for (const path of ['status', 'report', 'error']) expect((await reader.request({ method: 'GET', url: `/api/budget/${budgetId}/import/${path}` })).statusCode).toBe(200);
+    for (const path of ['status', 'report', 'error'])
+      expect((await reader.request({ method: 'GET', url: `/api/budget/${budgetId}/import/${path}` })).statusCode).toBe(200);
   });
 
   it('an update grant on one sub-budget imports into that sub-budget only', async () => {

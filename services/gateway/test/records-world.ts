@@ -70,7 +70,11 @@ export async function recordsWorld(): Promise<RecordsWorld> {
   const source = await fixture.classifier(documentId, organizationId, 'allikas', { A: false, B: false }, false);
   await fixture.updateDocument(documentId, { masterClassifierId: kind, resourceStatusId: IN_PREPARATION });
   const schemeId = await created(
-    await admin.request({ method: 'POST', url: `/api/document/${documentId}/schema`, payload: { name: 'Kulud', classifierList: [{ classifierId: kind, type: 'MAIN' }] } }),
+    await admin.request({
+      method: 'POST',
+      url: `/api/document/${documentId}/schema`,
+      payload: { name: 'Kulud', classifierList: [{ classifierId: kind, type: 'MAIN' }] },
+    }),
   );
   const subBudget = (name: string, code: string) =>
     admin.request({ method: 'POST', url: `/api/schema/${schemeId}/sub-budget`, payload: { name, classifiers: { [kind]: code } } }).then(created);
@@ -123,8 +127,21 @@ export async function importedRecords(
 ): Promise<string[]> {
   const importId = randomUUID();
   const records = rows.map((row) => ({ recordId: randomUUID(), months: null, ...row }));
-  const actor = { correlationId: `import-${importId}`, userId: world.editor.userId, occupationId: world.editor.occupationId, organizationId: world.organizationId };
-  const data = { importId, budgetId, documentId: world.documentId, organizationId: world.organizationId, chunk: 0, originResourceName: 'eelarve.xlsx', records };
+  const actor = {
+    correlationId: `import-${importId}`,
+    userId: world.editor.userId,
+    occupationId: world.editor.occupationId,
+    organizationId: world.organizationId,
+  };
+  const data = {
+    importId,
+    budgetId,
+    documentId: world.documentId,
+    organizationId: world.organizationId,
+    chunk: 0,
+    originResourceName: 'eelarve.xlsx',
+    records,
+  };
   const result = await world.server.app.store.append(
     recordImportStreamName(importId),
     [{ id: randomUUID(), type: 'RecordsImported', data, metadata: eventMetadata(actor, new Date()) }],

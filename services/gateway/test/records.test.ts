@@ -91,7 +91,11 @@ describe('creating, editing, promoting and deleting records', () => {
       [{ path: 'body.factors.months', message: 'validation.invalid' }],
     );
     // A month that is not a number is refused by the contract (the amount parser), before any rule.
-    const notNumber = await createRecord(world.editor.client, { name: 'Kuud', factors: { months: [...twelve('1').slice(1), '1,5'] }, classifiers: { konto: '4500' } });
+    const notNumber = await createRecord(world.editor.client, {
+      name: 'Kuud',
+      factors: { months: [...twelve('1').slice(1), '1,5'] },
+      classifiers: { konto: '4500' },
+    });
     expectError(notNumber, 400, 'SCHEMA_VALIDATION_ERROR');
     expect(JSON.stringify(notNumber.json().details)).toContain('validation.amount');
   });
@@ -117,9 +121,12 @@ describe('creating, editing, promoting and deleting records', () => {
     }
     // The unfit row (-2) of the scheme: no sub-budget gives the master classifier's value.
     const unfit = { subBudget: '-2', query: `?schemaId=${world.schemeId}` };
-    expectError(await createRecord(world.editor.client, { name: 'Rida', amount: '1', classifiers: { konto: '4500' } }, unfit), 422, 'RECORD_MASTER_CLASSIFIER_MISSING', [
-      { path: `body.classifiers.${world.kind}`, message: 'validation.requiredField' },
-    ]);
+    expectError(
+      await createRecord(world.editor.client, { name: 'Rida', amount: '1', classifiers: { konto: '4500' } }, unfit),
+      422,
+      'RECORD_MASTER_CLASSIFIER_MISSING',
+      [{ path: `body.classifiers.${world.kind}`, message: 'validation.requiredField' }],
+    );
     expectError(
       await createRecord(world.editor.client, { name: 'Rida', amount: '1', classifiers: { konto: '4500', tegevusala: '0' } }, unfit),
       422,
@@ -139,11 +146,19 @@ describe('creating, editing, promoting and deleting records', () => {
     const url = `${place(budgetId, world.education)}/record/${id}`;
     const edited = await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Toit ja jook', amount: '12.5', classifiers: { allikas: 'B' } } });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(await recordOf(id)).toMatchObject({ name: 'Toit ja jook', amount: '12.5', classifiers: { [world.kind]: '01', [world.account]: '4500', [world.source]: 'B' } });
+    expect(await recordOf(id)).toMatchObject({
+      name: 'Toit ja jook',
+      amount: '12.5',
+      classifiers: { [world.kind]: '01', [world.account]: '4500', [world.source]: 'B' },
+    });
     const unchanged = await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Toit ja jook', amount: '12.50', classifiers: {} } });
     expect(unchanged.json().position).toBeNull();
     // Moving it out of its sub-budget from the sub-budget is refused; clearing an optional value is not.
-    expectError(await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Toit', classifiers: { tegevusala: '02' } } }), 422, 'RECORD_DOES_NOT_MATCH_SUB_BUDGET');
+    expectError(
+      await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Toit', classifiers: { tegevusala: '02' } } }),
+      422,
+      'RECORD_DOES_NOT_MATCH_SUB_BUDGET',
+    );
     await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Toit ja jook', classifiers: { allikas: null } } });
     expect((await recordOf(id))?.classifiers).toEqual({ [world.kind]: '01', [world.account]: '4500' });
 
@@ -155,20 +170,33 @@ describe('creating, editing, promoting and deleting records', () => {
     expect((await world.editor.client.request({ method: 'DELETE', url })).statusCode).toBe(200);
     expect(await recordOf(id)).toBeUndefined();
     expectError(await world.editor.client.request({ method: 'DELETE', url }), 404, 'RECORD_NOT_FOUND');
-    expectError(await world.editor.client.request({ method: 'PUT', url: `${place(budgetId, world.education)}/record/${randomUUID()}`, payload: { name: 'X' } }), 404, 'RECORD_NOT_FOUND');
+    expectError(
+      await world.editor.client.request({ method: 'PUT', url: `${place(budgetId, world.education)}/record/${randomUUID()}`, payload: { name: 'X' } }),
+      404,
+      'RECORD_NOT_FOUND',
+    );
   });
 
   it('duplicates a record: a new record with the copied values, which names the original', async () => {
     const original = await newRecord({ name: 'Koopia allikas', factors: { months: twelve('5') }, amount: '60' });
     const source = (await recordOf(original)) as BudgetRecord;
-    const copy = await newRecord({ name: source.name, amount: source.amount, factors: source.factors, classifiers: source.classifiers, duplicatedFrom: original });
+    const copy = await newRecord({
+      name: source.name,
+      amount: source.amount,
+      factors: source.factors,
+      classifiers: source.classifiers,
+      duplicatedFrom: original,
+    });
     expect(await recordOf(copy)).toMatchObject({ name: 'Koopia allikas', amount: '60', factors: { months: twelve('5') } });
     const history = await world.editor.client.request({ method: 'GET', url: `${place(budgetId, world.education)}/record/${copy}/history` });
     expect(history.json()).toHaveLength(1);
     // The original must be a record of the place.
-    expectError(await createRecord(world.editor.client, { name: 'X', amount: '1', classifiers: { konto: '4500' }, duplicatedFrom: randomUUID() }), 400, 'RECORD_ID_INVALID', [
-      { path: 'body.duplicatedFrom', message: 'validation.invalid' },
-    ]);
+    expectError(
+      await createRecord(world.editor.client, { name: 'X', amount: '1', classifiers: { konto: '4500' }, duplicatedFrom: randomUUID() }),
+      400,
+      'RECORD_ID_INVALID',
+      [{ path: 'body.duplicatedFrom', message: 'validation.invalid' }],
+    );
   });
 
   it('a record of another sub-budget is not found from this one', async () => {
@@ -201,17 +229,27 @@ describe('bulk delete and bulk edit', () => {
     expectError(await world.editor.client.request({ method: 'POST', url, payload: { recordIds: ids, updates: {} } }), 400, 'SCHEMA_VALIDATION_ERROR', [
       { path: 'body.updates', message: 'validation.required' },
     ]);
-    expectError(await world.editor.client.request({ method: 'POST', url, payload: { recordIds: ids, updates: { name: '' } } }), 400, 'SCHEMA_VALIDATION_ERROR', [
-      { path: 'body.updates.name', message: 'validation.required' },
-    ]);
-    expectError(await world.editor.client.request({ method: 'POST', url, payload: { recordIds: ids, updates: { amount: '' } } }), 400, 'SCHEMA_VALIDATION_ERROR', [
-      { path: 'body.updates.amount', message: 'validation.amount' },
-    ]);
+    expectError(
+      await world.editor.client.request({ method: 'POST', url, payload: { recordIds: ids, updates: { name: '' } } }),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+      [{ path: 'body.updates.name', message: 'validation.required' }],
+    );
+    expectError(
+      await world.editor.client.request({ method: 'POST', url, payload: { recordIds: ids, updates: { amount: '' } } }),
+      400,
+      'SCHEMA_VALIDATION_ERROR',
+      [{ path: 'body.updates.amount', message: 'validation.amount' }],
+    );
   });
 
   it('deletes many records at once; the answer is read-your-writes', async () => {
     const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => newRecord({ name: `Kustuta ${n}` })));
-    const response = await world.editor.client.request({ method: 'POST', url: `${place(budgetId, world.education)}/records-delete`, payload: { recordIds: ids } });
+    const response = await world.editor.client.request({
+      method: 'POST',
+      url: `${place(budgetId, world.education)}/records-delete`,
+      payload: { recordIds: ids },
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().count).toBe(20);
     const left = (await list(`${place(budgetId, world.education)}/records`)).map((record) => record.id);
@@ -226,7 +264,9 @@ describe('lists of a budget, a scheme and the unfit row (-2)', () => {
     const inCulture = await newRecord({}, { budget, subBudget: world.culture });
     // Made from the unfit row with Kultuur's value, a record falls in Kultuur.
     const unfit = { budget, subBudget: '-2', query: `?schemaId=${world.schemeId}` };
-    const fromUnfitRow = await created(await createRecord(world.editor.client, { name: 'Mujal', amount: '1', classifiers: { tegevusala: '02', konto: '5500' } }, unfit));
+    const fromUnfitRow = await created(
+      await createRecord(world.editor.client, { name: 'Mujal', amount: '1', classifiers: { tegevusala: '02', konto: '5500' } }, unfit),
+    );
     const scheme = await list(`/api/budget/${budget}/schema/${world.schemeId}/records`);
     expect(Object.fromEntries(scheme.map((record) => [record.id, (record as never as { subBudgetId: string }).subBudgetId]))).toEqual({
       [inEducation]: world.education,
@@ -261,14 +301,22 @@ describe('access (spec 3, section 6)', () => {
     const editor = world.subBudgetEditor.client;
     const mine = await newRecord({}, { budget: world.grantedBudget, client: editor });
     const other = await newRecord({}, { budget: world.grantedBudget, subBudget: world.culture });
-    expectError(await createRecord(editor, { name: 'X', amount: '1', classifiers: { konto: '4500' } }, { budget: world.grantedBudget, subBudget: world.culture }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await createRecord(editor, { name: 'X', amount: '1', classifiers: { konto: '4500' } }, { budget: world.grantedBudget, subBudget: world.culture }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
     expect((await list(`${place(world.grantedBudget, world.education)}/records`, editor)).map((record) => record.id)).toEqual([mine]);
     const budgetList = (await list(`/api/budget/${world.grantedBudget}/records`, editor)).map((record) => record.id);
     expect(budgetList).toEqual([mine]);
     expect((await list(`/api/budget/${world.grantedBudget}/records`)).map((record) => record.id).sort()).toEqual([mine, other].sort());
     const scheme = await list(`/api/budget/${world.grantedBudget}/schema/${world.schemeId}/records`, editor);
     expect(scheme.map((record) => record.id)).toEqual([mine]);
-    expectError(await editor.request({ method: 'GET', url: `${place(world.grantedBudget, '-2')}/records?schemaId=${world.schemeId}` }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await editor.request({ method: 'GET', url: `${place(world.grantedBudget, '-2')}/records?schemaId=${world.schemeId}` }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
     // Another budget of the document is not granted at all.
     expectError(await createRecord(editor, { name: 'X', amount: '1', classifiers: { konto: '4500' } }), 403, 'INSUFFICIENT_PERMISSIONS');
   });
@@ -288,11 +336,23 @@ describe('access (spec 3, section 6)', () => {
     const budget = await world.budget();
     const id = await newRecord({}, { budget });
     const url = `${place(budget, world.education)}/record/${id}`;
-    const approve = await world.statusAdmin.client.request({ method: 'PUT', url: `/api/budget/${budget}`, payload: { name: 'Kinnitatud', description: '', resourceStatusId: APPROVED } });
+    const approve = await world.statusAdmin.client.request({
+      method: 'PUT',
+      url: `/api/budget/${budget}`,
+      payload: { name: 'Kinnitatud', description: '', resourceStatusId: APPROVED },
+    });
     expect(approve.statusCode, approve.body).toBe(200);
     expectError(await world.editor.client.request({ method: 'PUT', url, payload: { name: 'X' } }), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
-    expectError(await createRecord(world.editor.client, { name: 'X', amount: '1', classifiers: { konto: '4500' } }, { budget }), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
-    expectError(await world.editor.client.request({ method: 'POST', url: `${place(budget, world.education)}/records-delete`, payload: { recordIds: [id] } }), 403, 'ACTION_DISALLOWED_DUE_TO_STATUS');
+    expectError(
+      await createRecord(world.editor.client, { name: 'X', amount: '1', classifiers: { konto: '4500' } }, { budget }),
+      403,
+      'ACTION_DISALLOWED_DUE_TO_STATUS',
+    );
+    expectError(
+      await world.editor.client.request({ method: 'POST', url: `${place(budget, world.education)}/records-delete`, payload: { recordIds: [id] } }),
+      403,
+      'ACTION_DISALLOWED_DUE_TO_STATUS',
+    );
     expect((await list(`${place(budget, world.education)}/records`)).map((record) => record.id)).toEqual([id]);
   });
 
@@ -319,7 +379,11 @@ describe('access (spec 3, section 6)', () => {
     const outsider = world.outsider.client;
     for (const budget of [budgetId, randomUUID()]) {
       expectError(await outsider.request({ method: 'GET', url: `/api/budget/${budget}/records` }), 404, 'BUDGET_NOT_FOUND');
-      expectError(await outsider.request({ method: 'PUT', url: `${place(budget, world.education)}/record/${id}`, payload: { name: 'X' } }), 404, 'BUDGET_NOT_FOUND');
+      expectError(
+        await outsider.request({ method: 'PUT', url: `${place(budget, world.education)}/record/${id}`, payload: { name: 'X' } }),
+        404,
+        'BUDGET_NOT_FOUND',
+      );
     }
     expectError(await world.editor.client.request({ method: 'GET', url: `${place(budgetId, randomUUID())}/records` }), 404, 'SUB_BUDGET_NOT_FOUND');
   });
@@ -344,17 +408,23 @@ describe('concurrent editors', () => {
       expect(answers.map((answer) => answer.statusCode)).toEqual(ids.map(() => 200));
       // Each answer is read-your-writes: the next read holds every write of the round.
       const rows = await list(`/api/budget/${budget}/records`);
-      expect(Object.fromEntries(rows.map((row) => [row.id, row.amount]))).toEqual(Object.fromEntries(ids.map((id, n) => [id, canonicalAmount(`${round}.${n}`)])));
+      expect(Object.fromEntries(rows.map((row) => [row.id, row.amount]))).toEqual(
+        Object.fromEntries(ids.map((id, n) => [id, canonicalAmount(`${round}.${n}`)])),
+      );
     }
     // Each version is its author's.
-    const history = (await people[3]?.client.request({ method: 'GET', url: `${place(budget, world.education)}/record/${ids[3]}/history` }))?.json() as never as RecordHistoryEntry[];
+    const history = (
+      await people[3]?.client.request({ method: 'GET', url: `${place(budget, world.education)}/record/${ids[3]}/history` })
+    )?.json() as never as RecordHistoryEntry[];
     expect(new Set(history.map((entry) => entry.changedBy.userId))).toEqual(new Set([people[3]?.userId]));
   });
 
   it('concurrent edits of one record are each decided on the latest state: all succeed, the last write stands', async () => {
     const id = await newRecord({ name: 'Üks rida' });
     const url = `${place(budgetId, world.education)}/record/${id}`;
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => world.editor.client.request({ method: 'PUT', url, payload: { name: `Versioon ${n}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => world.editor.client.request({ method: 'PUT', url, payload: { name: `Versioon ${n}` } })),
+    );
     expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
     const history = (await world.editor.client.request({ method: 'GET', url: `${url}/history` })).json() as never as RecordHistoryEntry[];
     expect(history).toHaveLength(9);
@@ -377,7 +447,12 @@ describe('history, revert and raw events (issue 11, point 3)', () => {
       ['PROMOTED', ['extra.promoted']],
     ]);
     for (const entry of history) {
-      expect(entry.changedBy).toEqual({ userId: world.editor.userId, userName: 'Test User', occupationId: world.editor.occupationId, occupationName: expect.any(String) });
+      expect(entry.changedBy).toEqual({
+        userId: world.editor.userId,
+        userName: 'Test User',
+        occupationId: world.editor.occupationId,
+        occupationName: expect.any(String),
+      });
       expect(Date.now() - Date.parse(entry.changedAt)).toBeLessThan(120_000);
     }
     expect(history[1]?.record).toMatchObject({ amount: '20' });
@@ -397,9 +472,17 @@ describe('history, revert and raw events (issue 11, point 3)', () => {
     const after = (await world.editor.client.request({ method: 'GET', url: `${url}/history` })).json() as never as RecordHistoryEntry[];
     expect(after.at(-1)).toMatchObject({ kind: 'REVERTED', revertedEventId: amountChange.eventId, changedFields: ['amount'] });
     expect(after.slice(0, 3)).toEqual(before);
-    expectError(await world.editor.client.request({ method: 'POST', url: `${url}/revert`, payload: { eventId: before[0]?.eventId } }), 422, 'RECORD_REVERT_NOT_POSSIBLE');
+    expectError(
+      await world.editor.client.request({ method: 'POST', url: `${url}/revert`, payload: { eventId: before[0]?.eventId } }),
+      422,
+      'RECORD_REVERT_NOT_POSSIBLE',
+    );
     expectError(await world.editor.client.request({ method: 'POST', url: `${url}/revert`, payload: { eventId: randomUUID() } }), 400, 'RECORD_ID_INVALID');
-    expectError(await world.reader.client.request({ method: 'POST', url: `${url}/revert`, payload: { eventId: amountChange.eventId } }), 403, 'INSUFFICIENT_PERMISSIONS');
+    expectError(
+      await world.reader.client.request({ method: 'POST', url: `${url}/revert`, payload: { eventId: amountChange.eventId } }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
   });
 
   it('brings a deleted record back by reverting its deletion', async () => {
@@ -414,7 +497,9 @@ describe('history, revert and raw events (issue 11, point 3)', () => {
   });
 
   it('an imported record: its history begins with its import row, and it is edited like any other', async () => {
-    const [id] = await importedRecords(world, budgetId, [{ name: 'Imporditud rida', amount: '40', classifiers: { [world.kind]: '01', [world.account]: '5500' } }]);
+    const [id] = await importedRecords(world, budgetId, [
+      { name: 'Imporditud rida', amount: '40', classifiers: { [world.kind]: '01', [world.account]: '5500' } },
+    ]);
     const url = `${place(budgetId, world.education)}/record/${id}`;
     expect((await world.editor.client.request({ method: 'POST', url: `${url}/promote` })).statusCode).toBe(200);
     const edited = await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Imporditud ja muudetud' } });

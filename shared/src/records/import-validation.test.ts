@@ -54,7 +54,8 @@ const row = (overrides: Partial<ImportRow> = {}): ImportRow => ({
   ...overrides,
 });
 
-const only = (overrides: Partial<ImportRow>, extra: Partial<ImportValidationContext> = {}) => validateImportRows([row(overrides)], { ...context, ...extra })[0]!;
+const only = (overrides: Partial<ImportRow>, extra: Partial<ImportValidationContext> = {}) =>
+  validateImportRows([row(overrides)], { ...context, ...extra })[0]!;
 const messages = (overrides: Partial<ImportRow>, extra: Partial<ImportValidationContext> = {}) =>
   only(overrides, extra).validationErrors.map((error) => [error.message, error.critical, error.fieldName]);
 
@@ -70,7 +71,10 @@ describe('import rows are checked with the rules of spec 3 section 5', () => {
   });
 
   it('names: empty takes the master item name (emptyNameMaster) or is critical (emptyName); too long is critical', () => {
-    expect(only({ name: '  ' })).toMatchObject({ values: { name: 'Haridus' }, validationErrors: [{ message: 'emptyNameMaster', critical: false, fieldName: 'name' }] });
+    expect(only({ name: '  ' })).toMatchObject({
+      values: { name: 'Haridus' },
+      validationErrors: [{ message: 'emptyNameMaster', critical: false, fieldName: 'name' }],
+    });
     expect(messages({ name: null, classifiers: { allikas: 'RE' } })).toEqual([
       ['validation.required', true, 'tegevusala'],
       ['emptyName', true, 'name'],
@@ -171,7 +175,13 @@ describe('the context from the API’s classifiers', () => {
           codeSettings: { typeName: 'Number', typeRegex: '^[0-9]+$', regexFlag: '', minLength: 2, maxLength: 5, hierarchical: false, ranking: 1 },
         },
       ],
-      itemsOf: (id) => (id === MASTER ? [{ code: '01', name: 'Haridus', unselectable: false }, { code: '09', name: 'Kokku', unselectable: true }] : []),
+      itemsOf: (id) =>
+        id === MASTER
+          ? [
+              { code: '01', name: 'Haridus', unselectable: false },
+              { code: '09', name: 'Kokku', unselectable: true },
+            ]
+          : [],
       periodDurationYears: 2,
       decimalSeparator: '.',
     });
@@ -193,10 +203,8 @@ describe('the context from the API’s classifiers', () => {
       subBudget: null,
       decimalSeparator: '.',
     });
-    expect(validateImportRows([row({ name: '', amount: '1,5', classifiers: { tegevusala: '09' } })], built)[0]!.validationErrors.map((error) => error.message)).toEqual([
-      'referenceItemUnselectable',
-      'emptyName',
-      'sumNotNumeric',
-    ]);
+    expect(
+      validateImportRows([row({ name: '', amount: '1,5', classifiers: { tegevusala: '09' } })], built)[0]!.validationErrors.map((error) => error.message),
+    ).toEqual(['referenceItemUnselectable', 'emptyName', 'sumNotNumeric']);
   });
 });

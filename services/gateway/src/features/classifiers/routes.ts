@@ -79,7 +79,10 @@ export async function classifierRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/api/classifier/:classifierId/items',
-    { config: { access: viewers }, schema: { tags, params: classifierParams, querystring: includeMetaQuery, response: { 200: z.array(classifierItemSchema) } } },
+    {
+      config: { access: viewers },
+      schema: { tags, params: classifierParams, querystring: includeMetaQuery, response: { 200: z.array(classifierItemSchema) } },
+    },
     (request) => classifiers.items(request.caller, request.params.classifierId, request.query.includeMeta === 'true'),
   );
 

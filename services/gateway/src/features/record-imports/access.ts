@@ -30,7 +30,13 @@ async function subBudgetOfBudget(app: FastifyInstance, budget: BudgetRow, subBud
 }
 
 /** The import's target in the path, after the access check for `action`. */
-export async function importPlace(app: FastifyInstance, auth: AuthContext, budgetId: string, subBudgetId: string | null, action: ImportAction): Promise<ImportTarget> {
+export async function importPlace(
+  app: FastifyInstance,
+  auth: AuthContext,
+  budgetId: string,
+  subBudgetId: string | null,
+  action: ImportAction,
+): Promise<ImportTarget> {
   const budget = await budgetOfPath(app, auth, budgetId);
   const resource: ResourceRef = { organizationId: budget.organization_id, documentId: budget.document_id, budgetId: budget.id };
   const checked = action === 'import' ? 'update' : 'read';

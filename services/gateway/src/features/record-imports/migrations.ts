@@ -29,7 +29,9 @@ export const recordImportsMigrations: Record<string, Migration> = {
           updated_at timestamptz not null default now()
         )`.execute(db);
       await sql`create index record_imports_budget on operational.record_imports (budget_id, created_at desc)`.execute(db);
-      await sql`create index record_imports_sub_budget on operational.record_imports (sub_budget_id, created_at desc) where sub_budget_id is not null`.execute(db);
+      await sql`create index record_imports_sub_budget on operational.record_imports (sub_budget_id, created_at desc) where sub_budget_id is not null`.execute(
+        db,
+      );
     },
   },
 };

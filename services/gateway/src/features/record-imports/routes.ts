@@ -1,4 +1,12 @@
-import { importBodySchema, importErrorReportSchema, importPreviewSchema, importQuerySchema, importStartedSchema, importStatusSchema, uuid } from '@eelarve/shared';
+import {
+  importBodySchema,
+  importErrorReportSchema,
+  importPreviewSchema,
+  importQuerySchema,
+  importStartedSchema,
+  importStatusSchema,
+  uuid,
+} from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,7 +30,12 @@ function userStarter(request: FastifyRequest): ImportStarter {
 
 /** An ERP job: no user; its events carry the budget's organisation and the request's id. */
 function erpStarter(request: FastifyRequest, target: ImportTarget): ImportStarter {
-  return { userId: null, occupationId: null, actor: { correlationId: request.id, userId: null, occupationId: null, organizationId: target.budget.organization_id }, source: 'ERP' };
+  return {
+    userId: null,
+    occupationId: null,
+    actor: { correlationId: request.id, userId: null, occupationId: null, organizationId: target.budget.organization_id },
+    source: 'ERP',
+  };
 }
 
 /**
@@ -108,7 +121,10 @@ export async function recordImportRoutes(app: FastifyInstance): Promise<void> {
   // The ERP job's import address: public as a route (no session), the budget's API key is its authentication.
   api.post(
     '/budgets/:budgetId/import',
-    { config: { access: 'public' }, schema: { tags, params: budgetParams, querystring: importQuerySchema, body: importBodySchema, response: { 202: importStartedSchema } } },
+    {
+      config: { access: 'public' },
+      schema: { tags, params: budgetParams, querystring: importQuerySchema, body: importBodySchema, response: { 202: importStartedSchema } },
+    },
     async (request, reply) => {
       const target = await erpImportTarget(app, request, reply, request.params.budgetId);
       return reply.status(202).send(await start(request, target, request.body, request.query.originResourceName, erpStarter(request, target)));

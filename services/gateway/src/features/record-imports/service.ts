@@ -54,7 +54,12 @@ function statusAnswer(row: LatestImport): ImportStatusAnswer {
 }
 
 /** A row of a scheme's preview: before → after for one sub-budget. */
-function previewRow(subBudgetId: string, name: string | null, before: { records: number; total: string } | undefined, added: { records: number; amounts: string[] }) {
+function previewRow(
+  subBudgetId: string,
+  name: string | null,
+  before: { records: number; total: string } | undefined,
+  added: { records: number; amounts: string[] },
+) {
   const totalBefore = before?.total ?? '0';
   return {
     subBudgetId,
@@ -67,7 +72,11 @@ function previewRow(subBudgetId: string, name: string | null, before: { records:
 }
 
 /** The sub-budget (of one scheme) each importable row falls in: its values in the scheme's classifiers equal the sub-budget's. */
-function placeRows(rows: readonly ValidatedImportRow[], schemeClassifierIds: readonly string[], subBudgets: readonly { id: string; classifiers: Record<string, string> }[]) {
+function placeRows(
+  rows: readonly ValidatedImportRow[],
+  schemeClassifierIds: readonly string[],
+  subBudgets: readonly { id: string; classifiers: Record<string, string> }[],
+) {
   const keyOf = (values: Readonly<Record<string, string>>) => JSON.stringify(schemeClassifierIds.map((id) => values[id] ?? null));
   const byKey = new Map<string, string>();
   for (const subBudget of subBudgets) if (!byKey.has(keyOf(subBudget.classifiers))) byKey.set(keyOf(subBudget.classifiers), subBudget.id);
@@ -168,7 +177,13 @@ export function recordImportService(app: FastifyInstance) {
       const counts = importCounts(validated);
       const schemes =
         target.budget.type === 'COMMON'
-          ? await read().selectFrom('schemes').selectAll().where('document_id', '=', target.budget.document_id).orderBy('display_order').orderBy('name').execute()
+          ? await read()
+              .selectFrom('schemes')
+              .selectAll()
+              .where('document_id', '=', target.budget.document_id)
+              .orderBy('display_order')
+              .orderBy('name')
+              .execute()
           : [];
       const before = await budgetRecordTotal(read(), target.budget.id);
       return {

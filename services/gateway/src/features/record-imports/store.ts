@@ -81,11 +81,7 @@ export function answeredImport(db: AppDatabase, importId: string) {
 
 /** The latest import of a budget or sub-budget (with the answered status), or undefined. */
 export async function latestImport(db: AppDatabase, scope: ImportScope) {
-  let query = answeredImports(db)
-    .where('i.budget_id', '=', scope.budgetId)
-    .orderBy('i.created_at', 'desc')
-    .orderBy('i.id', 'desc')
-    .limit(1);
+  let query = answeredImports(db).where('i.budget_id', '=', scope.budgetId).orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(1);
   if (scope.subBudgetId) query = query.where('i.sub_budget_id', '=', scope.subBudgetId);
   if (scope.finished) query = query.where(answeredStatus, 'in', ['SUCCESS', 'ERROR']);
   return query.executeTakeFirst();

@@ -32,7 +32,11 @@ export const RECORDS_IMPORT_POLICY: TaskPolicy = { expireInSeconds: 10 * 60, ret
 const RECORDS_READ_MODEL = 'records';
 const VISIBLE_WAIT_MS = 2 * 60_000;
 
-function importCommand(row: RecordImportRow, budget: { document_id: string; organization_id: string }, rows: ImportRecordsCommand['data']['rows']): ImportRecordsCommand {
+function importCommand(
+  row: RecordImportRow,
+  budget: { document_id: string; organization_id: string },
+  rows: ImportRecordsCommand['data']['rows'],
+): ImportRecordsCommand {
   return {
     type: 'ImportRecords',
     data: {

@@ -64,7 +64,9 @@ export async function recordsBudget(app: FastifyInstance, auth: AuthContext, bud
 async function assertRecordAction(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: RecordAction): Promise<ResourceAccess> {
   const access = await assertResourceAccess(app, auth, resource, action === 'read' ? 'read' : 'update');
   if (action === 'promote' && !allows(access, 'updateSettings')) {
-    throw new DomainError('ACTION_DISALLOWED_DUE_TO_STATUS', 'the resource status disallows this (METADATA_WRITE_DISABLED)', { rule: 'METADATA_WRITE_DISABLED' });
+    throw new DomainError('ACTION_DISALLOWED_DUE_TO_STATUS', 'the resource status disallows this (METADATA_WRITE_DISABLED)', {
+      rule: 'METADATA_WRITE_DISABLED',
+    });
   }
   return access;
 }
@@ -102,7 +104,10 @@ export async function subBudgetPlace(
     subBudgetId === UNFIT_SUB_BUDGET ? undefined : findSubBudget(readModels(app.db), subBudgetId),
   ]);
   if (subBudgetId === UNFIT_SUB_BUDGET) {
-    if (!schemeId) throw new DomainError('SCHEMA_VALIDATION_ERROR', 'the unfit row (-2) is of a scheme: give schemaId', [{ path: 'querystring.schemaId', message: 'validation.required' }]);
+    if (!schemeId)
+      throw new DomainError('SCHEMA_VALIDATION_ERROR', 'the unfit row (-2) is of a scheme: give schemaId', [
+        { path: 'querystring.schemaId', message: 'validation.required' },
+      ]);
     const resource = budgetRefOf(budget);
     const access = await assertRecordAction(app, auth, resource, action);
     const scheme = await schemeOfBudget(app, budget, schemeId);
@@ -116,6 +121,10 @@ export async function subBudgetPlace(
   }
   const resource = { ...budgetRefOf(budget), subBudgetId: subBudget.id };
   const [access, scheme] = await Promise.all([assertRecordAction(app, auth, resource, action), findScheme(readModels(app.db), subBudget.scheme_id)]);
-  const subBudgetFact = { id: subBudget.id, schemeClassifierIds: scheme ? schemeClassifierIds(scheme) : Object.keys(subBudget.classifiers), classifiers: subBudget.classifiers };
+  const subBudgetFact = {
+    id: subBudget.id,
+    schemeClassifierIds: scheme ? schemeClassifierIds(scheme) : Object.keys(subBudget.classifiers),
+    classifiers: subBudget.classifiers,
+  };
   return { kind: 'subBudget', budget, subBudget, subBudgetFact, resource, access };
 }

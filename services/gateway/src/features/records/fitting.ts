@@ -22,4 +22,5 @@ export function schemeFitter(classifierIds: readonly string[], subBudgets: reado
 }
 
 /** The classifier ids of a scheme (its classifier list, in order). */
-export const schemeClassifierIds = (scheme: { classifier_list: readonly { classifierId: string }[] }) => scheme.classifier_list.map((entry) => entry.classifierId);
+export const schemeClassifierIds = (scheme: { classifier_list: readonly { classifierId: string }[] }) =>
+  scheme.classifier_list.map((entry) => entry.classifierId);

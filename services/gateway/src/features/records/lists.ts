@@ -50,14 +50,22 @@ async function fittedRecords(app: FastifyInstance, auth: AuthContext, place: Rec
       subBudgets.filter((subBudget) => subBudget.scheme_id === scheme.id),
     ),
   }));
-  const fitted = records.map((record) => ({ ...record, subBudgetIds: Object.fromEntries(fitters.map(({ schemeId, fit }) => [schemeId, fit(record.classifiers)])) }));
+  const fitted = records.map((record) => ({
+    ...record,
+    subBudgetIds: Object.fromEntries(fitters.map(({ schemeId, fit }) => [schemeId, fit(record.classifiers)])),
+  }));
   return granted ? fitted.filter((record) => Object.values(record.subBudgetIds).some((id) => granted.has(id))) : fitted;
 }
 
 /** The schemes the sub-budgets belong to. */
 async function schemesOf(app: FastifyInstance, subBudgetIds: readonly string[]): Promise<string[]> {
   if (subBudgetIds.length === 0) return [];
-  const rows = await readModels(app.db).selectFrom('sub_budgets').select('scheme_id').distinct().where('id', 'in', [...subBudgetIds]).execute();
+  const rows = await readModels(app.db)
+    .selectFrom('sub_budgets')
+    .select('scheme_id')
+    .distinct()
+    .where('id', 'in', [...subBudgetIds])
+    .execute();
   return rows.map((row) => row.scheme_id);
 }
 

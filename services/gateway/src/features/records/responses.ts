@@ -7,10 +7,7 @@ import type { StoredVersion } from './versions';
  * id, stream, revision and global position, its data and its metadata with the names of the user
  * and occupation. An import chunk holds up to 500 records: only this record's row of it is shown.
  */
-export function toStoredEvent(
-  { stored, event }: StoredVersion,
-  names: { users: Map<string, string>; occupations: Map<string, string> },
-): RecordStoredEvent {
+export function toStoredEvent({ stored, event }: StoredVersion, names: { users: Map<string, string>; occupations: Map<string, string> }): RecordStoredEvent {
   const { metadata } = stored;
   return {
     eventId: stored.id,

@@ -36,7 +36,12 @@ const budgetRecordsQuery = z.object({ 'include-comments': z.enum(['true', 'false
 const schemesQuery = z.object({
   schemaIds: z
     .string()
-    .transform((text) => text.split(',').map((id) => id.trim()).filter((id) => id !== ''))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    )
     .pipe(z.array(uuid).min(1, { message: 'validation.required' }).max(50, { message: 'validation.max' })),
 });
 const promoteBody = z.object({ promoted: z.boolean().optional() }).nullish();

@@ -1,4 +1,13 @@
-import { foldEvents, type RecordChanges, type RecordCommand, type RecordOrigin, recordDecider, recordFitsSubBudget, recordHistory, snapshotAfter } from '@eelarve/domain';
+import {
+  foldEvents,
+  type RecordChanges,
+  type RecordCommand,
+  type RecordOrigin,
+  recordDecider,
+  recordFitsSubBudget,
+  recordHistory,
+  snapshotAfter,
+} from '@eelarve/domain';
 import { formatPosition, parsePosition, comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { findBudgetRecords, type RecordApiRow, recordsAsJson } from '@eelarve/projections/records/api-queries';
 import { budgetRecordsJson, findRecordOrigin, subBudgetRecordsJson } from '@eelarve/projections/records/queries';
@@ -26,7 +35,6 @@ export interface RecordPath {
   subBudgetId: string;
   schemeId?: string;
 }
-
 
 /** A record edited from a place must be in it now: a sub-budget grant reaches only the sub-budget's records. */
 function assertInPlace(place: RecordsPlace, classifiers: Readonly<Record<string, string>>, missing: () => DomainError): void {
@@ -83,7 +91,8 @@ export function recordService(app: FastifyInstance) {
   const run = (caller: Caller, command: RecordCommand | ((context: CommandContext) => RecordCommand), readModels: readonly string[] = RECORD_READ_MODELS) =>
     app.commands.run({ decider: recordDecider, command, actor: caller.actor, readModels });
 
-  const placeOf = (caller: Caller, path: RecordPath, action: RecordAction) => subBudgetPlace(app, caller.auth, path.budgetId, path.subBudgetId, action, path.schemeId);
+  const placeOf = (caller: Caller, path: RecordPath, action: RecordAction) =>
+    subBudgetPlace(app, caller.auth, path.budgetId, path.subBudgetId, action, path.schemeId);
 
   /** The records of the place by id; an id that is not one of them answers `missing(id, index)`. */
   async function recordsIn(place: RecordsPlace, recordIds: readonly string[], missing: (id: string, index: number) => DomainError): Promise<RecordApiRow[]> {
@@ -97,7 +106,8 @@ export function recordService(app: FastifyInstance) {
     });
   }
 
-  const oneRecord = async (place: RecordsPlace, recordId: string) => (await recordsIn(place, [recordId], () => new DomainError('RECORD_NOT_FOUND')))[0] as RecordApiRow;
+  const oneRecord = async (place: RecordsPlace, recordId: string) =>
+    (await recordsIn(place, [recordId], () => new DomainError('RECORD_NOT_FOUND')))[0] as RecordApiRow;
 
   /**
    * A record whose history is asked: live in the read model, or deleted (the read model no longer
@@ -122,7 +132,8 @@ export function recordService(app: FastifyInstance) {
   /** An imported record's commands carry its chunk row (its own stream may still be empty). */
   const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (await recordOrigins(app, [row]))[0] ?? null;
 
-  const factsFor = (place: RecordsPlace, codes: string[] | Promise<string[]>) => recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
+  const factsFor = (place: RecordsPlace, codes: string[] | Promise<string[]>) =>
+    recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
 
   /** Decides every command on its record's current stream without writing: one refusal refuses the whole bulk. */
   async function assertAllDecide(commands: readonly RecordCommand[]): Promise<void> {
@@ -154,7 +165,8 @@ export function recordService(app: FastifyInstance) {
       const place = await placeOf(caller, path, 'read');
       if (place.kind === 'unfit') await wholeBudgetReader(app, caller.auth, place);
       if (place.kind === 'subBudget') return subBudgetRecordsJson(read(), place.budget.id, place.subBudget.id);
-      if (place.kind === 'unfit') return recordsAsJson(read(), { kind: 'unfit', budgetId: place.budget.id, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
+      if (place.kind === 'unfit')
+        return recordsAsJson(read(), { kind: 'unfit', budgetId: place.budget.id, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
       return budgetRecordsJson(read(), place.budget.id);
     },
 
@@ -193,7 +205,13 @@ export function recordService(app: FastifyInstance) {
     async update(caller: Caller, path: RecordPath, recordId: string, input: RecordInput): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
       const reading = oneRecord(place, recordId);
-      const [row, facts] = await Promise.all([reading, factsFor(place, reading.then((found) => codesOf(found.classifiers, input.classifiers)))]);
+      const [row, facts] = await Promise.all([
+        reading,
+        factsFor(
+          place,
+          reading.then((found) => codesOf(found.classifiers, input.classifiers)),
+        ),
+      ]);
       const origin = await originOf(row);
       return run(caller, { type: 'UpdateRecord', recordId, changes: changesOf(input), facts, origin });
     },
@@ -264,7 +282,10 @@ export function recordService(app: FastifyInstance) {
       const place = await placeOf(caller, path, 'read');
       const row = await recordWithHistory(place, recordId);
       const { versions } = await recordVersions(app, recordId, row);
-      const names = await actorNamesOf(app, versions.map((version) => version.stored));
+      const names = await actorNamesOf(
+        app,
+        versions.map((version) => version.stored),
+      );
       return versions.map((version) => toStoredEvent(version, names));
     },
   };

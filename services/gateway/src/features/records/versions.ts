@@ -56,11 +56,7 @@ async function importedOrigin(app: FastifyInstance, row: OriginRow): Promise<Sto
  * The record's versions, oldest first. `row` is the read model's row (null when the read model no
  * longer holds the record, e.g. deleted): then only a record made on a screen can be read.
  */
-export async function recordVersions(
-  app: FastifyInstance,
-  recordId: string,
-  row: OriginRow | null,
-): Promise<RecordVersions> {
+export async function recordVersions(app: FastifyInstance, recordId: string, row: OriginRow | null): Promise<RecordVersions> {
   const [origin, own] = await Promise.all([row ? importedOrigin(app, row) : null, app.store.readStream(recordStreamName(recordId))]);
   const versions: StoredVersion[] = [...(origin ? [origin] : []), ...own.map((stored) => ({ stored, event: stored as unknown as RecordEvent }))];
   const first = versions[0]?.event.type;
@@ -87,7 +83,10 @@ export async function recordOrigins(app: FastifyInstance, rows: readonly OriginR
 
 /** The versions with who made them and when, as the domain's `recordHistory` takes them. */
 export async function namedVersions(app: FastifyInstance, versions: readonly StoredVersion[]): Promise<RecordVersion[]> {
-  const names = await actorNamesOf(app, versions.map((version) => version.stored));
+  const names = await actorNamesOf(
+    app,
+    versions.map((version) => version.stored),
+  );
   return versions.map(({ stored, event }) => ({
     eventId: stored.id,
     event,
@@ -103,9 +102,5 @@ export async function namedVersions(app: FastifyInstance, versions: readonly Sto
 
 export function actorNamesOf(app: FastifyInstance, events: readonly StoredEvent[]) {
   const present = (ids: (string | null)[]) => ids.filter((id): id is string => id !== null);
-  return actorNames(
-    readModels(app.db),
-    present(events.map((event) => event.metadata.userId)),
-    present(events.map((event) => event.metadata.occupationId)),
-  );
+  return actorNames(readModels(app.db), present(events.map((event) => event.metadata.userId)), present(events.map((event) => event.metadata.occupationId)));
 }
