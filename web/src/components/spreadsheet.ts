@@ -73,3 +73,22 @@ export function parseCsv(text: string): string[][] {
   }
   return rows;
 }
+
+/** A cell as the user sees it: rich text joined, a formula's result, a date as yyyy-MM-dd, trimmed. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    const record = value as { text?: unknown; result?: unknown; richText?: Array<{ text: string }> };
+    if (Array.isArray(record.richText))
+      return record.richText
+        .map((part) => part.text)
+        .join('')
+        .trim();
+    if (record.text !== undefined) return cellText(record.text);
+    if (record.result !== undefined) return cellText(record.result);
+  }
+  return String(value);
+}

@@ -7,6 +7,21 @@ export function useInlineEditSession<D extends object>(store: InlineEditStore<D>
   return useSyncExternalStore(store.subscribe, store.getSnapshot);
 }
 
+/** The edit session when it is `row`'s: the cells of the row being edited show their editors. */
+export function useRowEditSession<D extends object>(store: InlineEditStore<D>, row: { key: string } | undefined): InlineEditSession<D> | null {
+  const session = useInlineEditSession(store);
+  return session && row && session.key === row.key ? session : null;
+}
+
+/** Enter saves and Escape cancels in a row's editors; the grid does not see the row's keys. */
+export function rowEditorKeys(actions: { onSave: () => void; onCancel: () => void }) {
+  return (event: { key: string; stopPropagation: () => void }) => {
+    if (event.key === 'Enter') actions.onSave();
+    if (event.key === 'Escape') actions.onCancel();
+    event.stopPropagation();
+  };
+}
+
 /** Rows highlighted for `HIGHLIGHT_MS` after `highlight(key)` (new, duplicated, created or imported rows). */
 export function useRowHighlight(): { highlighted: ReadonlySet<string>; highlight: (key: string) => void } {
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());

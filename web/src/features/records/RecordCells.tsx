@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { IconAction } from '../../components/IconAction';
 import { ChevronDownIcon, StarIcon } from '../../components/icons';
 import { InlineRowButtons, InlineSaveCancelButtons } from '../../grid/InlineEditParts';
-import { useInlineEditSession } from '../../grid/useInlineRowEditing';
+import { rowEditorKeys, useInlineEditSession, useRowEditSession } from '../../grid/useInlineRowEditing';
 import type { RecordsAccess } from './access';
 import { CalendarIcon, HistoryIcon } from './record-icons';
 import { itemText, type ItemIndex } from './model/grouping';
@@ -37,20 +37,7 @@ export interface RecordsGridContext {
 
 type Params = ICellRendererParams<RecordRow, unknown, RecordsGridContext>;
 
-/** The edit session when it is this row's. */
-function useRowSession(params: Params) {
-  const session = useInlineEditSession(params.context.store);
-  return session && params.data && session.key === params.data.key ? session : null;
-}
-
-/** Enter saves and Escape cancels; the grid does not see the row's keys. */
-function editorKeys(context: RecordsGridContext) {
-  return (event: KeyboardEvent) => {
-    if (event.key === 'Enter') context.onSave();
-    if (event.key === 'Escape') context.onCancel();
-    event.stopPropagation();
-  };
-}
+const useRowSession = (params: Params) => useRowEditSession(params.context.store, params.data);
 
 const inputClass = (invalid: string | undefined) => (invalid ? 'input records-cell-input input-invalid' : 'input records-cell-input');
 
@@ -107,7 +94,7 @@ export function RecordNameCell(params: Params) {
         aria-label={intl.formatMessage({ id: 'records.column.name' })}
         aria-invalid={invalid ? true : undefined}
         onChange={(event) => context.store.update({ name: event.target.value })}
-        onKeyDown={editorKeys(context)}
+        onKeyDown={rowEditorKeys(context)}
         disabled={session.saving}
         data-testid="record-name-input"
       />
@@ -152,7 +139,7 @@ export function RecordClassifierCell(params: Params & { classifierId: string; cl
       aria-required={required ? true : undefined}
       aria-invalid={invalid ? true : undefined}
       onChange={(event) => context.store.update({ [field]: event.target.value })}
-      onKeyDown={editorKeys(context)}
+      onKeyDown={rowEditorKeys(context)}
       disabled={session.saving}
       data-testid={`record-classifier-${classifierId}`}
     >
@@ -201,7 +188,7 @@ export function RecordAmountCell(params: Params) {
         aria-invalid={invalid ? true : undefined}
         title={split ? intl.formatMessage({ id: 'records.split.computed' }) : undefined}
         onChange={(event) => context.store.update({ amount: event.target.value })}
-        onKeyDown={editorKeys(context)}
+        onKeyDown={rowEditorKeys(context)}
         disabled={split || session.saving}
         data-testid="record-amount-input"
       />

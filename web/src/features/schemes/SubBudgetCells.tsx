@@ -3,7 +3,7 @@ import type { ICellRendererParams } from 'ag-grid-community';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { InlineRowButtons, InlineSaveCancelButtons } from '../../grid/InlineEditParts';
-import { useInlineEditSession } from '../../grid/useInlineRowEditing';
+import { rowEditorKeys, useInlineEditSession, useRowEditSession } from '../../grid/useInlineRowEditing';
 import { IconAction } from '../../components/IconAction';
 import type { SchemeColumn } from './model';
 import { COMBINATION_FIELD, NAME_FIELD, type SubBudgetEditStore, type SubBudgetRow } from './sub-budget-edit';
@@ -24,19 +24,7 @@ export interface SubBudgetsGridContext {
 
 type Params = ICellRendererParams<SubBudgetRow, unknown, SubBudgetsGridContext>;
 
-function useRowSession(params: Params) {
-  const session = useInlineEditSession(params.context.store);
-  return session && params.data && session.key === params.data.key ? session : null;
-}
-
-/** Enter saves and Escape cancels; the grid does not see the row's keys. */
-function editorKeys(context: SubBudgetsGridContext) {
-  return (event: KeyboardEvent) => {
-    if (event.key === 'Enter') context.onSave();
-    if (event.key === 'Escape') context.onCancel();
-    event.stopPropagation();
-  };
-}
+const useRowSession = (params: Params) => useRowEditSession(params.context.store, params.data);
 
 export function SubBudgetNameCell(params: Params) {
   const intl = useIntl();
@@ -61,7 +49,7 @@ export function SubBudgetNameCell(params: Params) {
         aria-label={intl.formatMessage({ id: 'subBudgets.column.name' })}
         aria-invalid={invalid ? true : undefined}
         onChange={(event) => context.store.update({ [NAME_FIELD]: event.target.value })}
-        onKeyDown={editorKeys(context)}
+        onKeyDown={rowEditorKeys(context)}
         data-testid="sub-budget-name-input"
         disabled={session.saving}
       />
@@ -96,7 +84,7 @@ export function SubBudgetClassifierCell(params: Params & { column: SchemeColumn 
         aria-required={column.type === 'MAIN' ? true : undefined}
         aria-invalid={invalid ? true : undefined}
         onChange={(event) => context.store.update({ [column.classifierId]: event.target.value, [COMBINATION_FIELD]: undefined })}
-        onKeyDown={editorKeys(context)}
+        onKeyDown={rowEditorKeys(context)}
         disabled={locked || session.saving}
         data-testid={`sub-budget-classifier-${column.fieldName}`}
       >

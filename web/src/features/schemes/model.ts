@@ -1,4 +1,5 @@
 import { type Classifier, type ClassifierItem, LIMITS, type Scheme, type SubBudget, type SubBudgetImportRow } from '@eelarve/shared';
+import { cellText } from '../../components/spreadsheet';
 
 /** Pure helpers of the schemes tab: classifier columns, values, import rows and export rows. */
 
@@ -100,25 +101,6 @@ export interface ParsedImportRow {
   line: number;
   row: SubBudgetImportRow;
   errors: string[];
-}
-
-/** Cells to text: numbers and rich values as the user sees them. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const record = value as { text?: unknown; result?: unknown; richText?: Array<{ text: string }> };
-    if (Array.isArray(record.richText))
-      return record.richText
-        .map((part) => part.text)
-        .join('')
-        .trim();
-    if (record.text !== undefined) return cellText(record.text);
-    if (record.result !== undefined) return cellText(record.result);
-  }
-  return String(value);
 }
 
 const splitCodes = (text: string) =>

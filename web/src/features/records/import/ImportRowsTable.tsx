@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
 import { DataGrid } from '../../../grid/DataGrid';
 import { isMessageKey } from '../../../i18n/messages';
-import { additionalValues, type CheckedRow, cellText, shortValues } from './rows';
+import { cellText } from '../../../components/spreadsheet';
+import { additionalValues, type CheckedRow, shortValues } from './rows';
 
 /** Spec 3, section 9: the import error table is 45% of the viewport high. */
 const TABLE_HEIGHT = '45vh';

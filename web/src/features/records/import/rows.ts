@@ -11,6 +11,7 @@ import {
   type ValidatedImportRow,
   validateImportRows,
 } from '@eelarve/shared';
+import { cellText } from '../../../components/spreadsheet';
 
 /**
  * From a file's table (or another budget's records) to import rows, and what the rows table
@@ -42,25 +43,6 @@ export interface SourceRow {
 }
 
 type Target = { kind: 'name' } | { kind: 'amount' } | { kind: 'month'; index: number } | { kind: 'classifier'; fieldName: string };
-
-/** Cells to text as the user sees them: rich text joined, a formula's result, a date as yyyy-MM-dd. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const record = value as { text?: unknown; result?: unknown; richText?: Array<{ text: string }> };
-    if (Array.isArray(record.richText))
-      return record.richText
-        .map((part) => part.text)
-        .join('')
-        .trim();
-    if (record.text !== undefined) return cellText(record.text);
-    if (record.result !== undefined) return cellText(record.result);
-  }
-  return String(value);
-}
 
 /**
  * An amount cell: a spreadsheet number stays a number (the shared rules read its 15 significant
