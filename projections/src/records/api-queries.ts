@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
+import { recordsJsonWhere } from './queries';
 
 /**
  * The records API's reads of the `records` read model (issue 11). Lists are one JSON text joined
@@ -33,12 +34,6 @@ export type RecordsFilter =
   | { kind: 'unfit'; budgetId: string; schemeId: string; classifierIds: readonly string[] }
   | { kind: 'ids'; budgetId: string; recordIds: readonly string[] };
 
-/**
- * One record as the shared `recordSchema`, as JSON text: the row's stored list JSON (the projector
- * keeps it) with the last changer's name added; 10,000 records are joined, not built, per request.
- */
-const recordJsonText = sql<string>`left(r.list_json, -1) || ',"user_name":' || to_json(coalesce(u.name, ''))::text || '}'`;
-
 function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
   switch (filter.kind) {
     case 'budget':
@@ -52,13 +47,9 @@ function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
   }
 }
 
-/** The records of the filter as a JSON array text, by name and id. */
-export async function recordsAsJson(read: ReadDatabase, filter: RecordsFilter): Promise<string> {
-  const { rows } = await sql<{ json: string }>`
-    select '[' || coalesce(string_agg(${recordJsonText}, ',' order by r.name, r.id), '') || ']' as json
-    from read.records r left join read.users u on u.id = r.updated_by_user_id
-    where ${whereOf(filter)}`.execute(read);
-  return rows[0]?.json ?? '[]';
+/** The records of the filter as a JSON array text, by name and id (their stored list texts, queries.ts). */
+export function recordsAsJson(read: ReadDatabase, filter: RecordsFilter): Promise<string> {
+  return recordsJsonWhere(read, whereOf(filter));
 }
 
 /** The records of the filter as objects of the shared `recordSchema` (for lists the gateway adds to), by name and id. */

@@ -151,7 +151,8 @@ export async function listSubBudgetRecords(read: ReadDatabase, budgetId: string,
  * each row's stored list JSON with the last changer's name put before its closing brace (the
  * name's JSON made once per user, not per record), joined by PostgreSQL.
  */
-async function listJsonOf(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
+/** The records matching `where` (on `r`, read.records) as the API's JSON array text, by name and id: their stored texts joined. */
+export async function recordsJsonWhere(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
   const { rows } = await sql<{ json: string }>`
     select '[' || coalesce(string_agg(left(r.list_json, -1) || coalesce(u.tail, ',"user_name":""}'), ',' order by r.name, r.id), '') || ']' as json
       from read.records r
@@ -162,7 +163,7 @@ async function listJsonOf(read: ReadDatabase, where: RawBuilder<unknown>): Promi
 
 /** A budget's records as the API's JSON array text. */
 export function budgetRecordsJson(read: ReadDatabase, budgetId: string): Promise<string> {
-  return listJsonOf(read, sql`r.budget_id = ${budgetId}::uuid`);
+  return recordsJsonWhere(read, sql`r.budget_id = ${budgetId}::uuid`);
 }
 
 /** The records of a budget in a sub-budget as the API's JSON array text ('[]' when the sub-budget is unknown). */
@@ -170,7 +171,7 @@ export async function subBudgetRecordsJson(read: ReadDatabase, budgetId: string,
   const fit = await subBudgetFit(read, subBudgetId);
   if (!fit) return '[]';
   const empty = fit.emptyClassifierIds.length > 0 ? sql`and not (r.classifiers ?| ${fit.emptyClassifierIds}::text[])` : sql``;
-  return listJsonOf(read, sql`r.budget_id = ${budgetId}::uuid and r.classifiers @> ${JSON.stringify(fit.classifiers)}::jsonb ${empty}`);
+  return recordsJsonWhere(read, sql`r.budget_id = ${budgetId}::uuid and r.classifiers @> ${JSON.stringify(fit.classifiers)}::jsonb ${empty}`);
 }
 
 async function schemeClassifierIds(read: ReadDatabase, schemeId: string): Promise<string[] | undefined> {
