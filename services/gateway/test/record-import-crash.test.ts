@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { recordImportStreamName } from '@eelarve/domain';
 import { sql } from 'kysely';
+import { type WorkerProcess, startWorkerProcess } from '@eelarve/testing/worker-process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from './helpers';
 import { type SchemesWorld, schemesWorld } from './schemes-world';
@@ -13,7 +13,6 @@ import { type SchemesWorld, schemesWorld } from './schemes-world';
  * import's stream and the records read model hold none or all of its rows, never a part; the
  * next worker takes the job after its expiry, and the import ends SUCCESS with each row once.
  */
-const root = path.resolve(import.meta.dirname, '../../..');
 const EXPIRE_SECONDS = 10;
 const ROWS = 20_000;
 const CHUNKS = ROWS / 500;
@@ -24,38 +23,11 @@ let budgetId: string;
 let documentId: string;
 const workers: ChildProcess[] = [];
 
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `node --import tsx services/workers/src/main.ts` on the test's database, as `npm start` runs it. */
-function startWorkerProcess(): WorkerProcess {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: world.server.app.config.databaseUrl,
-    DATA_DIR: world.server.app.config.dataDir,
-    LOG_LEVEL: 'info',
-    TASK_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
-    TASK_RETRY_DELAY_SECONDS: '1',
-    QUEUE_MAINTENANCE_SECONDS: '1',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], {
-    cwd: root,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  workers.push(child);
-  let output = '';
-  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForStart(worker: WorkerProcess): Promise<void> {
-  await expect.poll(() => worker.output(), { timeout: 60_000, interval: 100 }).toContain('worker started');
+/** A worker process of this test (killed in afterAll). */
+async function startWorker(): Promise<WorkerProcess> {
+  const worker = await startWorkerProcess(world.server.app.config, { expireSeconds: EXPIRE_SECONDS });
+  workers.push(worker.child);
+  return worker;
 }
 
 async function one<Row>(query: ReturnType<typeof sql<Row>>): Promise<Row> {
@@ -89,8 +61,7 @@ afterAll(async () => {
 
 /** Imports ROWS rows into the budget and kills the worker process once `killWhen` holds; answers the import id. */
 async function importAndKill(budget: string, killWhen: (importId: string) => Promise<boolean>): Promise<string> {
-  const first = startWorkerProcess();
-  await waitForStart(first);
+  const first = await startWorker();
   const list = Array.from({ length: ROWS }, (_, index) => ({
     name: `Rida ${index}`,
     amount: `${index}.25`,
@@ -116,8 +87,7 @@ async function importAndKill(budget: string, killWhen: (importId: string) => Pro
 
 /** The next worker finishes the import: SUCCESS once, one event per chunk, each row's record once and visible. */
 async function resumedExactlyOnce(budget: string, importId: string): Promise<void> {
-  const second = startWorkerProcess();
-  await waitForStart(second);
+  const second = await startWorker();
   await expect
     .poll(async () => (await admin.request({ method: 'GET', url: `/api/budget/${budget}/import/status` })).json().status, { timeout: 120_000, interval: 250 })
     .toBe('SUCCESS');

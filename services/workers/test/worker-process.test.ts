@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
+import { type WorkerProcess, startWorkerProcess } from '../../testing/src/worker-process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '../../gateway/test/helpers';
 import { type SchemesWorld, schemesWorld } from '../../gateway/test/schemes-world';
@@ -11,7 +11,6 @@ import { type SchemesWorld, schemesWorld } from '../../gateway/test/schemes-worl
  * passed, resumes the copy, and the task ends SUCCESS once, with every classifier, scheme and
  * sub-budget in the copy exactly once.
  */
-const root = path.resolve(import.meta.dirname, '../../..');
 /** Short, so the test waits seconds rather than the production policy's minutes. */
 const EXPIRE_SECONDS = 6;
 const FILLER_CLASSIFIERS = 60;
@@ -21,38 +20,11 @@ let admin: Client;
 let sourceId: string;
 const workers: ChildProcess[] = [];
 
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `node --import tsx services/workers/src/main.ts` on the test's database, as `npm start` runs it. */
-function startWorkerProcess(): WorkerProcess {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: world.server.app.config.databaseUrl,
-    DATA_DIR: world.server.app.config.dataDir,
-    LOG_LEVEL: 'info',
-    TASK_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
-    TASK_RETRY_DELAY_SECONDS: '1',
-    QUEUE_MAINTENANCE_SECONDS: '1',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/workers/src/main.ts'], {
-    cwd: root,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  workers.push(child);
-  let output = '';
-  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForStart(worker: WorkerProcess): Promise<void> {
-  await expect.poll(() => worker.output(), { timeout: 60_000, interval: 100 }).toContain('worker started');
+/** A worker process of this test (killed in afterAll). */
+async function startWorker(): Promise<WorkerProcess> {
+  const worker = await startWorkerProcess(world.server.app.config, { expireSeconds: EXPIRE_SECONDS });
+  workers.push(worker.child);
+  return worker;
 }
 
 async function getTask(taskId: string) {
@@ -125,8 +97,7 @@ afterAll(async () => {
 });
 
 it('a worker killed mid-copy: the gateway keeps answering, the next worker takes the job after its expiry and the copy ends SUCCESS once', async () => {
-  const first = startWorkerProcess();
-  await waitForStart(first);
+  const first = await startWorker();
   const created = await admin.request({
     method: 'POST',
     url: `/api/organization/${world.organizationId}/document`,
@@ -156,8 +127,7 @@ it('a worker killed mid-copy: the gateway keeps answering, the next worker takes
   expect(listed.json().find((document: { id: string }) => document.id === copyId)?.copyStatus).toBe('COPYING');
 
   // A new worker starts at once, but the dead one's job is not taken before it expires.
-  const second = startWorkerProcess();
-  await waitForStart(second);
+  const second = await startWorker();
   await expect.poll(async () => (await getTask(taskId)).status, { timeout: 60_000, interval: 200 }).toBe('SUCCESS');
   const retried = await jobOf(taskId);
   expect(retried?.retry_count).toBe(1);
