@@ -156,6 +156,8 @@ export const ERROR_STATUS = {
   IMPORT_BODY_INVALID: 400,
   API_USAGE_NOT_ALLOWED: 403,
   IMPORT_BUDGET_TYPE_INVALID: 422,
+  // saved report views and column sets (spec 3, section 7): one name per menu a user sees
+  STORED_SETTING_NAME_NOT_UNIQUE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

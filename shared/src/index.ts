@@ -18,5 +18,6 @@ export * from './contracts/resource-statuses';
 export * from './contracts/permissions';
 export * from './contracts/budget-approval';
 export * from './contracts/records';
+export * from './contracts/stored-settings';
 export * from './decimal';
 export * from './records/import-validation';

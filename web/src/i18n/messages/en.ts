@@ -13,6 +13,7 @@ import { approvalMessages } from '../../features/budgets/approval/messages';
 import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 import { recordsMessages } from '../../features/records/messages';
+import { dashboardMessages } from '../../features/dashboard/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -257,5 +258,6 @@ export const en: Messages = {
   ...statusLockMessages.en,
   ...permissionsMessages.en,
   ...recordsMessages.en,
+  ...dashboardMessages.en,
   ...organizationAdminMessages.en,
 };

@@ -13,6 +13,7 @@ import { approvalMessages } from '../../features/budgets/approval/messages';
 import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 import { recordsMessages } from '../../features/records/messages';
+import { dashboardMessages } from '../../features/dashboard/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -259,6 +260,7 @@ export const et = {
   ...statusLockMessages.et,
   ...permissionsMessages.et,
   ...recordsMessages.et,
+  ...dashboardMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+
+/**
+ * Saved report views and column sets (spec 3, sections 3-7): what the report screen stores under a
+ * name, personal (userId) or general (userId null). Every field is bounded: a stored setting is
+ * screen state read back on every report visit, never a document of its own.
+ */
+export const STORED_SETTING_TYPES = ['REPORT', 'REPORT_COLUMNS'] as const;
+export type StoredSettingType = (typeof STORED_SETTING_TYPES)[number];
+
+/** Spec 3, section 9: a saved view's name. */
+export const STORED_SETTING_NAME_MAX = 40;
+/** A report has at most this many filters, columns or items per filter list. */
+export const REPORT_FILTERS_MAX = 50;
+export const REPORT_COLUMNS_MAX = 100;
+export const REPORT_FILTER_ITEMS_MAX = 10_000;
+/** A regular expression of a filter: a line a person types, not a program. */
+export const REPORT_REGEX_MAX = 256;
+
+export const REPORT_FILTER_TYPES = ['SUB_BUDGET', 'MASTER_CLASSIFIER', 'CLASSIFIER'] as const;
+export const CALC_COLUMN_OPERATIONS = ['percent', 'minus', 'plus'] as const;
+
+const text = z.string().max(LIMITS.text);
+const id = z.string().min(1).max(100);
+const itemIds = z.array(id).max(REPORT_FILTER_ITEMS_MAX);
+
+/**
+ * A filter's regular expression compiled as the report will use it (case-insensitive, unicode);
+ * undefined when it does not compile. Compiling runs nothing, so it is safe on any input.
+ */
+export function compileReportRegex(source: string): RegExp | undefined {
+  try {
+    return new RegExp(source, 'iu');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The report filter of spec 3, section 3. */
+export const reportFilterSchema = z.object({
+  key: z.object({ id, type: z.enum(REPORT_FILTER_TYPES) }),
+  name: text.optional(),
+  enabled: z.boolean().default(true),
+  items: itemIds.optional(),
+  selectedItems: itemIds.optional(),
+  visibleItems: itemIds.optional(),
+  searchTerm: text.optional(),
+  regex: z
+    .string()
+    .max(REPORT_REGEX_MAX)
+    .refine((source) => compileReportRegex(source) !== undefined, { message: 'validation.invalid' })
+    .nullish(),
+  comboSearch: text.nullish(),
+  highlight: z.boolean().optional(),
+  hierarchyDepth: z.int().min(0).max(20).nullish(),
+  hierarchyMaxDepth: z.int().min(0).max(20).nullish(),
+  visible: z.boolean().default(true),
+});
+export type ReportFilter = z.infer<typeof reportFilterSchema>;
+
+/** A saved view (type REPORT). */
+export const reportViewSettingsSchema = z.strictObject({
+  rememberedSchemeId: id.nullish(),
+  rememberedGroupingClassifierId: id.nullish(),
+  filters: z.array(reportFilterSchema).max(REPORT_FILTERS_MAX).default([]),
+  /** Filter changes not yet applied, as the screen keeps them: filters again. */
+  filterChanges: z.array(reportFilterSchema).max(REPORT_FILTERS_MAX).default([]),
+  /** Filter keys ('<type>:<id>') in the order the chips stand. */
+  filtersOrder: z.array(id).max(REPORT_FILTERS_MAX).default([]),
+});
+export type ReportViewSettings = z.infer<typeof reportViewSettingsSchema>;
+
+/** A period of a column: start month (ISO date of its first day) and duration in months. */
+export const reportPeriodSchema = z.object({ start: z.iso.date(), duration: z.int().min(1).max(60) });
+
+export const comparisonBudgetSchema = z.object({
+  budgetId: z.uuid(),
+  copy: z.boolean().default(false),
+  period: reportPeriodSchema.nullish(),
+});
+
+export const calcColumnSchema = z.object({
+  id,
+  firstOperand: id,
+  secondOperand: id,
+  operation: z.enum(CALC_COLUMN_OPERATIONS).default('percent'),
+});
+
+/** A saved column set (type REPORT_COLUMNS). */
+export const reportColumnsSettingsSchema = z.strictObject({
+  /** Column keys in the order shown (the base budget's column first). */
+  reportColumns: z.array(id).max(REPORT_COLUMNS_MAX).default([]),
+  comparisonBudgetIds: z.array(comparisonBudgetSchema).max(REPORT_COLUMNS_MAX).default([]),
+  calcColumns: z.array(calcColumnSchema).max(REPORT_COLUMNS_MAX).default([]),
+});
+export type ReportColumnsSettings = z.infer<typeof reportColumnsSettingsSchema>;
+
+export const STORED_SETTINGS_SCHEMAS = { REPORT: reportViewSettingsSchema, REPORT_COLUMNS: reportColumnsSettingsSchema } as const;
+export type StoredSettings = ReportViewSettings | ReportColumnsSettings;
+
+const name = z.string().trim().min(1, { message: 'validation.required' }).max(STORED_SETTING_NAME_MAX, { message: 'validation.maxLength' });
+/** Null or absent: a view of the whole document, offered in each of its budgets (a copied document's views are). */
+const budgetId = z.uuid().nullish();
+
+export const storedSettingCreateSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('REPORT'), name, documentId: z.uuid(), budgetId, settings: reportViewSettingsSchema }),
+  z.object({ type: z.literal('REPORT_COLUMNS'), name, documentId: z.uuid(), budgetId, settings: reportColumnsSettingsSchema }),
+]);
+export type StoredSettingCreate = z.infer<typeof storedSettingCreateSchema>;
+
+/** PUT /api/stored-settings: the settings are checked against the setting's own type. */
+export const storedSettingUpdateSchema = z.object({
+  settingId: z.uuid(),
+  documentId: z.uuid(),
+  name,
+  settings: z.union([reportViewSettingsSchema, reportColumnsSettingsSchema]),
+});
+export type StoredSettingUpdate = z.infer<typeof storedSettingUpdateSchema>;
+
+export const storedSettingsQuerySchema = z.object({ documentId: z.uuid(), budgetId: z.uuid().optional(), type: z.enum(STORED_SETTING_TYPES) });
+
+/** POST /api/stored-settings/order: userId null orders the general ones, the caller's own id their personal ones. */
+export const storedSettingsOrderSchema = z.object({
+  userId: z.uuid().nullable(),
+  documentId: z.uuid(),
+  budgetId,
+  organizationId: z.uuid(),
+  type: z.enum(STORED_SETTING_TYPES),
+  order: z.array(z.uuid()).min(1).max(1000),
+});
+export type StoredSettingsOrder = z.infer<typeof storedSettingsOrderSchema>;
+
+export const storedSettingSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  type: z.enum(STORED_SETTING_TYPES),
+  documentId: z.uuid(),
+  budgetId: z.uuid().nullable(),
+  organizationId: z.uuid(),
+  /** Null: a general setting, seen by everyone who reads the budget. */
+  userId: z.uuid().nullable(),
+  order: z.int(),
+  settings: z.union([reportViewSettingsSchema, reportColumnsSettingsSchema]),
+});
+export type StoredSetting = z.infer<typeof storedSettingSchema>;
+
+// ---- user action logs (spec 1, section 3; spec 3, section 3) ----
+
+export const USER_ACTION_TYPES = ['REPORT_VIEW'] as const;
+/** Spec 1, section 9: the dashboard shows at most 10 recent log rows. */
+export const RECENT_ACTIONS_MAX = 10;
+
+export const userActionLogInputSchema = z.object({ actionType: z.enum(USER_ACTION_TYPES), documentId: z.uuid(), budgetId: z.uuid() });
+export type UserActionLogInput = z.infer<typeof userActionLogInputSchema>;
+
+export const userActionLogSchema = z.object({
+  actionType: z.enum(USER_ACTION_TYPES),
+  documentId: z.uuid(),
+  documentName: z.string(),
+  budgetId: z.uuid(),
+  budgetName: z.string(),
+  visitedAt: z.iso.datetime({ offset: true }),
+});
+export type UserActionLog = z.infer<typeof userActionLogSchema>;
