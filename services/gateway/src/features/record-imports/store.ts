@@ -100,11 +100,11 @@ export async function markProcessing(db: AppDatabase, importId: string): Promise
   return updated.numUpdatedRows > 0n;
 }
 
-/** SUCCESS with its counts and error report; the body is no longer needed. */
+/** SUCCESS with its counts and error report (the body goes when the task ends: migrations.ts). */
 export async function markSucceeded(db: AppDatabase, importId: string, result: ImportResult, errorReport: Buffer): Promise<void> {
   await db
     .updateTable('operational.record_imports')
-    .set({ status: 'SUCCESS', result: JSON.stringify(result), error_report: errorReport, payload: null, updated_at: sql`now()` })
+    .set({ status: 'SUCCESS', result: JSON.stringify(result), error_report: errorReport, updated_at: sql`now()` })
     .where('id', '=', importId)
     .where('status', 'in', UNFINISHED)
     .execute();
@@ -114,7 +114,7 @@ export async function markSucceeded(db: AppDatabase, importId: string, result: I
 export async function markFailed(db: AppDatabase, importId: string): Promise<void> {
   await db
     .updateTable('operational.record_imports')
-    .set({ status: 'ERROR', payload: null, updated_at: sql`now()` })
+    .set({ status: 'ERROR', updated_at: sql`now()` })
     .where('id', '=', importId)
     .where('status', 'in', UNFINISHED)
     .execute();
