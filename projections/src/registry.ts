@@ -8,6 +8,7 @@ import { organizationsProjector } from './organizations/projector';
 import { permissionsProjector } from './permissions/projector';
 import type { Projector } from './projector';
 import { recordsProjector } from './records/projector';
+import { reportProjector } from './report/projector';
 import { resourceStatusesProjector } from './resource-statuses/projector';
 import { schemesProjector } from './schemes/projector';
 
@@ -29,6 +30,7 @@ export const productProjectors: readonly Projector[] = [
   budgetApprovalProjector,
   approvalRoutesProjector,
   recordsProjector,
+  reportProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */

@@ -1,0 +1,164 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type GivenEvent, type ProjectorSpec, newId, projectorSpec } from '../../test/given-events';
+import { classifiersProjector } from '../classifiers/projector';
+import { schemesProjector } from '../schemes/projector';
+import { reportProjector, SHARED_FACT_ID } from './projector';
+import { type ReportQuery, reportAggregates } from './queries';
+
+let spec: ProjectorSpec;
+beforeEach(async () => {
+  spec = await projectorSpec([reportProjector, schemesProjector, classifiersProjector] as never);
+});
+afterEach(async () => spec.close());
+
+const organizationId = newId();
+const documentId = newId();
+const [budgetId, otherBudgetId] = [newId(), newId()];
+const konto = newId();
+const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T08:00:00.000Z`;
+const on = (day: number) => ({ metadata: { occurredAt: at(day) } });
+const ref = (recordId: string, budget = budgetId) => ({ recordId, budgetId: budget, documentId, organizationId });
+const stream = (recordId: string) => `record-${recordId}`;
+
+interface Values {
+  name: string;
+  amount: string;
+  months?: string[] | null;
+  classifiers: Record<string, string>;
+}
+
+const created = (recordId: string, values: Values, day = 1, budget = budgetId): GivenEvent => ({
+  stream: stream(recordId),
+  type: 'RecordCreated',
+  data: { ...ref(recordId, budget), months: null, ...values, promoted: false, duplicatedFrom: null },
+  ...on(day),
+});
+const updated = (recordId: string, values: Values, day: number): GivenEvent => ({
+  stream: stream(recordId),
+  type: 'RecordUpdated',
+  data: { ...ref(recordId), months: null, ...values, revertedEventId: null },
+  ...on(day),
+});
+const promoted = (recordId: string, value: boolean, day: number): GivenEvent => ({
+  stream: stream(recordId),
+  type: 'RecordPromotionSet',
+  data: { ...ref(recordId), promoted: value, revertedEventId: null },
+  ...on(day),
+});
+const deleted = (recordId: string, day: number): GivenEvent => ({ stream: stream(recordId), type: 'RecordDeleted', data: ref(recordId), ...on(day) });
+const restored = (recordId: string, values: Values, day: number): GivenEvent => ({
+  stream: stream(recordId),
+  type: 'RecordRestored',
+  data: { ...ref(recordId), months: null, ...values, promoted: false, revertedEventId: newId() },
+  ...on(day),
+});
+const imported = (rows: (Values & { recordId: string })[], day = 1): GivenEvent => {
+  const importId = newId();
+  return {
+    stream: `record-import-${importId}`,
+    type: 'RecordsImported',
+    data: {
+      importId,
+      budgetId,
+      documentId,
+      organizationId,
+      chunk: 0,
+      originResourceName: 'eelarve.xlsx',
+      records: rows.map((row) => ({ months: null, ...row })),
+    },
+    ...on(day),
+  };
+};
+
+async function facts() {
+  const { rows } = await sql<{ classifiers: Record<string, string>; record_id: string; month: number; amount: string; records: number }>`
+    SELECT classifiers, record_id, month, trim_scale(amount)::text AS amount, records FROM read.report_facts WHERE budget_id = ${budgetId}::uuid ORDER BY classifiers::text, record_id, month`.execute(
+    spec.db,
+  );
+  return rows;
+}
+
+/** The whole budget's total, now or as of a moment, through the report query (no scheme: every record is in the -2 row). */
+async function total(asOf: string | null = null): Promise<string | undefined> {
+  const query: ReportQuery = {
+    schemeId: newId(),
+    schemeClassifierIds: [konto],
+    grouping: null,
+    sources: [{ budgetIds: [budgetId], asOf, readableSubBudgetIds: null }],
+    columns: [{ key: 'base', source: 0, months: null }],
+    listedSubBudgetIds: null,
+    classifierConditions: [],
+    subBudgetCondition: null,
+  };
+  const rows = await reportAggregates(spec.read, query);
+  return rows.find((row) => row.level === 0)?.sums.base;
+}
+
+const a = newId();
+const b = newId();
+const c = newId();
+
+describe('report projector', () => {
+  it('keeps one fact per combination and month: unsplit amounts in month 0, splits by month, promoted records apart', async () => {
+    const split = ['1.5', '2.5', ...Array(10).fill('0')];
+    await spec.given(
+      imported([
+        { recordId: a, name: 'A', amount: '10.25', classifiers: { [konto]: '4500' } },
+        { recordId: b, name: 'B', amount: '4', months: split, classifiers: { [konto]: '4500' } },
+      ]),
+      created(c, { name: 'C', amount: '7', classifiers: { [konto]: '4500' } }),
+      promoted(c, true, 2),
+    );
+    const rows = await facts();
+    expect(rows.filter((row) => row.record_id === SHARED_FACT_ID).map((row) => [row.month, row.amount, row.records])).toEqual([
+      [0, '10.25', 1],
+      ...split.map((month, index) => [index + 1, month, 1]),
+    ]);
+    expect(rows.filter((row) => row.record_id === c).map((row) => [row.month, row.amount])).toEqual([[0, '7']]);
+    expect(await total()).toBe('21.25');
+  });
+
+  it('moves amounts on edits, deletions and restorations, and drops emptied facts', async () => {
+    await spec.given(
+      created(a, { name: 'A', amount: '10', classifiers: { [konto]: '4500' } }, 1),
+      updated(a, { name: 'A', amount: '12', classifiers: { [konto]: '5500' } }, 2),
+      updated(a, { name: 'A', amount: '13', classifiers: { [konto]: '5500' } }, 3),
+      created(b, { name: 'B', amount: '1', classifiers: { [konto]: '4500' } }, 3),
+      deleted(b, 4),
+    );
+    expect((await facts()).map((row) => [row.classifiers[konto], row.amount])).toEqual([['5500', '13']]);
+    await spec.given(restored(b, { name: 'B', amount: '1', classifiers: { [konto]: '4500' } }, 5));
+    expect(await total()).toBe('14');
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM read.report_record_versions WHERE record_id = ${a}::uuid`.execute(spec.db);
+    expect(rows[0]?.n).toBe(3);
+  });
+
+  it('answers the budget as it stood at any moment: versions valid then', async () => {
+    await spec.given(
+      created(a, { name: 'A', amount: '10', classifiers: { [konto]: '4500' } }, 1),
+      created(b, { name: 'B', amount: '5', classifiers: { [konto]: '4500' } }, 2),
+      updated(a, { name: 'A', amount: '12.5', classifiers: { [konto]: '4500' } }, 4),
+      deleted(b, 6),
+      promoted(a, true, 7),
+      created(c, { name: 'C', amount: '100', classifiers: { [konto]: '5500' } }, 8),
+    );
+    expect(await total()).toBe('112.5');
+    expect(await total('2026-11-01T12:00:00.000Z')).toBe('10');
+    expect(await total('2026-11-03T12:00:00.000Z')).toBe('15');
+    expect(await total('2026-11-05T12:00:00.000Z')).toBe('17.5');
+    expect(await total('2026-11-07T12:00:00.000Z')).toBe('12.5');
+    expect(await total('2026-10-01T00:00:00.000Z')).toBe('0');
+  });
+
+  it('forgets a deleted budget', async () => {
+    await spec.given(
+      created(a, { name: 'A', amount: '10', classifiers: { [konto]: '4500' } }, 1),
+      created(c, { name: 'C', amount: '3', classifiers: { [konto]: '4500' } }, 1, otherBudgetId),
+      { stream: `budget-${budgetId}`, type: 'BudgetDeleted', data: { budgetId, documentId, organizationId }, ...on(2) },
+    );
+    expect(await facts()).toEqual([]);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM read.report_record_versions`.execute(spec.db);
+    expect(rows[0]?.n).toBe(1);
+  });
+});

@@ -1,0 +1,232 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { ReadDatabase } from '../read-models';
+import { SHARED_FACT_ID } from './projector';
+
+/**
+ * The report's reads (issue 12, points 1, 2 and 7): one statement aggregates the compact facts
+ * (or, as of a past moment, the facts corrected by the versions changed since) over the scheme's
+ * sub-budgets, the grouping classifier's parent groups and items and the promoted records, with
+ * ROLLUP, one FILTERed sum per column. PostgreSQL numeric throughout; sums leave as canonical text.
+ */
+
+/** The sub-budget id of records that fit no sub-budget of the scheme (spec 2, the -2 row). */
+export const UNFIT_ROW = '-2';
+
+/** Where a column's amounts come from: budgets (a sum budget's components), now or as of a moment. */
+export interface ReportSource {
+  budgetIds: readonly string[];
+  /** ISO time; null for the current amounts. */
+  asOf: string | null;
+  /** Sub-budgets of the scheme whose amounts the caller reads in these budgets; null: all, with the -2 row. */
+  readableSubBudgetIds: readonly string[] | null;
+}
+
+/** One column of sums: a source over a range of months of the document period (null: the whole, with unsplit amounts). */
+export interface ReportSumColumn {
+  key: string;
+  source: number;
+  months: { from: number; to: number } | null;
+}
+
+/** Which codes of a classifier count: listed codes, or those whose code or name matches (at the item's or its parent group's level). */
+export interface ClassifierCondition {
+  classifierId: string;
+  /** The classifier whose items group this one's (a parent level); null: the codes are the items' own. */
+  parentClassifierId: string | null;
+  codes: readonly string[] | null;
+  match: TextMatch | null;
+}
+
+export type TextMatch = { kind: 'term' | 'combo'; text: string } | { kind: 'regex'; pattern: string };
+
+export interface SubBudgetCondition {
+  ids: readonly string[] | null;
+  match: TextMatch | null;
+}
+
+export interface ReportQuery {
+  schemeId: string;
+  schemeClassifierIds: readonly string[];
+  /** The grouping classifier and the classifier grouping its items (its parent level), if any. */
+  grouping: { classifierId: string; parentClassifierId: string | null } | null;
+  sources: readonly ReportSource[];
+  columns: readonly ReportSumColumn[];
+  /** Sub-budgets listed even without amounts: those the caller reads in the base budget. */
+  listedSubBudgetIds: readonly string[] | null;
+  classifierConditions: readonly ClassifierCondition[];
+  subBudgetCondition: SubBudgetCondition | null;
+}
+
+/** One aggregated row: its level in the tree, the group values, names and one sum per column key. */
+export interface ReportAggregateRow {
+  /** 0 the total, 1 a sub-budget, 2 a parent group, 3 an item, 4 a promoted record (levels absent from the query are skipped). */
+  level: number;
+  sub_budget_id: string | null;
+  sub_budget_name: string | null;
+  parent_code: string | null;
+  parent_name: string | null;
+  item_code: string | null;
+  item_name: string | null;
+  record_id: string | null;
+  record_name: string | null;
+  /** Item codes under a parent group (its `paths`). */
+  item_codes: string[] | null;
+  sums: Record<string, string>;
+}
+
+const literal = (text: string) => sql.lit(text);
+
+function textMatch(match: TextMatch, code: string, name: string): RawBuilder<unknown> {
+  const [c, n] = [sql.raw(code), sql.raw(name)];
+  if (match.kind === 'regex') return sql`(${c} ~* ${match.pattern} OR ${n} ~* ${match.pattern})`;
+  if (match.kind === 'combo') return sql`strpos(lower(${c} || ' ' || ${n}), lower(${match.text})) > 0`;
+  return sql`(strpos(lower(${c}), lower(${match.text})) > 0 OR strpos(lower(${n}), lower(${match.text})) > 0)`;
+}
+
+/** The codes of a classifier a condition lets through, as a subquery over its items. */
+function allowedCodes(condition: ClassifierCondition): RawBuilder<unknown> {
+  const where: RawBuilder<unknown>[] = [sql`i.classifier_id = ${condition.classifierId}::uuid`];
+  if (condition.parentClassifierId === null) {
+    if (condition.codes) where.push(sql`i.code = ANY(${[...condition.codes]}::text[])`);
+    if (condition.match) where.push(textMatch(condition.match, 'i.code', 'i.name'));
+    return sql`SELECT i.code FROM read.classifier_items i WHERE ${sql.join(where, sql` AND `)}`;
+  }
+  if (condition.codes) where.push(sql`p.code = ANY(${[...condition.codes]}::text[])`);
+  if (condition.match) where.push(textMatch(condition.match, 'p.code', 'p.name'));
+  return sql`SELECT i.code FROM read.classifier_items i
+    JOIN read.classifier_items p ON p.classifier_id = ${condition.parentClassifierId}::uuid
+     AND i.grouped_by @> jsonb_build_array(jsonb_build_object('classifierId', ${condition.parentClassifierId}::text, 'itemId', p.id::text))
+   WHERE ${sql.join(where, sql` AND `)}`;
+}
+
+function classifierWhere(conditions: readonly ClassifierCondition[], column: string): RawBuilder<unknown> {
+  if (conditions.length === 0) return sql`true`;
+  return sql.join(
+    conditions.map((condition) => sql`(${sql.raw(column)} ->> ${literal(condition.classifierId)}) IN (${allowedCodes(condition)})`),
+    sql` AND `,
+  );
+}
+
+/** A record version's amounts by month (0 without a split), as the facts keep them. */
+const VERSION_MONTHS = sql.raw(`CROSS JOIN LATERAL (SELECT 0 AS month, v.amount::numeric AS amount WHERE v.months IS NULL
+  UNION ALL SELECT u.n::int, u.value FROM unnest(v.months) WITH ORDINALITY AS u(value, n)) m`);
+const VERSION_FACT_ID = sql.raw(`CASE WHEN v.promoted THEN v.record_id ELSE '${SHARED_FACT_ID}'::uuid END`);
+
+/**
+ * A source's fact rows: the current facts, and as of a moment the versions that began since
+ * taken away and those valid then but ended since added back, so the cost grows with the changes
+ * since the moment, not with the budget.
+ */
+function sourceRows(source: ReportSource, index: number, conditions: readonly ClassifierCondition[]): RawBuilder<unknown> {
+  const budgets = sql`${[...source.budgetIds]}::uuid[]`;
+  const current = sql`SELECT ${index}::int AS source, f.classifiers, f.record_id, f.month, f.amount, f.records
+    FROM read.report_facts f WHERE f.budget_id = ANY(${budgets}) AND ${classifierWhere(conditions, 'f.classifiers')}`;
+  if (source.asOf === null) return current;
+  const asOf = sql`${source.asOf}::timestamptz`;
+  return sql`${current}
+    UNION ALL
+    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, m.month, -m.amount, -1
+      FROM read.report_record_versions v ${VERSION_MONTHS}
+     WHERE v.budget_id = ANY(${budgets}) AND v.valid_from_at > ${asOf} AND v.valid_to_at IS NULL AND ${classifierWhere(conditions, 'v.classifiers')}
+    UNION ALL
+    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, m.month, m.amount, 1
+      FROM read.report_record_versions v ${VERSION_MONTHS}
+     WHERE v.budget_id = ANY(${budgets}) AND v.valid_to_at > ${asOf} AND v.valid_from_at <= ${asOf} AND ${classifierWhere(conditions, 'v.classifiers')}`;
+}
+
+/** The caller reads the row's sub-budget in the source's budgets. */
+function readableWhere(sources: readonly ReportSource[]): RawBuilder<unknown> {
+  const limited = sources.map((source, index) => ({ source, index })).filter(({ source }) => source.readableSubBudgetIds !== null);
+  if (limited.length === 0) return sql`true`;
+  return sql`(${sql.join(
+    limited.map(({ source, index }) => sql`(s.source <> ${index} OR sub.id = ANY(${[...(source.readableSubBudgetIds ?? [])]}::text[]))`),
+    sql` AND `,
+  )})`;
+}
+
+function subBudgetWhere(condition: SubBudgetCondition | null, id: string, name: string): RawBuilder<unknown> {
+  if (!condition) return sql`true`;
+  const where: RawBuilder<unknown>[] = [];
+  if (condition.ids) where.push(sql`${sql.raw(id)} = ANY(${[...condition.ids]}::text[])`);
+  if (condition.match) where.push(textMatch(condition.match, id, name));
+  return where.length === 0 ? sql`true` : sql.join(where, sql` AND `);
+}
+
+function columnSum(column: ReportSumColumn, index: number): RawBuilder<unknown> {
+  const months = column.months ? sql` AND month BETWEEN ${column.months.from} AND ${column.months.to}` : sql``;
+  return sql`trim_scale(coalesce(sum(amount) FILTER (WHERE source = ${column.source}${months}), 0))::text AS ${sql.ref(`c${index}`)}`;
+}
+
+/** The grouping classifier's items with their parent group's code (null without one). */
+function groupingItems(grouping: NonNullable<ReportQuery['grouping']>): RawBuilder<unknown> {
+  if (!grouping.parentClassifierId)
+    return sql`SELECT i.code, i.name, NULL::text AS parent FROM read.classifier_items i WHERE i.classifier_id = ${grouping.classifierId}::uuid`;
+  return sql`SELECT i.code, i.name, p.code AS parent FROM read.classifier_items i
+    LEFT JOIN read.classifier_items p ON p.classifier_id = ${grouping.parentClassifierId}::uuid
+     AND i.grouped_by @> jsonb_build_array(jsonb_build_object('classifierId', ${grouping.parentClassifierId}::text, 'itemId', p.id::text))
+   WHERE i.classifier_id = ${grouping.classifierId}::uuid`;
+}
+
+/** The tree's levels under the total, as the query groups them. */
+export function reportLevels(grouping: ReportQuery['grouping']): ('sub' | 'parent' | 'item' | 'rec')[] {
+  return ['sub', ...(grouping?.parentClassifierId ? (['parent'] as const) : []), ...(grouping ? (['item'] as const) : []), 'rec'];
+}
+
+/** The report's rows in tree order (each group before its children, the -2 row last), the total first. */
+export async function reportAggregates(read: ReadDatabase, query: ReportQuery): Promise<ReportAggregateRow[]> {
+  const { grouping } = query;
+  const levels = reportLevels(grouping);
+  const groupedLevels = sql.raw(levels.join(', '));
+  const grouped = (level: string) => (levels.includes(level as never) ? sql.raw(`GROUPING(${level})`) : sql.raw('1'));
+  const levelOf = sql.raw(`(${levels.map((level) => `1 - GROUPING(${level})`).join(' + ')})`);
+  const schemeKey = (column: string) => sql`jsonb_build_array(${sql.join(query.schemeClassifierIds.map((id) => sql`${sql.raw(column)} -> ${literal(id)}`))})`;
+  const rows = await sql<Record<string, unknown>>`
+    WITH sub AS (
+      SELECT id::text AS id, name, ${schemeKey('classifiers')} AS key FROM read.sub_budgets WHERE scheme_id = ${query.schemeId}::uuid),
+    grp AS (${grouping ? groupingItems(grouping) : sql`SELECT NULL::text AS code, NULL::text AS name, NULL::text AS parent WHERE false`}),
+    src AS (${sql.join(
+      query.sources.map((source, index) => sourceRows(source, index, query.classifierConditions)),
+      sql` UNION ALL `,
+    )}),
+    fitted AS (
+      SELECT s.source, coalesce(sub.id, ${UNFIT_ROW}) AS sub, grp.parent, s.classifiers ->> ${literal(grouping?.classifierId ?? '')} AS item,
+             s.record_id AS rec, s.month, s.amount, s.records
+        FROM src s
+        LEFT JOIN sub ON sub.key = ${schemeKey('s.classifiers')}
+        LEFT JOIN grp ON grp.code = s.classifiers ->> ${literal(grouping?.classifierId ?? '')}
+       WHERE ${readableWhere(query.sources)} AND ${subBudgetWhere(query.subBudgetCondition, "coalesce(sub.id, '-2')", "coalesce(sub.name, '')")}
+      UNION ALL
+      SELECT -1, sub.id, NULL, NULL, NULL, -1, 0, 0 FROM sub
+       WHERE ${query.listedSubBudgetIds === null ? sql`true` : sql`sub.id = ANY(${[...query.listedSubBudgetIds]}::text[])`}
+         AND ${subBudgetWhere(query.subBudgetCondition, 'sub.id', 'sub.name')}),
+    agg AS (
+      SELECT ${levelOf} AS level, sub, ${levels.includes('parent') ? sql`parent` : sql`NULL::text AS parent`}, ${levels.includes('item') ? sql`item` : sql`NULL::text AS item`}, rec,
+             ${grouped('parent')} AS gp, ${grouped('item')} AS gi, GROUPING(rec) AS gr,
+             ${sql.join(query.columns.map(columnSum))},
+             array_agg(DISTINCT item) FILTER (WHERE item IS NOT NULL) AS item_codes
+        FROM fitted
+       GROUP BY ROLLUP (${groupedLevels})
+      HAVING (GROUPING(rec) = 1 OR rec <> ${SHARED_FACT_ID}::uuid)
+         AND (GROUPING(sub) = 1 OR (${grouped(levels[1] ?? 'rec')} = 1 AND bool_or(source = -1)) OR coalesce(sum(records) FILTER (WHERE source >= 0), 0) > 0))
+    SELECT agg.*, sub.name AS sub_budget_name,
+           (SELECT name FROM grp WHERE grp.code = agg.item LIMIT 1) AS item_name,
+           ${grouping?.parentClassifierId ? sql`(SELECT name FROM read.classifier_items WHERE classifier_id = ${grouping.parentClassifierId}::uuid AND code = agg.parent)` : sql`NULL::text`} AS parent_name,
+           (SELECT v.name FROM read.report_record_versions v WHERE v.record_id = agg.rec ORDER BY v.valid_from_commit DESC, v.valid_from_prepare DESC LIMIT 1) AS record_name
+      FROM agg LEFT JOIN sub ON sub.id = agg.sub
+     ORDER BY level > 0, agg.sub = ${UNFIT_ROW}, sub.name, agg.sub, gp = 0, agg.parent NULLS LAST, gi = 0, agg.item NULLS LAST, gr = 0, record_name, agg.rec`.execute(
+    read,
+  );
+  return rows.rows.map((row) => ({
+    level: Number(row.level),
+    sub_budget_id: row.sub as string | null,
+    sub_budget_name: row.sub_budget_name as string | null,
+    parent_code: row.parent as string | null,
+    parent_name: row.parent_name as string | null,
+    item_code: row.item as string | null,
+    item_name: row.item_name as string | null,
+    record_id: row.rec as string | null,
+    record_name: row.record_name as string | null,
+    item_codes: row.item_codes as string[] | null,
+    sums: Object.fromEntries(query.columns.map((column, index) => [column.key, row[`c${index}`] as string])),
+  }));
+}

@@ -1,0 +1,54 @@
+import type { ColumnType } from 'kysely';
+
+type Json<T> = ColumnType<T, string, string>;
+/** numeric columns come back from pg as text: never a JS number (amounts are exact). */
+type Numeric = ColumnType<string, string, string>;
+type Timestamp = ColumnType<Date, string, string>;
+type Position = ColumnType<string, string | bigint, string | bigint>;
+
+/**
+ * Every version of every record (issue 12, point 7): a version is valid from the event that made
+ * it until the event that replaced or deleted it (positions in the global log and the events'
+ * times); the current version has no end. The report as of a moment reads the versions valid then.
+ */
+export interface ReportRecordVersionsTable {
+  record_id: string;
+  budget_id: string;
+  document_id: string;
+  organization_id: string;
+  name: string;
+  amount: Numeric;
+  months: ColumnType<string[] | null, string[] | null, string[] | null>;
+  /** Classifier id → item code. */
+  classifiers: Json<Record<string, string>>;
+  promoted: boolean;
+  valid_from_commit: Position;
+  valid_from_prepare: Position;
+  valid_from_at: Timestamp;
+  valid_to_commit: ColumnType<string | null, string | bigint | null, string | bigint | null>;
+  valid_to_prepare: ColumnType<string | null, string | bigint | null, string | bigint | null>;
+  valid_to_at: ColumnType<Date | null, string | null, string | null>;
+}
+
+/**
+ * The current amounts of a budget per combination of classifier values and month, the compact
+ * table the report aggregates: month 0 holds amounts without a monthly split, months 1..n the
+ * split by month of the document period. A promoted record is a report row of its own, so its
+ * amounts stay apart under its id (`record_id`); every other record's share is under the nil id.
+ */
+export interface ReportFactsTable {
+  budget_id: string;
+  document_id: string;
+  organization_id: string;
+  classifiers: Json<Record<string, string>>;
+  record_id: string;
+  month: number;
+  amount: Numeric;
+  /** How many record versions add to the row: at 0 the row goes. */
+  records: number;
+}
+
+export interface ReportReadModel {
+  report_record_versions: ReportRecordVersionsTable;
+  report_facts: ReportFactsTable;
+}
