@@ -26,3 +26,5 @@ export * from './records/events';
 export * from './records/record-rules';
 export * from './records/history';
 export * from './records/decider';
+export * from './stored-settings/events';
+export * from './stored-settings/decider';
