@@ -19,5 +19,6 @@ export * from './contracts/permissions';
 export * from './contracts/budget-approval';
 export * from './contracts/records';
 export * from './contracts/stored-settings';
+export * from './contracts/report';
 export * from './decimal';
 export * from './records/import-validation';
