@@ -10,6 +10,7 @@ import type { PermissionsReadModel } from './permissions/tables';
 import type { RecordsReadModel } from './records/tables';
 import type { ResourceStatusesReadModel } from './resource-statuses/tables';
 import type { SchemesReadModel } from './schemes/tables';
+import type { StoredSettingsReadModel } from './stored-settings/tables';
 
 /** Every read-model table as queries see it through the `read` schema's views. */
 export type ReadModels = OrganizationsReadModel &
@@ -22,7 +23,8 @@ export type ReadModels = OrganizationsReadModel &
   ResourceStatusesReadModel &
   BudgetApprovalReadModel &
   ApprovalRoutesReadModel &
-  RecordsReadModel;
+  RecordsReadModel &
+  StoredSettingsReadModel;
 
 /**
  * The read side's handle: queries (projections/src/<feature>/queries.ts) take this, never the

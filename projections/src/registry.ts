@@ -11,6 +11,7 @@ import { recordsProjector } from './records/projector';
 import { reportProjector } from './report/projector';
 import { resourceStatusesProjector } from './resource-statuses/projector';
 import { schemesProjector } from './schemes/projector';
+import { storedSettingsProjector } from './stored-settings/projector';
 
 /**
  * The product's projectors: the process that serves the product runs these, and
@@ -31,6 +32,7 @@ export const productProjectors: readonly Projector[] = [
   approvalRoutesProjector,
   recordsProjector,
   reportProjector,
+  storedSettingsProjector,
 ];
 
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
