@@ -174,7 +174,8 @@ export interface components {
         | 'IMPORT_BODY_TOO_LARGE'
         | 'IMPORT_BODY_INVALID'
         | 'API_USAGE_NOT_ALLOWED'
-        | 'IMPORT_BUDGET_TYPE_INVALID';
+        | 'IMPORT_BUDGET_TYPE_INVALID'
+        | 'STORED_SETTING_NAME_NOT_UNIQUE';
       details?: unknown;
       message: string;
       requestId?: string;
@@ -190,7 +191,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The request conflicts with the current state; read it again and retry. Codes: CONCURRENT_MODIFICATION, EMAIL_IN_USE, USER_ALREADY_ALLOCATED, ROLE_NAME_NOT_UNIQUE, ADMIN_ALREADY_SET, APPROVAL_STATE_INVALID, SCHEME_NAME_NOT_UNIQUE, SCHEME_FIELD_NAME_NOT_UNIQUE, SUB_BUDGET_NOT_UNIQUE, ITEM_CODE_IN_USE, FIELD_NAME_NOT_UNIQUE. */
+    /** @description The request conflicts with the current state; read it again and retry. Codes: CONCURRENT_MODIFICATION, EMAIL_IN_USE, USER_ALREADY_ALLOCATED, ROLE_NAME_NOT_UNIQUE, ADMIN_ALREADY_SET, APPROVAL_STATE_INVALID, SCHEME_NAME_NOT_UNIQUE, SCHEME_FIELD_NAME_NOT_UNIQUE, SUB_BUDGET_NOT_UNIQUE, ITEM_CODE_IN_USE, FIELD_NAME_NOT_UNIQUE, STORED_SETTING_NAME_NOT_UNIQUE. */
     Conflict: {
       headers: {
         [name: string]: unknown;
@@ -283,8 +284,10 @@ export interface operations {
             classifiers?: {
               [key: string]: (string | null) | number;
             };
+            month?: (string | null) | number;
             months?: ((string | null) | number)[] | null;
             name?: string | null;
+            year?: (string | null) | number;
           }[];
         };
       };

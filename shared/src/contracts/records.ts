@@ -152,6 +152,12 @@ export const importRowSchema = z.object({
   amount: importCell,
   /** Monthly values over the document period; missing or empty months count as none. */
   months: z.array(importCell).max(RECORD_LIMITS.monthsMax).nullable().optional(),
+  /**
+   * An ERP row's calendar month (1-12) and year (spec 3, section 3: the keys month and year): the
+   * amount is that month's, placed in the document period; such a row carries no `months`.
+   */
+  month: importCell,
+  year: importCell,
   /** Classifier field name (or id) → item code. */
   classifiers: z.record(uncappedSingleLineText(), z.union([uncappedSingleLineText(), z.number()]).nullable()).default({}),
 });

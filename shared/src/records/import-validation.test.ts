@@ -157,6 +157,32 @@ describe('import rows are checked with the rules of spec 3 section 5', () => {
     expect(amountOfCell(Number.NaN)).toBeNull();
   });
 
+  it('an ERP row keyed by month and year puts its amount in that month of the period, or raises the period codes', () => {
+    // A period of two years from July 2026: months 0-23 are 2026-07 … 2028-06.
+    const period = { monthCount: 24, periodStart: { year: 2026, month: 7 } };
+    const keyed = only({ amount: '250,5', month: 2, year: '2027' }, period);
+    expect(keyed).toMatchObject({ critical: false, validationErrors: [], values: { amount: '250.5' } });
+    expect(keyed.values.months).toEqual(Object.assign(Array(24).fill('0'), { 7: '250.5' }));
+    expect(only({ amount: '10', month: '07', year: 2026 }, period).values.months?.[0]).toBe('10');
+    expect(only({ amount: '10', month: 6, year: 2028 }, period).values.months?.[23]).toBe('10');
+    expect(messages({ month: 13, year: 2027 }, period)).toEqual([['RECORD_PERIOD_MONTH_INVALID', true, 'month']]);
+    expect(messages({ month: 0, year: 2027 }, period)).toEqual([['RECORD_PERIOD_MONTH_INVALID', true, 'month']]);
+    expect(messages({ month: 'mai', year: 2027 }, period)).toEqual([['RECORD_PERIOD_MONTH_INVALID', true, 'month']]);
+    expect(messages({ month: 2.5, year: 2027 }, period)).toEqual([['RECORD_PERIOD_MONTH_INVALID', true, 'month']]);
+    expect(messages({ year: 2027 }, period)).toEqual([['RECORD_PERIOD_MONTH_INVALID', true, 'month']]);
+    expect(messages({ month: 6, year: 2026 }, period)).toEqual([['RECORD_PERIOD_OUT_OF_RANGE', true, 'year']]);
+    expect(messages({ month: 7, year: 2028 }, period)).toEqual([['RECORD_PERIOD_OUT_OF_RANGE', true, 'year']]);
+    expect(messages({ month: 7 }, period)).toEqual([['RECORD_PERIOD_OUT_OF_RANGE', true, 'year']]);
+    // Without the period's start (a context that does not know it) no keyed row fits.
+    expect(messages({ month: 7, year: 2026 })).toEqual([['RECORD_PERIOD_OUT_OF_RANGE', true, 'year']]);
+    expect(messages({ month: 7, year: 2026, months: ['5'] }, period)).toEqual([['RECORD_FACTORS_INVALID', true, 'months']]);
+    expect(only({ amount: null, month: 8, year: 2026 }, period)).toMatchObject({
+      critical: false,
+      values: { amount: '0', months: Array(24).fill('0') },
+      validationErrors: [{ message: 'sumAndPeriodizedInfoMissing', critical: false, fieldName: 'amount' }],
+    });
+  });
+
   it('counts imported rows and errors', () => {
     const rows = validateImportRows([row(), row({ name: '' }), row({ amount: 'x', classifiers: {} })], context);
     expect(importCounts(rows)).toEqual({ recordsInserted: 2, totalErrorsCount: 4, criticalErrorsCount: 3 });
@@ -183,6 +209,7 @@ describe('the context from the API’s classifiers', () => {
             ]
           : [],
       periodDurationYears: 2,
+      periodStart: { year: 2026, month: 7 },
       decimalSeparator: '.',
     });
     expect(built).toEqual({
@@ -200,6 +227,7 @@ describe('the context from the API’s classifiers', () => {
         },
       ],
       monthCount: 24,
+      periodStart: { year: 2026, month: 7 },
       subBudget: null,
       decimalSeparator: '.',
     });

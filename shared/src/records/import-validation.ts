@@ -13,7 +13,10 @@ import { LIMITS } from '../limits';
  * periodOutsideDocument, sumNotNumeric, sumAndPeriodizedInfoMissing,
  * sumAndPeriodizedInfoMismatch, emptySum, validation.required, referenceItemNotFound,
  * optionalReferenceItemNotFound, codeTypeError, uniqueCode (a cell listing several codes where a
- * record takes one), referenceItemUnselectable, doesNotMatchSubBudget.
+ * record takes one), referenceItemUnselectable, doesNotMatchSubBudget. An ERP row keyed by month
+ * and year (spec 3, section 3) raises the record codes of the error catalogue (spec 3, section 8):
+ * RECORD_PERIOD_MONTH_INVALID (not a month 1-12), RECORD_PERIOD_OUT_OF_RANGE (no year, or a month
+ * outside the document period), RECORD_FACTORS_INVALID (monthly values as well).
  */
 export const IMPORT_MESSAGES = {
   emptyName: 'emptyName',
@@ -32,6 +35,9 @@ export const IMPORT_MESSAGES = {
   uniqueCode: 'uniqueCode',
   referenceItemUnselectable: 'referenceItemUnselectable',
   doesNotMatchSubBudget: 'doesNotMatchSubBudget',
+  periodMonthInvalid: 'RECORD_PERIOD_MONTH_INVALID',
+  periodOutOfRange: 'RECORD_PERIOD_OUT_OF_RANGE',
+  factorsInvalid: 'RECORD_FACTORS_INVALID',
 } as const;
 export type ImportMessageKey = (typeof IMPORT_MESSAGES)[keyof typeof IMPORT_MESSAGES];
 
@@ -62,6 +68,8 @@ export interface ImportValidationContext {
   classifiers: readonly ImportClassifier[];
   /** 12 × the document's duration in years. */
   monthCount: number;
+  /** The document period's first month: rows keyed by month and year are placed from it (without it, none fits). */
+  periodStart?: { year: number; month: number } | null;
   /**
    * The sub-budget the rows go into: a row takes its values where it has none, and must carry
    * exactly its values in every classifier of its scheme (one it leaves empty stays empty).
@@ -80,6 +88,7 @@ export function importValidationContext(facts: {
   classifiers: readonly Pick<Classifier, 'id' | 'fieldName' | 'required' | 'master' | 'codeSettings'>[];
   itemsOf: (classifierId: string) => readonly Pick<ClassifierItem, 'code' | 'name' | 'unselectable'>[];
   periodDurationYears: number;
+  periodStart?: { year: number; month: number } | null;
   subBudget?: ImportSubBudget | null;
   decimalSeparator?: ',' | '.';
 }): ImportValidationContext {
@@ -98,6 +107,7 @@ export function importValidationContext(facts: {
       items: facts.itemsOf(classifier.id).map((item) => ({ code: item.code, name: item.name, selectable: !item.unselectable })),
     })),
     monthCount: facts.periodDurationYears * MONTHS_PER_YEAR,
+    periodStart: facts.periodStart ?? null,
     subBudget: facts.subBudget ?? null,
     decimalSeparator: facts.decimalSeparator ?? ',',
   };
@@ -310,6 +320,59 @@ function checkMonths(row: ImportRow, context: ImportValidationContext, check: Ro
   return inPeriod;
 }
 
+/** A whole number written in a cell (3, '03'), or null. */
+function wholeNumberOf(cell: Cell): number | null {
+  const text = codeText(cell);
+  return /^\d{1,4}$/.test(text) ? Number(text) : null;
+}
+
+/** Whether the row is keyed by month and year (an ERP row): either one given. */
+const isKeyedRow = (row: ImportRow): boolean => !isEmptyCell(row.month) || !isEmptyCell(row.year);
+
+/**
+ * A keyed row's place in the document period (0 = its first month), or null with a critical
+ * error: the month must be 1-12, the year given, the month inside the period, and no monthly
+ * values beside them (the keys say which month the amount is).
+ */
+function keyedMonthIndex(row: ImportRow, context: ImportValidationContext, check: RowCheck): number | null {
+  const month = wholeNumberOf(row.month);
+  const year = wholeNumberOf(row.year);
+  if (month === null || month < 1 || month > MONTHS_PER_YEAR) {
+    check.add(IMPORT_MESSAGES.periodMonthInvalid, true, 'month');
+    return null;
+  }
+  const start = context.periodStart;
+  const index = year === null || !start ? -1 : (year - start.year) * MONTHS_PER_YEAR + (month - start.month);
+  if (index < 0 || index >= context.monthCount) {
+    check.add(IMPORT_MESSAGES.periodOutOfRange, true, 'year');
+    return null;
+  }
+  if (!(row.months ?? []).every(isEmptyCell)) {
+    check.add(IMPORT_MESSAGES.factorsInvalid, true, 'months');
+    return null;
+  }
+  return index;
+}
+
+/** The monthly split of a keyed row: its amount in its month, 0 in the others. */
+function keyedMonths(index: number, amount: string, monthCount: number): string[] {
+  const months = Array<string>(monthCount).fill('0');
+  months[index] = amount;
+  return months;
+}
+
+/** A keyed row's amount, and the monthly split that puts it in its month. */
+function checkKeyedAmount(row: ImportRow, context: ImportValidationContext, check: RowCheck): { amount: string; months: string[] | null } {
+  const index = keyedMonthIndex(row, context, check);
+  const { amount } = checkAmount(row, null, context, check);
+  return { amount, months: index === null ? null : keyedMonths(index, amount, context.monthCount) };
+}
+
+/** A keyed row's month and year as numbers, for the error report's keys (null where not a whole number). */
+export function importRowKeys(row: ImportRow): { month: number | null; year: number | null } {
+  return { month: wholeNumberOf(row.month), year: wholeNumberOf(row.year) };
+}
+
 /**
  * The sum and the months together. An empty sum becomes 0 ('emptySum'; with no months either,
  * 'sumAndPeriodizedInfoMissing'); months that do not add up to the sum are dropped
@@ -362,7 +425,7 @@ function validateRow(row: ImportRow, classifiers: readonly PreparedClassifier[],
     if (classifier.master) masterItem = item;
   }
   const name = checkName(row, masterItem, check);
-  const { amount, months } = checkAmount(row, checkMonths(row, context, check), context, check);
+  const { amount, months } = isKeyedRow(row) ? checkKeyedAmount(row, context, check) : checkAmount(row, checkMonths(row, context, check), context, check);
   return { values: { name, amount, months, classifiers: values }, validationErrors: check.errors, critical: check.errors.some((error) => error.critical) };
 }
 

@@ -65,7 +65,13 @@ export async function importFacts(read: ReadDatabase, target: ImportTarget): Pro
   const subBudget = target.subBudgetId ? await subBudgetFacts(read, budget, target.subBudgetId) : null;
   const separator = organization?.locale_settings?.decimalSeparator === 'dot' ? '.' : ',';
   return {
-    context: { classifiers, monthCount: document.period_duration * MONTHS_PER_YEAR, subBudget, decimalSeparator: separator },
+    context: {
+      classifiers,
+      monthCount: document.period_duration * MONTHS_PER_YEAR,
+      periodStart: { year: document.period_year, month: document.period_month },
+      subBudget,
+      decimalSeparator: separator,
+    },
     fieldNames: new Map(classifiers.map((classifier) => [classifier.id, classifier.fieldName])),
   };
 }

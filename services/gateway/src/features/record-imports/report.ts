@@ -1,17 +1,19 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { ImportRow, importErrorReportSchema, ValidatedImportRow } from '@eelarve/shared';
+import { type ImportRow, type importErrorReportSchema, importRowKeys, type ValidatedImportRow } from '@eelarve/shared';
 import type { z } from 'zod';
 
 /**
  * The error report of an import (GET .../import/error): each row that broke a rule, as it was
  * sent, with its errors keyed by message key (a key that recurs in one row, e.g. two required
- * classifiers, gets its field name after a dot). Kept gzip-compressed with the import.
+ * classifiers, gets its field name after a dot) and its keys: an ERP row's month and year, and
+ * the amount taken. Kept gzip-compressed with the import.
  */
 export type ImportErrorReport = z.infer<typeof importErrorReportSchema>;
 type ReportRow = ImportErrorReport['list'][number];
 
 function rowData(row: ImportRow, rowIndex: number): Record<string, unknown> {
-  return { rowNumber: rowIndex + 1, name: row.name ?? null, amount: row.amount ?? null, months: row.months ?? null, ...row.classifiers };
+  const keyed = row.month !== undefined || row.year !== undefined ? { month: row.month ?? null, year: row.year ?? null } : {};
+  return { rowNumber: rowIndex + 1, name: row.name ?? null, amount: row.amount ?? null, months: row.months ?? null, ...keyed, ...row.classifiers };
 }
 
 function keyedErrors(validated: ValidatedImportRow): ReportRow['errors'] {
@@ -30,7 +32,7 @@ export function errorReport(rows: readonly ImportRow[], validated: readonly Vali
     if (result.validationErrors.length === 0) return;
     totalErrorsCount += result.validationErrors.length;
     const row = rows[index]!;
-    list.push({ rowData: rowData(row, index), errors: keyedErrors(result), keys: { month: null, year: null, amount: result.values.amount } });
+    list.push({ rowData: rowData(row, index), errors: keyedErrors(result), keys: { ...importRowKeys(row), amount: result.values.amount } });
   });
   return { list, totalErrorsCount };
 }
