@@ -305,6 +305,7 @@ class Engine implements ProjectionEngine {
       const passed = await this.waitForRunner(building, active?.position ?? START);
       if (passed && (await switchOver(this.db, projector.name, building.key.generation))) {
         ownership.active = building;
+        building.serveReads();
         ownership.building = undefined;
         ownership.oldSchemaLeft = true;
         this.progress.notify();

@@ -5,9 +5,16 @@ import { deleteParkedEvents, markParkedReplayed } from './parked';
 import type { Projector } from './projector';
 import { generationSchema, READ_SCHEMA } from './schema';
 
-/** Scopes a transaction to one generation: kysely queries via withSchema, raw SQL via search_path. */
-export async function scopeToSchema(trx: Transaction<unknown>, schema: string): Promise<Kysely<unknown>> {
-  await sql`select set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
+/**
+ * Scopes a transaction to one generation: kysely queries via withSchema, raw SQL via search_path.
+ * `asynchronousCommit` lets its commit return before the WAL reaches the disk (same statement, no
+ * extra round trip): for a projector's batch, whose tables and checkpoint commit together and are
+ * rebuilt from the durable log, a crash loses only work that is redone.
+ */
+export async function scopeToSchema(trx: Transaction<unknown>, schema: string, options: { asynchronousCommit?: boolean } = {}): Promise<Kysely<unknown>> {
+  const searchPath = `${schema}, public`;
+  if (options.asynchronousCommit) await sql`select set_config('search_path', ${searchPath}, true), set_config('synchronous_commit', 'off', true)`.execute(trx);
+  else await sql`select set_config('search_path', ${searchPath}, true)`.execute(trx);
   return trx.withSchema(schema);
 }
 

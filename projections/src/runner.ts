@@ -46,6 +46,15 @@ export interface RunnerOptions {
   onError(error: unknown, runner: GenerationRunner): void;
 }
 
+/**
+ * Progress over events the projector does not handle (another feature's appends) is kept in
+ * memory and written once the log has been quiet this long, or once it is this old: writing it
+ * on every append cost each idle projector a commit per command. Read-your-writes in this process
+ * reads the runner's position; a process watching the checkpoints sees such progress this late.
+ */
+const QUIET_BEFORE_SAVING_MS = 50;
+const UNSAVED_MAX_AGE_MS = 250;
+
 /** A generation whose checkpoint row disappeared (dropped by a switch-over elsewhere). */
 class GenerationGoneError extends Error {}
 
@@ -60,8 +69,18 @@ class GenerationGoneError extends Error {}
 export class GenerationRunner {
   readonly key: GenerationKey;
   readonly schema: string;
+  /** How far the generation has applied the log (ahead of the stored checkpoint while progress is unsaved). */
   position: GlobalPosition;
   status: GenerationStatus;
+  /** The checkpoint as stored. */
+  private saved: GlobalPosition;
+  /** When progress over unhandled events was first left unsaved; undefined when all is saved. */
+  private unsavedSince: number | undefined;
+  /**
+   * Whether progress over unhandled events may wait (see UNSAVED_MAX_AGE_MS). A generation being
+   * built writes every step: the switch-over compares the stored checkpoints.
+   */
+  private deferProgress: boolean;
   /** Consecutive failures, for the backoff; a committed batch resets it. */
   private failures = 0;
   /** The handler's consecutive failures on the batch at `failingAt`, and when the first came. */
@@ -76,15 +95,22 @@ export class GenerationRunner {
     this.key = { projector: checkpoint.projector, generation: checkpoint.generation };
     this.schema = checkpoint.schemaName;
     this.position = checkpoint.position;
+    this.saved = checkpoint.position;
     this.status = checkpoint.status;
+    this.deferProgress = checkpoint.role === 'active';
     this.done = this.run();
+  }
+
+  /** The generation now serves reads (a switch-over made it active): its idle progress may wait. */
+  serveReads(): void {
+    this.deferProgress = true;
   }
 
   get stopped(): boolean {
     return this.abort.signal.aborted;
   }
 
-  /** Stops after the batch in flight (committed or rolled back) and resolves when idle. */
+  /** Stops after the batch in flight (committed or rolled back), saves its progress and resolves when idle. */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.done;
@@ -96,7 +122,8 @@ export class GenerationRunner {
         await this.restart();
         await this.consume();
       } catch (error) {
-        if (this.stopped || error instanceof GenerationGoneError) return;
+        if (error instanceof GenerationGoneError) return;
+        if (this.stopped) break;
         const handlerFailure = error instanceof HandlerFailure && !isTransientFailure(error.failure);
         const failure = error instanceof HandlerFailure ? error.failure : error;
         this.options.onError(failure, this);
@@ -104,6 +131,8 @@ export class GenerationRunner {
         await sleep(handlerFailure ? this.retryDelay() : backoffDelay(this.failures++), this.abort.signal);
       }
     }
+    // Best effort: whoever runs the generation next starts from the stored checkpoint anyway.
+    await this.saveProgress().catch(() => {});
   }
 
   /** Resumes from the committed checkpoint: in-memory state may be ahead of a rolled-back batch. */
@@ -111,6 +140,8 @@ export class GenerationRunner {
     const checkpoint = await loadCheckpoint(this.options.db, this.key);
     if (!checkpoint) throw new GenerationGoneError();
     this.position = checkpoint.position;
+    this.saved = checkpoint.position;
+    this.unsavedSince = undefined;
     this.status = checkpoint.status;
     // The failing batch is behind us (another process got past it): its count no longer applies.
     if (this.failingAt && comparePositions(this.failingAt, this.position) !== 0) this.clearHandlerFailures();
@@ -134,7 +165,7 @@ export class GenerationRunner {
   }
 
   private async consume(): Promise<void> {
-    const { wake, idleReadMs } = this.options;
+    const { wake } = this.options;
     let seen = wake.current;
     let next: Promise<ReadAllResult> | undefined;
     while (!this.stopped) {
@@ -142,13 +173,33 @@ export class GenerationRunner {
       // Read ahead while the batch is being written: reading and writing overlap.
       next = batch.isEnd ? undefined : this.read(batch.nextPosition);
       await this.apply(batch);
+      if (this.unsavedSince !== undefined && Date.now() - this.unsavedSince >= UNSAVED_MAX_AGE_MS) await this.saveProgress();
       if (batch.isEnd) {
         await this.setStatus('live');
         this.options.onCaughtUp(this);
-        await wake.wait(seen, idleReadMs, this.abort.signal);
+        await this.idle(seen);
         seen = wake.current;
       }
     }
+  }
+
+  /** Waits for a wake-up (or the fallback read); unsaved progress is saved once the log is quiet. */
+  private async idle(seen: number): Promise<void> {
+    const { wake, idleReadMs } = this.options;
+    if (this.unsavedSince !== undefined) {
+      await wake.wait(seen, QUIET_BEFORE_SAVING_MS, this.abort.signal);
+      if (wake.current === seen && !this.stopped) await this.saveProgress();
+    }
+    await wake.wait(seen, idleReadMs, this.abort.signal);
+  }
+
+  /** Stores the position reached over events the projector does not handle. */
+  private async saveProgress(): Promise<void> {
+    if (this.unsavedSince === undefined) return;
+    const to = this.position;
+    await advanceCheckpoint(this.options.db, this.key, this.saved, to, 0);
+    this.saved = to;
+    this.unsavedSince = undefined;
   }
 
   private read(from: GlobalPosition): Promise<ReadAllResult> {
@@ -163,20 +214,27 @@ export class GenerationRunner {
     const { db, projector } = this.options;
     const to = batch.nextPosition;
     let parked: ParkedEvent[] = [];
+    let stored = true;
     if (batch.events.length === 0) {
       if (comparePositions(to, this.position) <= 0) return;
-      // Nothing to handle: still record the progress, so lag and read-your-writes see it.
-      await advanceCheckpoint(db, this.key, this.position, to, 0);
+      // Nothing to handle: the progress still counts (lag, read-your-writes); stored now or soon.
+      stored = !this.deferProgress;
+      if (stored) await advanceCheckpoint(db, this.key, this.saved, to, 0);
+      else this.unsavedSince ??= Date.now();
     } else if (this.handlerFailures >= this.options.retry.attempts) {
       parked = await this.applyParkingFailures(batch);
     } else {
       await db.transaction().execute(async (trx) => {
         // The checkpoint goes first: a competing writer blocks on the row, then finds it moved.
-        await advanceCheckpoint(trx, this.key, this.position, to, batch.events.length);
-        await projector.handle(batch.events, await scopeToSchema(trx, this.schema)).catch((error) => {
+        await advanceCheckpoint(trx, this.key, this.saved, to, batch.events.length);
+        await projector.handle(batch.events, await scopeToSchema(trx, this.schema, { asynchronousCommit: true })).catch((error) => {
           throw new HandlerFailure(error);
         });
       });
+    }
+    if (stored) {
+      this.saved = to;
+      this.unsavedSince = undefined;
     }
     this.position = to;
     this.failures = 0;
@@ -192,8 +250,8 @@ export class GenerationRunner {
    */
   private async applyParkingFailures(batch: ReadAllResult): Promise<ParkedEvent[]> {
     return this.options.db.transaction().execute(async (trx) => {
-      await advanceCheckpoint(trx, this.key, this.position, batch.nextPosition, 0);
-      const scoped = await scopeToSchema(trx, this.schema);
+      await advanceCheckpoint(trx, this.key, this.saved, batch.nextPosition, 0);
+      const scoped = await scopeToSchema(trx, this.schema, { asynchronousCommit: true });
       const parked: ParkedEvent[] = [];
       for (const event of batch.events) {
         const failure = await this.applyAlone(trx, scoped, event);

@@ -74,6 +74,36 @@ describe('projection engine', () => {
     expect(await handledEvents()).toBe(20);
   });
 
+  it('keeps progress over events it does not handle in memory while they stream in, and stores it once the log is quiet and when stopped', async () => {
+    await appendDeposits(harness.store, 5);
+    const engine = await start();
+    await waitFor(async () => (await handledEvents()) === 5, 'catch-up');
+    await sql`create table checkpoint_writes (at timestamptz)`.execute(harness.db);
+    await sql`create function count_checkpoint_write() returns trigger language plpgsql as $$ begin insert into checkpoint_writes values (now()); return new; end $$`.execute(
+      harness.db,
+    );
+    await sql`create trigger count_writes after update on projections.checkpoints for each row execute function count_checkpoint_write()`.execute(harness.db);
+    const storedPosition = async () => (await loadCheckpoints(harness.db, 'ledger'))[0]!.position;
+    const writes = async () => Number((await sql<{ n: string }>`select count(*) as n from checkpoint_writes`.execute(harness.db)).rows[0]!.n);
+
+    // Another feature's commands, one after another, each waiting for its read-your-writes answer.
+    const appends = 40;
+    let position = await harness.store.headPosition();
+    for (let index = 0; index < appends; index++) {
+      position = (await harness.store.append(`noise-${index}`, [newEvent('Noise', {})], { expectedRevision: 'any' })).position;
+      expect(await engine.waitForPosition(['ledger'], position, 2_000)).toBe(true);
+    }
+    // Written at most every 250 ms while the appends go on, not once per append.
+    expect(await writes()).toBeLessThan(appends / 2);
+    await waitFor(async () => comparePositions(await storedPosition(), position) === 0, 'the quiet log to store the progress', 2_000);
+
+    const last = (await harness.store.append('noise-last', [newEvent('Noise', {})], { expectedRevision: 'any' })).position;
+    expect(await engine.waitForPosition(['ledger'], last, 2_000)).toBe(true);
+    await engine.stop();
+    expect(comparePositions(await storedPosition(), last)).toBe(0);
+    expect(await handledEvents()).toBe(5);
+  });
+
   it('never commits a batch without its checkpoint, nor a checkpoint without its batch', async () => {
     await appendDeposits(harness.store, 100);
     let poisoned = true;
