@@ -26,6 +26,7 @@ import { userSettingsRoutes } from './features/user-settings/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { projectionRoutes } from './features/projections/routes';
 import { budgetRecordRoutes } from './features/records/routes';
+import { reportRoutes } from './features/report/routes';
 import { adminOccupationRoutes } from './features/admin-occupations/routes';
 import { occupationRoutes } from './features/occupations/routes';
 import { resourcePermissionRoutes } from './features/resource-permissions/routes';
@@ -150,6 +151,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(documentRoutes);
   await app.register(taskRoutes);
   await app.register(recordImportRoutes);
+  await app.register(reportRoutes);
 }
 
 /**
