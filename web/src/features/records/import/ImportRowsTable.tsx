@@ -25,12 +25,22 @@ const ROW_CLASSES: RowClassRules<CheckedRow> = {
   'record-import-row-error': ({ data }) => data !== undefined && !data.critical && data.validationErrors.length > 0,
 };
 
+/** A row error's message: the import's own text, else the error catalogue's (the RECORD_* codes of keyed rows). */
+function importMessageKey(message: string): string | null {
+  const own = `records.importError.${message}`;
+  if (isMessageKey(own)) return own;
+  return isMessageKey(`error.${message}`) ? `error.${message}` : null;
+}
+
+/** Fields the message itself names: no prefix. */
+const SELF_NAMED_FIELDS = new Set(['name', 'amount', 'months', 'month', 'year']);
+
 /** 'tegevusala: Classifier value not found.' — the field is named for classifiers and months. */
 export function importErrorText(intl: IntlShape, error: RecordImportRowError, monthNames: readonly string[]): string {
-  const key = `records.importError.${error.message}`;
-  const text = isMessageKey(key) ? intl.formatMessage({ id: key }) : error.message;
+  const key = importMessageKey(error.message);
+  const text = key ? intl.formatMessage({ id: key }) : error.message;
   const field = error.fieldName;
-  if (!field || field === 'name' || field === 'amount' || field === 'months') return text;
+  if (!field || SELF_NAMED_FIELDS.has(field)) return text;
   const month = /^months\.(\d+)$/.exec(field);
   return `${month ? (monthNames[Number(month[1])] ?? field) : field}: ${text}`;
 }

@@ -76,7 +76,14 @@ export function RecordImportModal({
   const checkSource = async (loaded: LoadedSource) => {
     if (!facts.data || !document.data) return;
     const token = ++checkToken.current;
-    const context = { classifiers: facts.data, monthCount: document.data.period.duration * 12, subBudget: place.subBudget, decimalSeparator };
+    const { period } = document.data;
+    const context = {
+      classifiers: facts.data,
+      monthCount: period.duration * 12,
+      periodStart: { year: period.year, month: period.month },
+      subBudget: place.subBudget,
+      decimalSeparator,
+    };
     setChecking({ checked: 0, total: loaded.rows.length });
     const checked = await checkRowsInChunks(loaded.rows, context, (count) => {
       if (token === checkToken.current) setChecking({ checked: count, total: loaded.rows.length });

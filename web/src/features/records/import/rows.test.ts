@@ -64,6 +64,18 @@ describe('records import rows', () => {
     expect(rows[1]).toEqual({ line: 4, row: { name: 'Remont', amount: '1000.25', months: null, classifiers: { tegevusala: '04.2', allikas: 'RE' } } });
   });
 
+  it('reads an ERP export’s month and year keys (month/kuu, year/aasta) into the row, for the shared rules to place', () => {
+    const { rows, ignoredHeaders } = tableToImportRows(
+      [
+        ['nimi', 'tegevusala', 'Kuu', 'aasta', 'summa'],
+        ['Konto 4500', '01.1', 3, '2027', 150],
+      ],
+      columns,
+    );
+    expect(ignoredHeaders).toEqual([]);
+    expect(rows[0]!.row).toEqual({ name: 'Konto 4500', amount: 150, months: null, month: '3', year: '2027', classifiers: { tegevusala: '01.1' } });
+  });
+
   it('takes another budget’s records as rows with their exact amounts and months', () => {
     const record = { name: 'X', amount: '0.3', factors: { months: ['0.1', '0.2'] }, classifiers: { 'c-main': '01.1' } } as unknown as BudgetRecord;
     expect(recordsToImportRows([record])).toEqual([{ line: 1, row: { name: 'X', amount: '0.3', months: ['0.1', '0.2'], classifiers: { 'c-main': '01.1' } } }]);

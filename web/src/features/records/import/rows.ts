@@ -35,6 +35,9 @@ export interface ImportColumnsContext {
 
 const NAME_HEADERS = ['name', 'nimi'];
 const AMOUNT_HEADERS = ['amount', 'summa', 'sum'];
+/** An ERP export's row keys (spec 3, section 3): the calendar month and year its amount is for. */
+const MONTH_KEY_HEADERS = ['month', 'kuu'];
+const YEAR_KEY_HEADERS = ['year', 'aasta'];
 
 /** One row to import with its place in the source (the file's line, 1 = header). */
 export interface SourceRow {
@@ -42,7 +45,12 @@ export interface SourceRow {
   row: ImportRow;
 }
 
-type Target = { kind: 'name' } | { kind: 'amount' } | { kind: 'month'; index: number } | { kind: 'classifier'; fieldName: string };
+type Target =
+  | { kind: 'name' }
+  | { kind: 'amount' }
+  | { kind: 'month'; index: number }
+  | { kind: 'key'; key: 'month' | 'year' }
+  | { kind: 'classifier'; fieldName: string };
 
 /**
  * An amount cell: a spreadsheet number stays a number (the shared rules read its 15 significant
@@ -86,6 +94,8 @@ function headerTarget(header: string, context: ImportColumnsContext): Target | n
   if (lower === '') return null;
   if (NAME_HEADERS.includes(lower)) return { kind: 'name' };
   if (lower === context.amountKey.toLowerCase() || AMOUNT_HEADERS.includes(lower)) return { kind: 'amount' };
+  if (MONTH_KEY_HEADERS.includes(lower)) return { kind: 'key', key: 'month' };
+  if (YEAR_KEY_HEADERS.includes(lower)) return { kind: 'key', key: 'year' };
   const month = monthIndexOf(header, context.period);
   if (month !== null) return { kind: 'month', index: month };
   const classifier =
@@ -117,6 +127,7 @@ export function tableToImportRows(table: readonly (readonly unknown[])[], contex
       if (target.kind === 'name') row.name = cellText(value);
       else if (target.kind === 'amount') row.amount = amountCellOf(value, context.decimalSeparator);
       else if (target.kind === 'month') months[target.index] = amountCellOf(value, context.decimalSeparator);
+      else if (target.kind === 'key') row[target.key] = codeCellOf(value);
       else row.classifiers[target.fieldName] = codeCellOf(value);
     });
     if (months.some((value) => value !== null)) row.months = months;
