@@ -86,7 +86,7 @@ async function total(asOf: string | null = null): Promise<string | undefined> {
     schemeClassifierIds: [konto],
     grouping: null,
     sources: [{ budgetIds: [budgetId], asOf, readableSubBudgetIds: null }],
-    columns: [{ key: 'base', source: 0, months: null }],
+    columns: [{ key: 'base', sources: [0], months: null }],
     listedSubBudgetIds: null,
     classifierConditions: [],
     subBudgetCondition: null,

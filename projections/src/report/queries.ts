@@ -24,7 +24,8 @@ export interface ReportSource {
 /** One column of sums: a source over a range of months of the document period (null: the whole, with unsplit amounts). */
 export interface ReportSumColumn {
   key: string;
-  source: number;
+  /** The sources it adds up (a sum budget's components). */
+  sources: readonly number[];
   months: { from: number; to: number } | null;
 }
 
@@ -39,9 +40,10 @@ export interface ClassifierCondition {
 
 export type TextMatch = { kind: 'term' | 'combo'; text: string } | { kind: 'regex'; pattern: string };
 
+/** Which sub-budgets count: listed ids (null: any) whose id or name matches every text match. */
 export interface SubBudgetCondition {
   ids: readonly string[] | null;
-  match: TextMatch | null;
+  matches: readonly TextMatch[];
 }
 
 export interface ReportQuery {
@@ -148,13 +150,13 @@ function subBudgetWhere(condition: SubBudgetCondition | null, id: string, name: 
   if (!condition) return sql`true`;
   const where: RawBuilder<unknown>[] = [];
   if (condition.ids) where.push(sql`${sql.raw(id)} = ANY(${[...condition.ids]}::text[])`);
-  if (condition.match) where.push(textMatch(condition.match, id, name));
+  for (const match of condition.matches) where.push(textMatch(match, id, name));
   return where.length === 0 ? sql`true` : sql.join(where, sql` AND `);
 }
 
 function columnSum(column: ReportSumColumn, index: number): RawBuilder<unknown> {
   const months = column.months ? sql` AND month BETWEEN ${column.months.from} AND ${column.months.to}` : sql``;
-  return sql`trim_scale(coalesce(sum(amount) FILTER (WHERE source = ${column.source}${months}), 0))::text AS ${sql.ref(`c${index}`)}`;
+  return sql`trim_scale(coalesce(sum(amount) FILTER (WHERE source = ANY(${[...column.sources]}::int[])${months}), 0))::text AS ${sql.ref(`c${index}`)}`;
 }
 
 /** The grouping classifier's items with their parent group's code (null without one). */

@@ -68,6 +68,8 @@ export const reportRequestSchema = z.object({
   asOf: moment.nullish(),
   /** A sum budget's component budgets as extra columns. */
   componentColumns: z.boolean().default(false),
+  /** The position a command answered: the report waits (bounded) until it includes that change. */
+  after: z.string().max(64, { message: 'validation.max' }).nullish(),
 });
 export type ReportRequest = z.input<typeof reportRequestSchema>;
 export type ReportRequestParsed = z.output<typeof reportRequestSchema>;

@@ -1,0 +1,105 @@
+import { type ReportAggregateRow, type ReportQuery, reportLevels, UNFIT_ROW } from '@eelarve/projections/report/queries';
+import { calculatedValue, type ReportColumn, type ReportRow, type ReportRowType } from '@eelarve/shared';
+
+/**
+ * The aggregated rows as the report's flattened tree (DESIGN.md, section 5): a key made of the
+ * row's path, its parent's key, depth, type, the value a filter takes to show it, the path of
+ * filter values from the top, and the calculated columns computed from its sums in exact decimals.
+ */
+
+type Level = ReturnType<typeof reportLevels>[number];
+
+interface Step {
+  level: Level;
+  key: string;
+  path: ReportRow['extra']['path'][number];
+}
+
+function stepsOf(row: ReportAggregateRow, levels: readonly Level[], groupingClassifierId: string | null, parentClassifierId: string | null): Step[] {
+  return levels.slice(0, row.level).map((level) => {
+    switch (level) {
+      case 'sub':
+        return { level, key: `s:${row.sub_budget_id}`, path: { type: 'SUB_BUDGET', id: null, value: row.sub_budget_id } };
+      case 'parent':
+        return { level, key: `g:${row.parent_code ?? ''}`, path: { type: 'CLASSIFIER', id: parentClassifierId, value: row.parent_code } };
+      case 'item':
+        return { level, key: `i:${row.item_code ?? ''}`, path: { type: 'CLASSIFIER', id: groupingClassifierId, value: row.item_code } };
+      default:
+        return { level, key: `r:${row.record_id}`, path: { type: 'RECORD', id: null, value: row.record_id } };
+    }
+  });
+}
+
+const labelled = (code: string | null, name: string | null) => (code === null ? '' : name ? `${code} ${name}` : code);
+
+function typeOf(row: ReportAggregateRow, level: Level | undefined, updatable: (subBudgetId: string) => boolean): ReportRowType {
+  switch (level) {
+    case undefined:
+      return 'TOTAL';
+    case 'sub':
+      if (row.sub_budget_id === UNFIT_ROW) return 'UNFIT';
+      return updatable(row.sub_budget_id as string) ? 'SUB_BUDGET' : 'DISABLED_SUB_BUDGET';
+    case 'parent':
+      return 'CLASSIFIER_GROUP';
+    case 'item':
+      return 'CLASSIFIER_ITEM';
+    case 'rec':
+      return 'PROMOTED_RECORD';
+  }
+}
+
+function textOf(row: ReportAggregateRow, level: Level | undefined): string {
+  switch (level) {
+    case undefined:
+      return '';
+    case 'sub':
+      return row.sub_budget_name ?? '';
+    case 'parent':
+      return labelled(row.parent_code, row.parent_name);
+    case 'item':
+      return labelled(row.item_code, row.item_name);
+    case 'rec':
+      return row.record_name ?? '';
+  }
+}
+
+/** The calculated columns' values of a row, in order (a later one may use an earlier one). */
+export function withCalculations(sums: Record<string, string>, calculated: readonly ReportColumn[]): Record<string, string | null> {
+  const all: Record<string, string | null> = { ...sums };
+  for (const column of calculated) {
+    all[column.key] = calculatedValue(all[column.firstOperand as string] ?? null, all[column.secondOperand as string] ?? null, column.operation ?? 'percent');
+  }
+  return all;
+}
+
+export interface FlattenOptions {
+  grouping: ReportQuery['grouping'];
+  calculated: readonly ReportColumn[];
+  updatable: (subBudgetId: string) => boolean;
+}
+
+/** The total and the rows in tree order, each group before its children. */
+export function flattenReport(aggregates: readonly ReportAggregateRow[], options: FlattenOptions): { total: ReportRow; rows: ReportRow[] } {
+  const levels = reportLevels(options.grouping);
+  const rows = aggregates.map((aggregate): ReportRow => {
+    const steps = stepsOf(aggregate, levels, options.grouping?.classifierId ?? null, options.grouping?.parentClassifierId ?? null);
+    const level = steps.at(-1)?.level;
+    const keys = steps.map((step) => step.key);
+    return {
+      key: keys.length === 0 ? 'total' : keys.join('/'),
+      parentKey: keys.length <= 1 ? null : keys.slice(0, -1).join('/'),
+      text: textOf(aggregate, level),
+      depth: Math.max(steps.length - 1, 0),
+      type: typeOf(aggregate, level, options.updatable),
+      filterValue: steps.at(-1)?.path.value ?? null,
+      sums: withCalculations(aggregate.sums, options.calculated),
+      hasChildren: false,
+      extra: { path: steps.map((step) => step.path), ...(level === 'parent' ? { paths: aggregate.item_codes ?? [] } : {}) },
+    };
+  });
+  rows.forEach((row, index) => {
+    row.hasChildren = rows[index + 1]?.parentKey === row.key;
+  });
+  const [total, ...tree] = rows;
+  return { total: total as ReportRow, rows: tree };
+}
