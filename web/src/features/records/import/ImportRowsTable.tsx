@@ -3,7 +3,7 @@ import type { ColDef, GridApi, ICellRendererParams, IRowNode, RowClassRules, Row
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { type IntlShape, useIntl } from 'react-intl';
 import { DataGrid } from '../../../grid/DataGrid';
-import { isMessageKey } from '../../../i18n/messages';
+import { isMessageKey, type MessageKey } from '../../../i18n/messages';
 import { cellText } from '../../../components/spreadsheet';
 import { additionalValues, type CheckedRow, shortValues } from './rows';
 
@@ -26,10 +26,11 @@ const ROW_CLASSES: RowClassRules<CheckedRow> = {
 };
 
 /** A row error's message: the import's own text, else the error catalogue's (the RECORD_* codes of keyed rows). */
-function importMessageKey(message: string): string | null {
+function importMessageKey(message: string): MessageKey | null {
   const own = `records.importError.${message}`;
   if (isMessageKey(own)) return own;
-  return isMessageKey(`error.${message}`) ? `error.${message}` : null;
+  const catalogued = `error.${message}`;
+  return isMessageKey(catalogued) ? catalogued : null;
 }
 
 /** Fields the message itself names: no prefix. */
