@@ -11,7 +11,7 @@ import { DEFAULT_RETRY_POLICY, GenerationRunner, type RetryPolicy } from './runn
 import { migrateControlSchema } from './schema';
 import { backoffDelay, Signal } from './signal';
 import { type ProjectorStatus, projectionStatus, watchRebuild } from './status';
-import { Waker } from './waker';
+import { LogGrowth, Waker } from './waker';
 
 export interface ProjectionEngineOptions {
   /** The engine checks one connection out of it for good, to hold its advisory locks. */
@@ -92,7 +92,7 @@ class Engine implements ProjectionEngine {
   /** Notified whenever a runner advances or a generation switches: waitForPosition waits on it. */
   private readonly progress = new Signal();
   /** Notified when the log may have grown: idle runners wait on it. */
-  private readonly wake = new Signal();
+  private readonly growth = new LogGrowth();
   private readonly waker: Waker;
   private session: LockSession | undefined;
   private queue: Promise<void> = Promise.resolve();
@@ -105,7 +105,7 @@ class Engine implements ProjectionEngine {
     private readonly db: Kysely<unknown>,
   ) {
     this.projectors = options.projectors;
-    this.waker = new Waker(options.store, this.wake, (error) => this.report(error, 'live subscription'));
+    this.waker = new Waker(options.store, this.growth, (error) => this.report(error, 'live subscription'));
   }
 
   async start(): Promise<void> {
@@ -129,7 +129,7 @@ class Engine implements ProjectionEngine {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return false;
       // The write is probably readable already: read now rather than wait for the live wake-up.
-      if (first && behind.some((name) => this.owned.has(name))) this.wake.notify();
+      if (first && behind.some((name) => this.owned.has(name))) this.growth.reached(position);
       const remote = behind.some((name) => !this.owned.has(name));
       await this.progress.wait(seen, remote ? Math.min(REMOTE_POLL_MS, remaining) : remaining);
     }
@@ -276,7 +276,7 @@ class Engine implements ProjectionEngine {
       projector: ownership.projector,
       checkpoint,
       batchSize: this.options.batchSize ?? DEFAULT_BATCH_SIZE,
-      wake: this.wake,
+      growth: this.growth,
       idleReadMs: this.options.idleReadMs ?? 5_000,
       retry: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
       onProgress: () => this.progress.notify(),
@@ -333,7 +333,7 @@ class Engine implements ProjectionEngine {
 
   private async waitForRunner(runner: GenerationRunner, position: GlobalPosition): Promise<boolean> {
     const deadline = Date.now() + SWITCH_CATCH_UP_MS;
-    this.wake.notify();
+    this.growth.grew();
     while (comparePositions(runner.position, position) < 0) {
       const remaining = deadline - Date.now();
       if (remaining <= 0 || runner.stopped) return false;

@@ -14,7 +14,8 @@ import { HandlerFailure, isTransientFailure } from './failures';
 import { scopeToSchema } from './generations';
 import { type ParkedEvent, parkEvent } from './parked';
 import type { Projector } from './projector';
-import { backoffDelay, type Signal, sleep } from './signal';
+import { backoffDelay, sleep } from './signal';
+import type { LogGrowth } from './waker';
 
 /** When a handler keeps failing on a batch: how often to try it before parking the events it fails on. */
 export interface RetryPolicy {
@@ -33,8 +34,8 @@ export interface RunnerOptions {
   projector: Projector;
   checkpoint: Checkpoint;
   batchSize: number;
-  /** Notified when new events may be readable (the engine's live wake-up). */
-  wake: Signal;
+  /** Notified when new events may be readable (the engine's live wake-up), with how far the log reaches. */
+  growth: LogGrowth;
   /** Fallback read interval when no wake-up comes (e.g. the wake-up subscription is down). */
   idleReadMs: number;
   retry: RetryPolicy;
@@ -52,8 +53,8 @@ export interface RunnerOptions {
  * on every append cost each idle projector a commit per command. Read-your-writes in this process
  * reads the runner's position; a process watching the checkpoints sees such progress this late.
  */
-const QUIET_BEFORE_SAVING_MS = 50;
-const UNSAVED_MAX_AGE_MS = 250;
+const QUIET_BEFORE_SAVING_MS = 200;
+const UNSAVED_MAX_AGE_MS = 1_000;
 
 /** A generation whose checkpoint row disappeared (dropped by a switch-over elsewhere). */
 class GenerationGoneError extends Error {}
@@ -165,8 +166,9 @@ export class GenerationRunner {
   }
 
   private async consume(): Promise<void> {
-    const { wake } = this.options;
-    let seen = wake.current;
+    const { growth } = this.options;
+    let seen = growth.signal.current;
+    let mark = growth.mark();
     let next: Promise<ReadAllResult> | undefined;
     while (!this.stopped) {
       const batch = await (next ?? this.read(this.position));
@@ -177,20 +179,35 @@ export class GenerationRunner {
       if (batch.isEnd) {
         await this.setStatus('live');
         this.options.onCaughtUp(this);
-        await this.idle(seen);
-        seen = wake.current;
+        seen = await this.idle(seen, mark);
+        mark = growth.mark();
       }
     }
   }
 
-  /** Waits for a wake-up (or the fallback read); unsaved progress is saved once the log is quiet. */
-  private async idle(seen: number): Promise<void> {
-    const { wake, idleReadMs } = this.options;
-    if (this.unsavedSince !== undefined) {
-      await wake.wait(seen, QUIET_BEFORE_SAVING_MS, this.abort.signal);
-      if (wake.current === seen && !this.stopped) await this.saveProgress();
+  /**
+   * Waits until the log may hold more than the runner has read (or for the fallback read), and
+   * answers the wake-up version it saw last. Unsaved progress is saved once the log is quiet.
+   */
+  private async idle(seen: number, mark: number): Promise<number> {
+    const { growth, idleReadMs } = this.options;
+    const fallbackAt = Date.now() + idleReadMs;
+    for (;;) {
+      await this.saveWhenQuiet(seen);
+      await growth.signal.wait(seen, Math.max(0, fallbackAt - Date.now()), this.abort.signal);
+      if (growth.signal.current === seen) return seen;
+      seen = growth.signal.current;
+      if (growth.beyond(this.position, mark)) return seen;
     }
-    await wake.wait(seen, idleReadMs, this.abort.signal);
+  }
+
+  /** Saves unsaved progress once no wake-up came for a while, or once it is old. */
+  private async saveWhenQuiet(seen: number): Promise<void> {
+    const since = this.unsavedSince;
+    if (since === undefined) return;
+    const old = () => Date.now() - since >= UNSAVED_MAX_AGE_MS;
+    if (!old()) await this.options.growth.signal.wait(seen, QUIET_BEFORE_SAVING_MS, this.abort.signal);
+    if ((this.options.growth.signal.current === seen || old()) && !this.stopped) await this.saveProgress();
   }
 
   /** Stores the position reached over events the projector does not handle. */

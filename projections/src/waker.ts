@@ -1,8 +1,43 @@
-import type { EventStore, Subscription } from '@eelarve/eventstore';
-import { backoffDelay, type Signal, sleep } from './signal';
+import { comparePositions, type EventStore, type GlobalPosition, START, type Subscription } from '@eelarve/eventstore';
+import { backoffDelay, Signal, sleep } from './signal';
 
 /** An event type nothing has: the subscription then reads positions only, never payloads. */
 const NO_EVENT_TYPE = '$projections.wake-up';
+
+/**
+ * Wake-ups for the runners of a process, with what is known of the log's end. An append's
+ * position (from the live subscription, or from a command waiting for its write) lets a runner
+ * that has already read past it skip a read: each append used to cost every projector two reads,
+ * one per source of the same news. Growth of unknown extent (after a reconnect, for a
+ * switch-over) makes every runner read.
+ */
+export class LogGrowth {
+  readonly signal = new Signal();
+  private head: GlobalPosition = START;
+  private unknownGrowths = 0;
+
+  /** The log holds events up to `position`. */
+  reached(position: GlobalPosition): void {
+    if (comparePositions(position, this.head) > 0) this.head = position;
+    this.signal.notify();
+  }
+
+  /** The log may have grown, by an unknown amount. */
+  grew(): void {
+    this.unknownGrowths++;
+    this.signal.notify();
+  }
+
+  /** Taken before a read; `beyond` compares with it. */
+  mark(): number {
+    return this.unknownGrowths;
+  }
+
+  /** Whether a reader that reached `position` with a read begun at `mark` may have more to read. */
+  beyond(position: GlobalPosition, mark: number): boolean {
+    return this.unknownGrowths !== mark || comparePositions(this.head, position) > 0;
+  }
+}
 
 /**
  * Turns the store's live subscription into wake-ups for the runners of this process: one
@@ -16,7 +51,7 @@ export class Waker {
 
   constructor(
     private readonly store: EventStore,
-    private readonly signal: Signal,
+    private readonly growth: LogGrowth,
     private readonly onError: (error: unknown) => void,
   ) {
     this.done = this.run();
@@ -37,7 +72,7 @@ export class Waker {
         this.onError(error);
       }
       // Appends may have gone unannounced while the subscription was down.
-      this.signal.notify();
+      this.growth.grew();
       await sleep(backoffDelay(attempt), this.abort.signal);
     }
   }
@@ -50,8 +85,8 @@ export class Waker {
       this.subscription = this.store.subscribeToAll({
         fromPosition,
         eventTypes: [NO_EVENT_TYPE],
-        // With the filter, a call carries no events, only that the log moved past fromPosition.
-        onEvents: async () => this.signal.notify(),
+        // With the filter, a call carries no events, only how far the log has moved.
+        onEvents: async (_events, nextPosition) => this.growth.reached(nextPosition),
         onError: reject,
       });
       this.abort.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -5,7 +5,7 @@ import { loadCheckpoints } from '../src/checkpoints';
 import { type ProjectionEngine, type ProjectionEngineOptions, startProjections } from '../src/engine';
 import { projectionStatus } from '../src/status';
 import { ledgerProjector } from './ledger';
-import { appendDeposits, createHarness, type Harness, newEvent, tableContents, waitFor } from './support';
+import { appendDeposits, createHarness, type Harness, newEvent, sleep, tableContents, waitFor } from './support';
 
 let harness: Harness;
 const engines: ProjectionEngine[] = [];
@@ -93,7 +93,7 @@ describe('projection engine', () => {
       position = (await harness.store.append(`noise-${index}`, [newEvent('Noise', {})], { expectedRevision: 'any' })).position;
       expect(await engine.waitForPosition(['ledger'], position, 2_000)).toBe(true);
     }
-    // Written at most every 250 ms while the appends go on, not once per append.
+    // Written at most once a second while the appends go on, not once per append.
     expect(await writes()).toBeLessThan(appends / 2);
     await waitFor(async () => comparePositions(await storedPosition(), position) === 0, 'the quiet log to store the progress', 2_000);
 
@@ -102,6 +102,26 @@ describe('projection engine', () => {
     await engine.stop();
     expect(comparePositions(await storedPosition(), last)).toBe(0);
     expect(await handledEvents()).toBe(5);
+  });
+
+  it('reads once per append, though the append is announced twice (the live subscription and the waiting command)', async () => {
+    const engine = await start();
+    await waitFor(async () => (await engine.status())[0]?.state === 'live', 'live state');
+    const readAll = harness.store.readAll.bind(harness.store);
+    let reads = 0;
+    harness.store.readAll = (options) => {
+      reads++;
+      return readAll(options);
+    };
+    const appends = 30;
+    for (let index = 0; index < appends; index++) {
+      const position = await appendDeposits(harness.store, 1, 5, index);
+      expect(await engine.waitForPosition(['ledger'], position, 2_000)).toBe(true);
+    }
+    await sleep(300);
+    expect(await handledEvents()).toBe(appends);
+    // Before: a read per announcement, two per append.
+    expect(reads).toBeLessThan(appends * 1.5);
   });
 
   it('never commits a batch without its checkpoint, nor a checkpoint without its batch', async () => {
