@@ -23,6 +23,8 @@ import { mailPlugin } from './features/mail/outbox';
 import { recordImportRoutes } from './features/record-imports/routes';
 import { registrationRoutes } from './features/registration/routes';
 import { userSettingsRoutes } from './features/user-settings/routes';
+import { storedSettingsRoutes } from './features/stored-settings/routes';
+import { userActionLogRoutes } from './features/user-action-logs/routes';
 import { organizationRoutes } from './features/organizations/routes';
 import { projectionRoutes } from './features/projections/routes';
 import { budgetRecordRoutes } from './features/records/routes';
@@ -132,6 +134,8 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(electronicIdRoutes);
   await app.register(registrationRoutes);
   await app.register(userSettingsRoutes);
+  await app.register(storedSettingsRoutes);
+  await app.register(userActionLogRoutes);
   await app.register(localeRoutes);
   await app.register(organizationRoutes);
   await app.register(projectionRoutes);

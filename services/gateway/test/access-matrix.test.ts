@@ -994,6 +994,11 @@ const OUTSIDE_THE_MATRIX: Record<string, string> = {
   'DELETE /api/resource-status/:id': 'status administration (STATUS_ADMIN): resource-statuses.test.ts',
   'POST /api/resource-status/:id/reset': 'status administration (STATUS_ADMIN): resource-statuses.test.ts',
   'GET /api/task/:id': "a task is the caller's own: tasks.test.ts",
+  // A stored setting is addressed by its own id and is the owner's or (general) its budget's readers': stored-settings.test.ts
+  // asks each with no grant (403), a read grant, a document update grant, another organisation (404) and a hidden budget.
+  'GET /api/stored-setting/:id': 'a saved report view, personal or general: stored-settings.test.ts',
+  'DELETE /api/stored-settings/:id': 'a saved report view, personal or general: stored-settings.test.ts',
+  'POST /api/stored-settings/:id/promote': 'a saved report view, promoted with document update permission: stored-settings.test.ts',
 };
 
 // ---- running the matrix ----------------------------------------------------------------------------

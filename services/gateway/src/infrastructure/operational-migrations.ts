@@ -8,6 +8,7 @@ import { type RecordImportsTables, recordImportsMigrations } from '../features/r
 import { type RegistrationTables, registrationMigrations } from '../features/registration/migrations';
 import { type TasksTables, tasksMigrations } from '../features/tasks/migrations';
 import { type ThrottleTables, throttleMigrations } from '../features/throttle/migrations';
+import { type UserActionLogTables, userActionLogMigrations } from '../features/user-action-logs/migrations';
 import { type UserSettingsTables, userSettingsMigrations } from '../features/user-settings/migrations';
 import { type CommandRunnerTables, commandRunnerMigrations } from './command-runner';
 import { type OneOffMigrationTables, oneOffMigrationTables } from '../one-off-migrations/tables';
@@ -62,6 +63,7 @@ export const operationalMigrations: Record<string, Migration> = {
   ...budgetMigrations,
   ...throttleMigrations,
   ...userSettingsMigrations,
+  ...userActionLogMigrations,
   ...oneOffMigrationTables,
   ...commandRunnerMigrations,
   ...recordImportsMigrations,
@@ -79,7 +81,8 @@ export interface OperationalTables
     RegistrationTables,
     TasksTables,
     ThrottleTables,
-    UserSettingsTables {
+    UserSettingsTables,
+    UserActionLogTables {
   'operational.credentials': { user_id: string; password_hash: string; updated_at: Generated<Date> };
   'operational.sessions': {
     token_hash: Buffer;

@@ -49,6 +49,16 @@ export const OPERATION_DETAILS: Record<string, OperationDetails> = {
     security: budgetApiKey,
   },
   'get /budgets/{budgetId}/import/status': { summary: "The status of the monitoring budget's latest import, for its ERP job", security: budgetApiKey },
+  // saved report views and column sets, recently visited reports (spec 3, section 7; issue 12, points 3 and 4)
+  'get /api/stored-settings': { summary: "A report menu: the general saved views or column sets, then the caller's own" },
+  'get /api/stored-setting/{id}': { summary: 'One saved view or column set' },
+  'post /api/stored-settings': { summary: 'Save a personal view or column set' },
+  'put /api/stored-settings': { summary: 'Rename or change a saved view or column set' },
+  'delete /api/stored-settings/{id}': { summary: 'Delete a saved view or column set' },
+  'post /api/stored-settings/order': { summary: "Reorder a menu's general or own saved views or column sets" },
+  'post /api/stored-settings/{id}/promote': { summary: 'Make a personal saved view or column set general (document update permission)' },
+  'post /api/user-action-logs': { summary: "Record a visit of a budget's report" },
+  'get /api/user-action-logs/current-occupation': { summary: "The current occupation's recently visited reports, newest first (at most 10)" },
 };
 
 /** What each group of operations is for, shown above it in the docs; a tag not listed here goes without. */
@@ -69,8 +79,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'resource-statuses': 'Statuses of documents and budgets, the rules they carry and the approval route.',
   roles: "An organisation's roles and the privileges they hold.",
   schemes: "A document's schemes: the classifiers that divide its budgets into sub-budgets.",
+  'stored-settings': 'Saved report views and column sets, personal and general.',
   'sub-budgets': "A scheme's sub-budgets, their classifier values, preselections and imports.",
   tasks: 'Background tasks (copies, imports): their progress and result.',
+  'user-action-logs': "The current occupation's recently visited reports.",
   'user-settings': "The signed-in user's own settings and e-mail address.",
   users: "An organisation's users.",
 };
