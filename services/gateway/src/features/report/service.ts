@@ -178,8 +178,11 @@ export function reportService(app: FastifyInstance) {
   }
 
   async function documentClassifiers(documentId: string): Promise<Map<string, FilterClassifier>> {
-    const rows = await read.selectFrom('classifiers').select(['id', 'primary_grouped_by_id']).where('document_id', '=', documentId).execute();
-    return new Map(rows.map((row) => [row.id, { id: row.id, parentClassifierId: row.primary_grouped_by_id }]));
+    const rows = await read.selectFrom('classifiers').select(['id', 'grouping_id', 'primary_grouped_by_id']).where('document_id', '=', documentId).execute();
+    // The parent level: the primary grouping classifier, or the only classifier grouping this one's items.
+    const groupers = (id: string) => rows.filter((row) => row.grouping_id === id).map((row) => row.id);
+    const parentOf = (row: (typeof rows)[number]) => row.primary_grouped_by_id ?? (groupers(row.id).length === 1 ? (groupers(row.id)[0] as string) : null);
+    return new Map(rows.map((row) => [row.id, { id: row.id, parentClassifierId: parentOf(row) }]));
   }
 
   /** Waits (bounded) until the report includes a command's position, so a user sees their own change. */
