@@ -1,7 +1,8 @@
 import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IdempotencyConflictError } from '../src/errors';
+import { createPool } from '@eelarve/postgres';
+import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
 import { APPEND_SQL, appendValues } from '../src/postgres/sql';
 import { comparePositions, type GlobalPosition, type NewEvent } from '../src/types';
@@ -76,6 +77,38 @@ describe('PostgresEventStore specifics', () => {
     const events = newEvents(2);
     await store.append(newStream(), events, { expectedRevision: 'no_stream' });
     await expect(store.append(newStream(), events, { expectedRevision: 'any' })).rejects.toBeInstanceOf(IdempotencyConflictError);
+  });
+
+  it('appends a group by one plain statement, and through append_events only when an append of it does not simply go through', async () => {
+    const pool = createPool(database.url);
+    const statements: string[] = [];
+    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
+    (pool as unknown as { query: typeof query }).query = (config) => {
+      statements.push(config.name ?? 'unnamed');
+      return query(config);
+    };
+    const counted = createPostgresEventStore({ pool });
+    try {
+      const [stream, other] = [newStream(), newStream()];
+      const events = newEvents(2);
+      await Promise.all([
+        counted.append(stream, events, { expectedRevision: 'no_stream' }),
+        counted.append(other, newEvents(1), { expectedRevision: 'no_stream' }),
+      ]);
+      expect(statements).toEqual(['eventstore_append_fast']);
+
+      // A refused append and a retry each undo the plain statement; append_events answers them.
+      statements.length = 0;
+      await expect(counted.append(stream, newEvents(1), { expectedRevision: 0n })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(counted.append(stream, events, { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 1n });
+      expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append', 'eventstore_append_fast', 'eventstore_append']);
+      // Neither left a claimed revision behind.
+      await expect(counted.append(stream, newEvents(1), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 2n });
+      expect((await counted.readStream(stream)).map((event) => event.revision)).toEqual([0n, 1n, 2n]);
+    } finally {
+      await counted.close();
+      await pool.end();
+    }
   });
 
   it('fails only the culprit when another transaction stores the same event id first', async () => {

@@ -1,5 +1,6 @@
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../errors';
 import type { ExpectedRevision } from '../types';
+import { GROUP_REFUSED } from './sql';
 
 interface PgError {
   code?: unknown;
@@ -25,6 +26,15 @@ export function outcomeError(outcome: AppendOutcome, stream: string, expected: E
 export function mapAppendError(error: unknown, stream: string): unknown {
   const { code, constraint } = (error ?? {}) as PgError;
   return code === '23505' && constraint === 'events_event_id_key' ? new IdempotencyConflictError(stream) : error;
+}
+
+/**
+ * The fast append statement gave up on its group: an expected revision that does not hold
+ * (eventstore.refuse_group), or an event id stored before (a retry or a reuse).
+ */
+export function needsAppendEvents(error: unknown): boolean {
+  const { code } = (error ?? {}) as PgError;
+  return code === GROUP_REFUSED || code === '23505';
 }
 
 const TRANSIENT_SQLSTATE = /^(08|53|57P0|58|40001|40P01)/;

@@ -16,13 +16,14 @@ import {
 } from '../types';
 import { AppendNotifier } from './notifier';
 import { AppendBatcher } from './append-batcher';
-import { type AppendOutcome, isTransientError, mapAppendError, outcomeError } from './pg-errors';
+import { type AppendOutcome, isTransientError, mapAppendError, needsAppendEvents, outcomeError } from './pg-errors';
 import { type EventRow, LazyStoredEvent, PAGE_ROW_TYPE, type PageRow, type PositionRow, pagePosition, toPosition, toStoredEvent } from './rows';
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
   type AppendRequest,
   appendValues,
+  FAST_APPEND_SQL,
   HEAD_POSITION_SQL,
   READ_ALL_SQL,
   READ_STREAM_BACKWARDS_SQL,
@@ -143,8 +144,7 @@ export class PostgresEventStore implements EventStore {
   async #writeGroup(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
     let rows: AppendRow[];
     try {
-      // Retrying after a lost connection is safe: the event ids make a repeated append a no-op.
-      rows = await this.#queryWithRetry<AppendRow>({ name: 'eventstore_append', text: APPEND_SQL, values: appendValues(appends) });
+      rows = await this.#appendRows(appendValues(appends));
     } catch (error) {
       throw appends.length === 1 ? mapAppendError(error, appends[0]!.stream) : error;
     }
@@ -159,6 +159,20 @@ export class PostgresEventStore implements EventStore {
       };
     }
     return outcomes;
+  }
+
+  /**
+   * The group's outcomes: by one plain statement when every append simply goes through (almost
+   * always), otherwise by append_events, which answers each append on its own. Retrying after
+   * a lost connection is safe: the event ids make a repeated append a no-op.
+   */
+  async #appendRows(values: unknown[]): Promise<AppendRow[]> {
+    try {
+      return await this.#queryWithRetry<AppendRow>({ name: 'eventstore_append_fast', text: FAST_APPEND_SQL, values });
+    } catch (error) {
+      if (!needsAppendEvents(error)) throw error;
+    }
+    return this.#queryWithRetry<AppendRow>({ name: 'eventstore_append', text: APPEND_SQL, values });
   }
 
   /**

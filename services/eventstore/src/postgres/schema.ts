@@ -338,6 +338,21 @@ end;
 $fn$;
 `;
 
+/**
+ * The store's usual append is one plain statement (FAST_APPEND_SQL) that assumes every append
+ * of the group goes through; this ends it when one does not, undoing the whole statement, and
+ * the client then sends the group through append_events, which answers each append on its own.
+ */
+const createRefuseGroup = `
+create function eventstore.refuse_group() returns text
+language plpgsql
+as $fn$
+begin
+  raise exception 'an append of the group needs append_events' using errcode = 'EV001';
+end;
+$fn$;
+`;
+
 /** Exported for the upgrade test, which builds a store as an earlier version left it. */
 export const migrations: Record<string, Migration> = {
   '001_events': {
@@ -350,6 +365,11 @@ export const migrations: Record<string, Migration> = {
     up: async (db) => {
       await sql.raw(numberStreams).execute(db);
       await sql.raw(createSetBasedAppendEvents).execute(db);
+    },
+  },
+  '003_one_statement_append': {
+    up: async (db) => {
+      await sql.raw(createRefuseGroup).execute(db);
     },
   },
 };

@@ -9,6 +9,64 @@ export const APPEND_SQL = `
 select append_index, outcome, last_revision, commit_position::text as commit_position, prepare_position
 from eventstore.append_events($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb, $7::jsonb)`;
 
+/**
+ * The usual append of a group, as one plain statement with the parameters of APPEND_SQL: it
+ * claims every stream's revisions (creating streams as needed; the row locks, taken in name
+ * order, serialise each stream's writers), inserts all the events and notifies listeners, with
+ * no function call, block or subtransaction around it, which cost the server as much again as
+ * the inserts themselves. It only knows how to succeed: if an expected revision does not hold,
+ * eventstore.refuse_group() raises EV001, and an event id stored before (a retry, or a reuse)
+ * breaks the unique index; either undoes the whole statement, and the group then goes through
+ * append_events, which answers each append on its own.
+ */
+export const FAST_APPEND_SQL = `
+with appends as (
+  select a.ord, a.name, a.expected, a.count, sum(a.count) over (order by a.ord) - a.count as before
+  from unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)
+), claimed as (
+  insert into eventstore.streams as s (stream_name, revision)
+  select a.name, a.count - 1 from appends a order by a.name
+  on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
+  returning s.stream_name, s.stream_id, s.revision
+), checked as (
+  select a.ord, a.name, a.expected, a.count, a.before, c.stream_id, c.revision - a.count as current
+  from appends a join claimed c on c.stream_name = a.name
+), owners as (
+  -- The group's event n belongs to the append whose range holds it.
+  select c.stream_id, c.name, c.current, c.before, generate_series(c.before + 1, c.before + c.count) as n from checked c
+), inserted as (
+  insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
+  select u.id, o.stream_id, o.name, o.current + u.n - o.before, u.type, u.data, u.metadata
+  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb))
+    with ordinality as u(id, type, data, metadata, n)
+  join owners o on o.n = u.n
+  -- Positions are drawn in this order, so a stream's revisions follow the global order.
+  order by u.n
+  returning stream_id, position
+), last_positions as (
+  select i.stream_id, max(i.position) as position from inserted i group by i.stream_id
+), notified as (
+  -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
+  select pg_notify('eventstore_appended', '')
+)
+select c.ord::int as append_index,
+  case when case c.expected
+      when 'any' then true
+      when 'no_stream' then c.current = -1
+      when 'stream_exists' then c.current >= 0
+      else c.current = c.expected::bigint
+    end then 'appended'
+    else eventstore.refuse_group()
+  end as outcome,
+  c.current + c.count as last_revision, pg_current_xact_id()::text as commit_position, p.position as prepare_position
+from checked c
+join last_positions p on p.stream_id = c.stream_id
+cross join notified
+order by c.ord`;
+
+/** SQLSTATE of eventstore.refuse_group(): some append of the group needs append_events. */
+export const GROUP_REFUSED = 'EV001';
+
 export interface AppendRequest {
   stream: string;
   events: readonly NewEvent[];
