@@ -105,7 +105,9 @@ class Engine implements ProjectionEngine {
     private readonly db: Kysely<unknown>,
   ) {
     this.projectors = options.projectors;
-    this.waker = new Waker(options.store, this.growth, (error) => this.report(error, 'live subscription'));
+    this.waker = new Waker(options.store, this.growth, [...new Set(options.projectors.flatMap((projector) => projector.eventTypes))], (error) =>
+      this.report(error, 'live subscription'),
+    );
   }
 
   async start(): Promise<void> {
@@ -128,8 +130,8 @@ class Engine implements ProjectionEngine {
       if (behind.length === 0) return true;
       const remaining = deadline - Date.now();
       if (remaining <= 0) return false;
-      // The write is probably readable already: read now rather than wait for the live wake-up.
-      if (first && behind.some((name) => this.owned.has(name))) this.growth.reached(position);
+      // The write is probably readable already: its projectors read now rather than wait for the live wake-up.
+      if (first) this.askToRead(behind, position);
       const remote = behind.some((name) => !this.owned.has(name));
       await this.progress.wait(seen, remote ? Math.min(REMOTE_POLL_MS, remaining) : remaining);
     }
@@ -148,6 +150,12 @@ class Engine implements ProjectionEngine {
     await this.queue;
     await this.releaseAll();
     await this.waker.stop();
+  }
+
+  private askToRead(names: readonly string[], position: GlobalPosition): void {
+    const runners = names.flatMap((name) => this.owned.get(name)?.active ?? []);
+    for (const runner of runners) runner.readUpTo(position);
+    if (runners.length > 0) this.growth.signal.notify();
   }
 
   /** Names of projectors whose active generation has not reached `position`. */

@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type GlobalPosition, type ReadAllResult, type StoredEvent } from '@eelarve/eventstore';
+import { comparePositions, type EventStore, type GlobalPosition, type ReadAllResult, START, type StoredEvent } from '@eelarve/eventstore';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   advanceCheckpoint,
@@ -75,6 +75,8 @@ export class GenerationRunner {
   status: GenerationStatus;
   /** The checkpoint as stored. */
   private saved: GlobalPosition;
+  /** A position a command waits for: read up to it at the next wake-up, whatever the live subscription says. */
+  private wanted: GlobalPosition = START;
   /** When progress over unhandled events was first left unsaved; undefined when all is saved. */
   private unsavedSince: number | undefined;
   /**
@@ -100,6 +102,11 @@ export class GenerationRunner {
     this.status = checkpoint.status;
     this.deferProgress = checkpoint.role === 'active';
     this.done = this.run();
+  }
+
+  /** Asks the runner to read up to `position` at its next wake-up (a command waits for it). */
+  readUpTo(position: GlobalPosition): void {
+    if (comparePositions(position, this.wanted) > 0) this.wanted = position;
   }
 
   /** The generation now serves reads (a switch-over made it active): its idle progress may wait. */
@@ -197,8 +204,19 @@ export class GenerationRunner {
       await growth.signal.wait(seen, Math.max(0, fallbackAt - Date.now()), this.abort.signal);
       if (growth.signal.current === seen) return seen;
       seen = growth.signal.current;
-      if (growth.beyond(this.position, mark)) return seen;
+      this.skipUnhandled();
+      if (growth.beyond(this.position, mark) || comparePositions(this.wanted, this.position) > 0) return seen;
     }
+  }
+
+  /** Moves past announced stretches of the log that hold none of the projector's events, without reading them. */
+  private skipUnhandled(): void {
+    if (!this.deferProgress) return;
+    const to = this.options.growth.skippable(this.position, this.options.projector.eventTypes);
+    if (comparePositions(to, this.position) <= 0) return;
+    this.position = to;
+    this.unsavedSince ??= Date.now();
+    this.options.onProgress(this);
   }
 
   /** Saves unsaved progress once no wake-up came for a while, or once it is old. */

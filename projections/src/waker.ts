@@ -1,24 +1,37 @@
 import { comparePositions, type EventStore, type GlobalPosition, START, type Subscription } from '@eelarve/eventstore';
 import { backoffDelay, Signal, sleep } from './signal';
 
-/** An event type nothing has: the subscription then reads positions only, never payloads. */
+/** An event type nothing has: a subscription for it reads positions only, never payloads. */
 const NO_EVENT_TYPE = '$projections.wake-up';
 
+/** A stretch of the log the live subscription read: (from, to], holding events of `types` among those any projector handles. */
+interface Stretch {
+  from: GlobalPosition;
+  to: GlobalPosition;
+  types: ReadonlySet<string>;
+}
+
+/** Recent stretches kept for runners to skip over: far more than runners lag behind while live. */
+const STRETCHES_KEPT = 256;
+
 /**
- * Wake-ups for the runners of a process, with what is known of the log's end. An append's
- * position (from the live subscription, or from a command waiting for its write) lets a runner
- * that has already read past it skip a read: each append used to cost every projector two reads,
- * one per source of the same news. Growth of unknown extent (after a reconnect, for a
- * switch-over) makes every runner read.
+ * Wake-ups for the runners of a process, with what is known of the log: how far it reaches, and
+ * which event types the latest stretches hold. A runner skips (in memory) a stretch without an
+ * event of its types instead of reading it, and does not read for an announcement it has already
+ * read past: each append used to cost every projector one or two reads. Growth of unknown extent
+ * (after a reconnect, for a switch-over) makes every runner read.
  */
 export class LogGrowth {
   readonly signal = new Signal();
   private head: GlobalPosition = START;
   private unknownGrowths = 0;
+  private readonly stretches: Stretch[] = [];
 
-  /** The log holds events up to `position`. */
-  reached(position: GlobalPosition): void {
-    if (comparePositions(position, this.head) > 0) this.head = position;
+  /** The live subscription read the log up to `to` from `from`, finding events of `types` (of those projectors handle). */
+  announced(from: GlobalPosition, to: GlobalPosition, types: ReadonlySet<string>): void {
+    this.stretches.push({ from, to, types });
+    if (this.stretches.length > STRETCHES_KEPT) this.stretches.shift();
+    if (comparePositions(to, this.head) > 0) this.head = to;
     this.signal.notify();
   }
 
@@ -37,12 +50,24 @@ export class LogGrowth {
   beyond(position: GlobalPosition, mark: number): boolean {
     return this.unknownGrowths !== mark || comparePositions(this.head, position) > 0;
   }
+
+  /** How far a reader that has read up to `position` may move without reading: over announced stretches holding none of `types`. */
+  skippable(position: GlobalPosition, types: readonly string[]): GlobalPosition {
+    let at = position;
+    for (const stretch of this.stretches) {
+      if (comparePositions(stretch.to, at) <= 0) continue;
+      // A gap (the subscription restarted) or an event the reader handles: it must read.
+      if (comparePositions(stretch.from, at) > 0 || types.some((type) => stretch.types.has(type))) break;
+      at = stretch.to;
+    }
+    return at;
+  }
 }
 
 /**
  * Turns the store's live subscription into wake-ups for the runners of this process: one
- * subscription for all projectors, whose only job is to say "the log grew". Runners then read
- * from their own checkpoints, so a lost wake-up costs latency (they also poll), never events.
+ * subscription for all projectors, whose only job is to say how the log grew (LogGrowth). Runners
+ * then read from their own checkpoints, so a lost wake-up costs latency (they also poll), never events.
  */
 export class Waker {
   private subscription: Subscription | undefined;
@@ -52,6 +77,8 @@ export class Waker {
   constructor(
     private readonly store: EventStore,
     private readonly growth: LogGrowth,
+    /** Every type a projector of this process handles: the subscription reads only those payloads. */
+    private readonly eventTypes: readonly string[],
     private readonly onError: (error: unknown) => void,
   ) {
     this.done = this.run();
@@ -79,14 +106,17 @@ export class Waker {
 
   /** Resolves when the subscription gives up (the store reconnects by itself before that). */
   private async subscribeUntilFailure(): Promise<void> {
-    const fromPosition = await this.store.headPosition();
+    let from = await this.store.headPosition();
     if (this.abort.signal.aborted) return;
     await new Promise<void>((resolve, reject) => {
       this.subscription = this.store.subscribeToAll({
-        fromPosition,
-        eventTypes: [NO_EVENT_TYPE],
-        // With the filter, a call carries no events, only how far the log has moved.
-        onEvents: async (_events, nextPosition) => this.growth.reached(nextPosition),
+        fromPosition: from,
+        // Without projectors, only how far the log has moved.
+        eventTypes: this.eventTypes.length > 0 ? this.eventTypes : [NO_EVENT_TYPE],
+        onEvents: async (events, to) => {
+          this.growth.announced(from, to, new Set(events.map((event) => event.type)));
+          from = to;
+        },
         onError: reject,
       });
       this.abort.signal.addEventListener('abort', () => resolve(), { once: true });
