@@ -186,6 +186,49 @@ describe('records projector', () => {
     });
   });
 
+  it('imports chunks over several statements with any text in names and codes, all in, the same as the rows read back', async () => {
+    const importId = newId();
+    // Text an array literal or a line-split list would break on: quotes, backslashes, braces, commas, NULL, line breaks in codes.
+    const awkward = ['Say "hi"', 'C:\\eelarve\\', '{a,b}', 'NULL', '', "It's ; -- fine", 'Tühik  ja\ttab'];
+    const chunks = Array.from({ length: 12 }, (_, chunk) =>
+      imported(
+        importId,
+        chunk,
+        Array.from({ length: 500 }, (_, index) => {
+          const n = chunk * 500 + index;
+          return {
+            recordId: newId(),
+            name: `${awkward[n % awkward.length]} ${n}`,
+            amount: n % 2 === 0 ? '1.2' : `-${n}.05`,
+            months: n % 2 === 0 ? months('0.1') : null,
+            classifiers: { [konto]: n % 3 === 0 ? 'a"b\\c\nd' : '09', [tegevus]: `T${n % 5}` },
+          };
+        }),
+      ),
+    );
+    await spec.given(...chunks);
+    const rows = await listBudgetRecords(spec.read, budgetId);
+    expect(rows).toHaveLength(6_000);
+    const sent = new Map(chunks.flatMap((chunk) => (chunk.data as { records: (Values & { recordId: string })[] }).records).map((row) => [row.recordId, row]));
+    for (const row of rows) {
+      const input = sent.get(row.id)!;
+      expect([row.name, row.amount, row.months, row.classifiers]).toEqual([input.name, input.amount, input.months, input.classifiers]);
+    }
+    const listed = JSON.parse(await budgetRecordsJson(spec.read, budgetId)) as {
+      id: string;
+      name: string;
+      classifiers: unknown;
+      factors: { months: unknown };
+    }[];
+    expect(listed.map((record) => [record.id, record.name, record.classifiers, record.factors.months])).toEqual(
+      rows.map((row) => [row.id, row.name, row.classifiers, row.months]),
+    );
+    const { rows: counts } = await sql<{
+      records: number;
+    }>`select sum(records)::int as records from read.record_combinations where budget_id = ${budgetId}`.execute(spec.db);
+    expect(counts[0]?.records).toBe(6_000);
+  });
+
   it('applies a run of edits and promotions of several records in order: the last values, flag and author win', async () => {
     const [x, y] = [newId(), newId()];
     const promotion = (id: string, promoted: boolean, day: number): GivenEvent => ({
