@@ -50,15 +50,33 @@ function importCommand(
   };
 }
 
+/** Milliseconds per phase of one attempt, logged when it ends: where an import's time goes. */
+function phaseClock() {
+  const phases: Record<string, number> = {};
+  let since = performance.now();
+  return {
+    phases,
+    lap(name: string) {
+      const now = performance.now();
+      phases[name] = Math.round(now - since);
+      since = now;
+    },
+  };
+}
+
 async function runImport(context: TaskContext, taskId: string, actor: CommandActor): Promise<void> {
+  const clock = phaseClock();
   const row = await findImportOfTask(context.db, taskId);
   if (!row?.payload || !(await markProcessing(context.db, row.id))) return;
   const read = readModels(context.db);
   const budget = await currentBudget(read, row.budget_id);
   const facts = await importFacts(read, { budget, subBudgetId: row.sub_budget_id });
+  clock.lap('facts');
   const { list } = (await unpackImportBody(row.payload)) as { list: ImportRow[] };
+  clock.lap('unpack');
   const validated = validateImportRows(list, facts.context);
   const valid = validated.flatMap((result, rowIndex) => (result.critical ? [] : [{ rowIndex, values: result.values }]));
+  clock.lap('validate');
   const command = importCommand(row, budget, valid);
   const outcome = await context.commands.run({
     decider: recordImportDecider,
@@ -67,11 +85,15 @@ async function runImport(context: TaskContext, taskId: string, actor: CommandAct
     readModels: [],
     eventIds: importEventIds(command),
   });
+  clock.lap('append');
   await context.commands.awaitReadModels([RECORDS_READ_MODEL], outcome.position, VISIBLE_WAIT_MS);
+  clock.lap('visible');
   const counts = importCounts(validated);
   // A retry after the append: the stream says how many rows were imported, not this attempt's check.
   if (outcome.events.length === 0 && outcome.before.imported) counts.recordsInserted = outcome.before.records;
   await markSucceeded(context.db, row.id, counts, packReport(errorReport(list, validated)));
+  clock.lap('report');
+  context.log.info({ importId: row.id, rows: list.length, ms: clock.phases }, 'records import finished');
 }
 
 async function importOrRefuse(context: TaskContext, taskId: string, actor: CommandActor): Promise<void> {
