@@ -10,6 +10,7 @@ import { NotFoundPage } from '../errors/NotFoundPage';
 import { BudgetSubBudgetsView } from '../../features/schemes/BudgetSubBudgetsView';
 import { canViewRecords } from '../../features/records/access';
 import { BudgetRecordActions } from '../../features/records/import/BudgetRecordActions';
+import { MonitoringImportReport } from '../../features/records/import/MonitoringImportReport';
 import { RecordsPage } from '../../features/records/RecordsPage';
 import { RequireAccess } from '../guards';
 import { SchemesTab } from '../../features/schemes/SchemesTab';
@@ -35,7 +36,7 @@ export const documentRoutes: RouteObject[] = [
         element: <BudgetLayout />,
         children: [
           { index: true, element: <Navigate to="report" replace /> },
-          { path: 'report', element: <BudgetReportPage /> },
+          { path: 'report', element: <BudgetReportPage importReport={MonitoringImportReport} /> },
           {
             path: 'sub-budgets/:schemeId?',
             element: (

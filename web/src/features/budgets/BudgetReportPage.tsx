@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -19,7 +20,10 @@ import { BudgetTypeIcon } from './BudgetTypeIcon';
  * overview: type, description, tags, and per type its components, its import address or its
  * sub-budgets.
  */
-export function BudgetReportPage() {
+/** The records feature's import report of a monitoring budget (spec 3, section 2), given by the app's routes. */
+export type ImportReportComponent = ComponentType<{ documentId: string; budgetId: string }>;
+
+export function BudgetReportPage({ importReport }: { importReport?: ImportReportComponent } = {}) {
   const document = useDocument();
   const budget = useBudget();
   const base = `/document/${document.id}/budget/${budget.id}`;
@@ -70,7 +74,7 @@ export function BudgetReportPage() {
           )}
         </dd>
         {budget.type === 'SUM_BUDGET' ? <SumBudgetFacts budget={budget} /> : null}
-        {budget.type === 'MONITORING' ? <MonitoringFacts budget={budget} /> : null}
+        {budget.type === 'MONITORING' ? <MonitoringFacts budget={budget} importReport={importReport} /> : null}
         {budget.type === 'COMMON' ? (
           <>
             <dt>
@@ -160,9 +164,10 @@ function SumBudgetFacts({ budget }: { budget: BudgetView }) {
   );
 }
 
-/** A monitoring budget's import address and when the import last ran. */
-function MonitoringFacts({ budget }: { budget: BudgetView }) {
+/** A monitoring budget's import address, when the import last ran, and its latest import's report. */
+function MonitoringFacts({ budget, importReport: ImportReport }: { budget: BudgetView; importReport?: ImportReportComponent }) {
   const me = useCurrentUser();
+  const document = useDocument();
   const dateTimeFormat = `${me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT} HH:mm`;
   const lastExecution = budget.result.lastExecutionTime;
   return (
@@ -190,6 +195,7 @@ function MonitoringFacts({ budget }: { budget: BudgetView }) {
           </span>
         )}
       </dd>
+      {ImportReport ? <ImportReport documentId={document.id} budgetId={budget.id} /> : null}
     </>
   );
 }

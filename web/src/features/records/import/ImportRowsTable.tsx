@@ -15,15 +15,28 @@ export interface RowsFilter {
   errorsOnly: boolean;
 }
 
-interface TableContext {
+/** What a table of rows with errors (this one, and the error report's) gives its errors cells. */
+export interface ErrorsTableContext {
   errorText: (error: RecordImportRowError) => string;
   criticalLabel: string;
 }
+type TableContext = ErrorsTableContext;
 
-const ROW_CLASSES: RowClassRules<CheckedRow> = {
-  'record-import-row-critical': ({ data }) => data?.critical === true,
-  'record-import-row-error': ({ data }) => data !== undefined && !data.critical && data.validationErrors.length > 0,
-};
+/** A row the errors cell and the row colours read: its errors and whether one is critical. */
+export interface RowWithErrors {
+  validationErrors: readonly RecordImportRowError[];
+  critical: boolean;
+}
+
+/** Row colours by errors: a critical row red, another row with errors amber (the errors cell says which in words). */
+export function errorRowClasses<T extends RowWithErrors>(): RowClassRules<T> {
+  return {
+    'record-import-row-critical': ({ data }) => data?.critical === true,
+    'record-import-row-error': ({ data }) => data !== undefined && !data.critical && data.validationErrors.length > 0,
+  };
+}
+
+const ROW_CLASSES = errorRowClasses<CheckedRow>();
 
 /** A row error's message: the import's own text, else the error catalogue's (the RECORD_* codes of keyed rows). */
 function importMessageKey(message: string): MessageKey | null {
@@ -175,6 +188,7 @@ function rowColumns(intl: IntlShape, classifiers: readonly ImportClassifier[], c
 }
 
 type CellParams = ICellRendererParams<CheckedRow, unknown, TableContext>;
+type ErrorsCellParams = ICellRendererParams<RowWithErrors, unknown, ErrorsTableContext>;
 
 function AdditionalCell({ value }: CellParams) {
   const values = Array.isArray(value) ? value.map(String) : [];
@@ -185,7 +199,8 @@ function AdditionalCell({ value }: CellParams) {
   );
 }
 
-function ErrorsCell({ data, context }: CellParams) {
+/** A row's errors, each translated, the critical ones said so in words (not by colour alone). */
+export function ErrorsCell({ data, context }: ErrorsCellParams) {
   if (!data || data.validationErrors.length === 0) return null;
   return (
     <ul className="record-import-errors" data-testid="record-import-row-errors" data-critical={data.critical}>

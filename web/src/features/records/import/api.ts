@@ -1,5 +1,6 @@
 import type { BudgetRecord, ImportPreview, ImportRow, ImportStatus, ImportStatusAnswer } from '@eelarve/shared';
 import { api } from '../../../api';
+import type { ImportErrorReport } from './error-report';
 
 /** The record import calls (spec 3, section 7): a budget's or one sub-budget's. */
 const enc = encodeURIComponent;
@@ -27,6 +28,12 @@ export const previewImport = (target: ImportTarget, list: ImportRow[]) => api.po
 
 /** The latest import of the budget (or sub-budget). */
 export const fetchImportStatus = (target: ImportTarget) => api.get<ImportStatusAnswer>(`${base(target)}/import/status`);
+
+/** The latest finished import of a budget (spec 3, section 7: GET .../import/report). */
+export const fetchImportReport = (budgetId: string) => api.get<ImportStatusAnswer>(`/api/budget/${enc(budgetId)}/import/report`);
+
+/** The error rows of the budget's latest finished import (GET .../import/error). */
+export const fetchImportErrorReport = (budgetId: string) => api.get<ImportErrorReport>(`/api/budget/${enc(budgetId)}/import/error`);
 
 /** A whole budget's records (import from another budget). */
 export const fetchBudgetRecords = async (budgetId: string) => {

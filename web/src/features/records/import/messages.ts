@@ -64,6 +64,18 @@ const et = {
   'recordImport.progress.timeout': 'Import kestab üle 5 minuti: tulemust näed hiljem kirjete hulgas.',
   'recordImport.result': 'Imporditud {inserted}; vigu {errors}, neist kriitilisi {critical}.',
   'recordImport.failed': 'Import ebaõnnestus: ühtegi kirjet ei imporditud.',
+  'recordImport.column.month': 'Kuu',
+  'recordImport.column.year': 'Aasta',
+  // Spec 3, sections 2 and 8: the import error report of a monitoring budget.
+  'dashboard.budget.import.errorReportExpired': 'Impordi vigade aruanne ei ole enam saadaval.',
+  'recordImport.report.title': 'Impordi vigade aruanne',
+  'recordImport.report.open': 'Vigade aruanne',
+  'recordImport.report.latest': 'Viimane import',
+  'recordImport.report.none': 'Importe pole veel tehtud.',
+  'recordImport.report.source': '{source}, {time}:',
+  'recordImport.report.summary':
+    '{rows, plural, one {# rida} other {# rida}} vigadega, kokku {errors, plural, one {# viga} other {# viga}}. Kriitiliste vigadega ridu ei imporditud.',
+  'recordImport.report.loadFailed': 'Impordi tulemust ei õnnestunud laadida.',
 
   'recordExport.button': 'Ekspordi kirjed',
   'recordExport.buttonTitle': 'Laadi kirjed alla Exceli failina (.xlsx)',
@@ -139,6 +151,17 @@ const en: Record<keyof typeof et, string> = {
   'recordImport.progress.timeout': 'The import is taking more than 5 minutes: its result will show among the records later.',
   'recordImport.result': 'Imported {inserted}; {errors} errors, {critical} of them critical.',
   'recordImport.failed': 'The import failed: no record was imported.',
+  'recordImport.column.month': 'Month',
+  'recordImport.column.year': 'Year',
+  'dashboard.budget.import.errorReportExpired': 'The import’s error report is no longer available.',
+  'recordImport.report.title': 'Import error report',
+  'recordImport.report.open': 'Error report',
+  'recordImport.report.latest': 'Latest import',
+  'recordImport.report.none': 'No import has run yet.',
+  'recordImport.report.source': '{source}, {time}:',
+  'recordImport.report.summary':
+    '{rows, plural, one {# row} other {# rows}} with errors, {errors, plural, one {# error} other {# errors}} in all. Rows with critical errors were not imported.',
+  'recordImport.report.loadFailed': 'The import’s result could not be loaded.',
 
   'recordExport.button': 'Export records',
   'recordExport.buttonTitle': 'Download the records as an Excel file (.xlsx)',

@@ -1,5 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
+import { isApiError } from '../../../api';
 import { fetchClassifierItems, fetchClassifiers } from '../api/requests';
+import { recordKeys } from '../api/queries';
+import { fetchImportErrorReport, fetchImportReport } from './api';
 import { type ImportFactsClassifier, importClassifiers } from './rows';
 
 /**
@@ -16,4 +19,26 @@ export const importFactsQuery = (documentId: string) =>
     },
     enabled: documentId !== '',
     staleTime: 30_000,
+  });
+
+/** Null for a 404: no import (or no report) to show, which the screens say in words rather than as an error. */
+async function unlessNotFound<T>(request: () => Promise<T>): Promise<T | null> {
+  try {
+    return await request();
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The budget's latest finished import; under the budget's records key, so an import's end refreshes it. */
+export const importReportQuery = (budgetId: string) =>
+  queryOptions({ queryKey: [...recordKeys.budget(budgetId), 'import-report'], queryFn: () => unlessNotFound(() => fetchImportReport(budgetId)) });
+
+/** Its error rows; null once the report is gone. */
+export const importErrorReportQuery = (budgetId: string) =>
+  queryOptions({
+    queryKey: [...recordKeys.budget(budgetId), 'import-error-report'],
+    queryFn: () => unlessNotFound(() => fetchImportErrorReport(budgetId)),
+    staleTime: 0,
   });
