@@ -3,6 +3,7 @@ import { recordImportStreamName } from '@eelarve/domain';
 import { eventMetadata } from '@eelarve/gateway/infrastructure/commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDocumentCopyStep } from '../src/features/documents/copy';
+import { copyReportViews, unregisterReportViewsCopy } from '../src/features/stored-settings/copy-step';
 import { assertResourceAccess, canAccess, findDocumentOrganization } from '../src/features/permissions/authorize';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import { startTestServer, type TestServer } from '@eelarve/testing/server';
@@ -519,11 +520,16 @@ describe('documents: copy', () => {
 
   it('refuses a part that cannot be copied yet, and fails the task when a step fails', async () => {
     const source = await createDocument();
-    // Report views arrive with their own feature: until then the copy is refused before any document is made.
+    // A part without its step (here report views, taken out for the test) is refused before any document is made.
     const before = (await list()).length;
-    const refused = await create(payload({ copy: { sourceDocumentId: source, classifiers: true, schemes: true, reportViews: true } }));
-    expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
-    expect(refused.json().details).toEqual([{ path: 'body.copy.reportViews', message: 'copyPartUnavailable' }]);
+    unregisterReportViewsCopy();
+    try {
+      const refused = await create(payload({ copy: { sourceDocumentId: source, classifiers: true, schemes: true, reportViews: true } }));
+      expectError(refused, 422, 'COPY_PART_NOT_AVAILABLE');
+      expect(refused.json().details).toEqual([{ path: 'body.copy.reportViews', message: 'copyPartUnavailable' }]);
+    } finally {
+      registerDocumentCopyStep('reportViews', copyReportViews);
+    }
     expect((await list()).length).toBe(before);
     const off = registerDocumentCopyStep('permissions', async () => {
       throw new Error('boom');
@@ -798,12 +804,12 @@ describe('documents: copy of classifiers and schemes', () => {
   });
 
   it('tells the create form which parts a copy can take now', async () => {
-    expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions'] });
-    const off = registerDocumentCopyStep('reportViews', async () => {});
+    expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions', 'reportViews'] });
+    unregisterReportViewsCopy();
     try {
-      expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions', 'reportViews'] });
+      expect(await get('/api/document-copy/parts')).toEqual({ parts: ['classifiers', 'schemes', 'permissions'] });
     } finally {
-      off();
+      registerDocumentCopyStep('reportViews', copyReportViews);
     }
     expect((await server.app.inject({ method: 'GET', url: '/api/document-copy/parts' })).statusCode).toBe(401);
   });

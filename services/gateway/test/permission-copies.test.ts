@@ -109,8 +109,10 @@ const context = () => {
 };
 
 describe('copying permissions', () => {
-  it('lists the permission parts as copy parts now, and still not the parts whose features are missing', async () => {
-    expect((await orgAdmin.request({ method: 'GET', url: '/api/document-copy/parts' })).json()).toEqual({ parts: ['classifiers', 'schemes', 'permissions'] });
+  it('lists the permission parts as copy parts now', async () => {
+    expect((await orgAdmin.request({ method: 'GET', url: '/api/document-copy/parts' })).json()).toEqual({
+      parts: ['classifiers', 'schemes', 'permissions', 'reportViews'],
+    });
     expect((await orgAdmin.request({ method: 'GET', url: '/api/budget-copy/parts' })).json()).toEqual({
       parts: ['permissions', 'pinnedPreselections', 'subBudgetPermissions'],
     });

@@ -5,6 +5,8 @@ import type { TaskContext } from '@eelarve/gateway/features/tasks/context';
 import type { TaskDefinition } from '@eelarve/gateway/features/tasks/definition';
 // Registers the permission parts of both copies (they live in their own feature).
 import '@eelarve/gateway/features/resource-permissions/copy-steps';
+// And the document copy's report views.
+import '@eelarve/gateway/features/stored-settings/copy-step';
 
 /**
  * What the worker process runs. A new kind of background work (imports, ERP sync) adds its task

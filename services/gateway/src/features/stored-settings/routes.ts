@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { storedSettingsService } from './service';
+import './copy-step';
 
 const tags = ['stored-settings'];
 /** Settings belong to a user in an occupation; the service checks the document and budget. */
