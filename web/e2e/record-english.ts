@@ -34,6 +34,7 @@ export async function estonianTextsOn(page: Page): Promise<string[]> {
     const labels = Array.from(document.querySelectorAll('[aria-label],[title],[placeholder]')).flatMap((element) =>
       ['aria-label', 'title', 'placeholder'].map((name) => element.getAttribute(name) ?? ''),
     );
+    // biome-ignore lint/performance/useDomNodeTextContent: what is rendered, not text hidden by CSS.
     return [document.body.innerText, ...labels].join('\n');
   });
   return ESTONIAN_ONLY.filter((text) => shown.includes(text));
