@@ -147,18 +147,32 @@ export async function listSubBudgetRecords(read: ReadDatabase, budgetId: string,
 }
 
 /**
- * Records as the API lists them (the shared recordSchema), one JSON array text by name and id:
- * each row's stored list JSON with the last changer's name put before its closing brace (the
- * name's JSON made once per user, not per record), joined by PostgreSQL.
+ * A stored list JSON without its closing brace, cut as bytes: text functions (left, substr) count
+ * UTF-8 characters first, about 40 ms of server time over a 10,000-record list.
  */
-/** The records matching `where` (on `r`, read.records) as the API's JSON array text, by name and id: their stored texts joined. */
+const LIST_JSON_OPEN = sql.raw(`convert_from(substring(convert_to(r.list_json, 'UTF8') for octet_length(r.list_json) - 1), 'UTF8')`);
+
+/** Sorting a 10,000-record list (about 7 MB of rows) in memory: the default 4 MB spilled it to disk. */
+const LIST_SORT_MEMORY = '32MB';
+
+/**
+ * The records matching `where` (on `r`, read.records) as the API's JSON array text (the shared
+ * recordSchema), by name and id: each row's stored list JSON with the last changer's name put
+ * before its closing brace (the name's JSON made once per user, not per record), joined by
+ * PostgreSQL.
+ */
 export async function recordsJsonWhere(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
-  const { rows } = await sql<{ json: string }>`
-    select '[' || coalesce(string_agg(left(r.list_json, -1) || coalesce(u.tail, ',"user_name":""}'), ',' order by r.name, r.id), '') || ']' as json
-      from read.records r
-      left join (select id, ',"user_name":' || to_json(name)::text || '}' as tail from read.users) u on u.id = r.updated_by_user_id
-     where ${where}`.execute(read);
-  return rows[0]?.json ?? '[]';
+  const list = async (db: ReadDatabase) => {
+    await sql`set local work_mem = ${sql.lit(LIST_SORT_MEMORY)}`.execute(db);
+    const { rows } = await sql<{ json: string }>`
+      select '[' || coalesce(string_agg(${LIST_JSON_OPEN} || coalesce(u.tail, ',"user_name":""}'), ',' order by r.name, r.id), '') || ']' as json
+        from read.records r
+        left join (select id, ',"user_name":' || to_json(name)::text || '}' as tail from read.users) u on u.id = r.updated_by_user_id
+       where ${where}`.execute(db);
+    return rows[0]?.json ?? '[]';
+  };
+  // SET LOCAL lasts until the transaction ends: a caller's own transaction, or this one.
+  return read.isTransaction ? list(read) : read.transaction().execute(list);
 }
 
 /** A budget's records as the API's JSON array text. */
