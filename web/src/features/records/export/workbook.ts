@@ -1,5 +1,17 @@
 import { type BudgetRecord, sumAmounts } from '@eelarve/shared';
 import type { Workbook, Worksheet } from 'exceljs';
+import {
+  amountCell,
+  amountNumberFormat,
+  DEFAULT_SHEET_NAME,
+  EXPORT_COLUMN_WIDTH,
+  exportFileName,
+  looksLikeFormula,
+  TEXT_FORMAT,
+} from '../../../components/spreadsheet-export';
+
+// Shared with the report export (components/spreadsheet-export.ts); named here too for this feature's callers.
+export { amountCell, amountNumberFormat, DEFAULT_SHEET_NAME, EXPORT_COLUMN_WIDTH, exportFileName, looksLikeFormula };
 
 /**
  * The records export (spec 3, section 9 "Exports"), built in the browser with exceljs: one sheet
@@ -8,13 +20,8 @@ import type { Workbook, Worksheet } from 'exceljs';
  * text that a spreadsheet would run as a formula stays text.
  */
 
-/** Spec 3, section 9: every column is 42.5 wide. */
-export const EXPORT_COLUMN_WIDTH = 42.5;
 /** Excel refuses longer sheet names. */
 const SHEET_NAME_MAX = 31;
-export const DEFAULT_SHEET_NAME = 'unnamed';
-/** The built-in "Text" number format: what the user types there later stays text too. */
-const TEXT_FORMAT = '@';
 
 export interface ExportClassifier {
   id: string;
@@ -89,12 +96,6 @@ export function uniqueSheetNames(names: readonly string[]): string[] {
   });
 }
 
-/** '#,##0.00' with the user's decimal places (0 → '#,##0'). */
-export function amountNumberFormat(decimalPlaces: number): string {
-  const places = Math.min(5, Math.max(0, Math.trunc(decimalPlaces)));
-  return places === 0 ? '#,##0' : `#,##0.${'0'.repeat(places)}`;
-}
-
 /** The product's date pattern (dd.MM.yyyy, yyyy-MM-dd) with the time, as a spreadsheet number format. */
 export function dateNumberFormat(dateFormat: string): string {
   return `${dateFormat === 'yyyy-MM-dd' ? 'yyyy-mm-dd' : 'dd.mm.yyyy'} hh:mm`;
@@ -109,11 +110,6 @@ export function localDateTime(timestamp: string | null | undefined): Date | null
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return null;
   return new Date(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds()));
-}
-
-/** Text a spreadsheet would run as a formula when typed: =, +, - or @ first. */
-export function looksLikeFormula(text: string): boolean {
-  return /^[=+\-@]/.test(text);
 }
 
 /** The months of the period as 'yyyy-MM' (the import reads them back by these names). */
@@ -142,16 +138,6 @@ export function yearSums(record: Pick<BudgetRecord, 'factors'>, period: ExportPe
     byYear.set(year, [...(byYear.get(year) ?? []), value]);
   });
   return new Map([...byYear].map(([year, values]) => [year, sumAmounts(values)]));
-}
-
-/**
- * An exact decimal text as a spreadsheet number. A spreadsheet holds 15 significant digits; the
- * shortest text of the double is the amount itself up to there (amounts beyond that are rare: a
- * trillion with cents).
- */
-export function amountCell(text: string | null | undefined): number | null {
-  if (text === null || text === undefined || text === '') return null;
-  return Number(text);
 }
 
 type Kind = 'text' | 'amount' | 'date';
@@ -223,13 +209,4 @@ export function buildRecordsWorkbook(Excel: typeof import('exceljs'), input: Rec
   });
   if (input.sheets.length === 0) writeSheet(workbook.addWorksheet(DEFAULT_SHEET_NAME), specs, [], input);
   return workbook;
-}
-
-/** A file name from a sub-budget's or budget's name: what the file systems allow, never empty. */
-export function exportFileName(name: string): string {
-  const cleaned = name
-    .replace(/[\\/:*?"<>|]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${cleaned === '' ? DEFAULT_SHEET_NAME : cleaned}.xlsx`;
 }
