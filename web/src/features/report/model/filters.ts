@@ -1,0 +1,89 @@
+import type { ReportFilter } from '@eelarve/shared';
+
+/**
+ * The report's filters (spec 3, section 3 "Report filter"): one chip per filter the scheme offers,
+ * the sub-budgets, the master classifier and every other classifier of the document. A chip shows
+ * when its filter is `visible` (the filter visibility menu); a hidden filter counts nothing. The
+ * chips stand in `filtersOrder` (keys `<type>:<id>`), which dragging changes.
+ */
+
+export type FilterType = ReportFilter['key']['type'];
+
+export interface FilterDefinition {
+  key: { id: string; type: FilterType };
+}
+
+export const filterKeyOf = (key: ReportFilter['key']) => `${key.type}:${key.id}`;
+
+/** The filters a scheme offers; only the sub-budgets and the master classifier show at first. */
+export function filterDefinitions(schemeId: string, masterClassifierId: string | null, classifierIds: readonly string[]): FilterDefinition[] {
+  return [
+    { key: { id: schemeId, type: 'SUB_BUDGET' } },
+    ...(masterClassifierId ? [{ key: { id: masterClassifierId, type: 'MASTER_CLASSIFIER' as const } }] : []),
+    ...classifierIds.filter((id) => id !== masterClassifierId).map((id) => ({ key: { id, type: 'CLASSIFIER' as const } })),
+  ];
+}
+
+const shownAtFirst = (type: FilterType) => type !== 'CLASSIFIER';
+
+export function emptyFilter(definition: FilterDefinition): ReportFilter {
+  const visible = shownAtFirst(definition.key.type);
+  return { key: definition.key, enabled: visible, visible, selectedItems: [], searchTerm: '' };
+}
+
+/**
+ * The screen's filters: one per definition, the saved one where there is (a filter saved for
+ * another scheme's sub-budgets or a classifier no longer offered is dropped), in the saved order.
+ */
+export function mergeFilters(definitions: readonly FilterDefinition[], saved: readonly ReportFilter[], order: readonly string[]): ReportFilter[] {
+  const savedByKey = new Map(saved.map((filter) => [filterKeyOf(filter.key), filter]));
+  const filters = definitions.map((definition) => {
+    const key = filterKeyOf(definition.key);
+    // The sub-budget filter of another scheme keeps its visibility, not its selection.
+    const sameKey = savedByKey.get(key);
+    const otherScheme = definition.key.type === 'SUB_BUDGET' ? saved.find((filter) => filter.key.type === 'SUB_BUDGET') : undefined;
+    if (sameKey) return sameKey;
+    if (otherScheme) return { ...emptyFilter(definition), visible: otherScheme.visible, enabled: otherScheme.visible };
+    return emptyFilter(definition);
+  });
+  const rank = (filter: ReportFilter) => {
+    const index = order.indexOf(filterKeyOf(filter.key));
+    const typeIndex = order.findIndex((key) => filter.key.type === 'SUB_BUDGET' && key.startsWith('SUB_BUDGET:'));
+    return index >= 0 ? index : typeIndex >= 0 ? typeIndex : order.length;
+  };
+  return filters
+    .map((filter, index) => ({ filter, index }))
+    .sort((a, b) => rank(a.filter) - rank(b.filter) || a.index - b.index)
+    .map(({ filter }) => filter);
+}
+
+/** The filters that change the report: shown, enabled and choosing something. */
+export function activeFilters(filters: readonly ReportFilter[]): ReportFilter[] {
+  return filters.filter((filter) => filter.visible && filter.enabled && ((filter.selectedItems?.length ?? 0) > 0 || (filter.searchTerm ?? '').trim() !== ''));
+}
+
+export function updateFilter(filters: readonly ReportFilter[], key: string, change: Partial<ReportFilter>): ReportFilter[] {
+  return filters.map((filter) => (filterKeyOf(filter.key) === key ? { ...filter, ...change } : filter));
+}
+
+/** Shows or hides a chip; a hidden filter is switched off with it. */
+export function setVisible(filters: readonly ReportFilter[], key: string, visible: boolean): ReportFilter[] {
+  return updateFilter(filters, key, { visible, enabled: visible });
+}
+
+/** Moves the chip `from` to the place of `to` (dragging one chip onto another). */
+export function moveFilter(filters: readonly ReportFilter[], from: string, to: string): ReportFilter[] {
+  const fromIndex = filters.findIndex((filter) => filterKeyOf(filter.key) === from);
+  const toIndex = filters.findIndex((filter) => filterKeyOf(filter.key) === to);
+  if (fromIndex < 0 || toIndex < 0 || fromIndex === toIndex) return [...filters];
+  const moved = [...filters];
+  const [filter] = moved.splice(fromIndex, 1);
+  moved.splice(toIndex, 0, filter as ReportFilter);
+  return moved;
+}
+
+/** An item's text in a chip's list: code and name. */
+export function itemMatches(item: { code: string; name: string }, term: string): boolean {
+  const needle = term.trim().toLowerCase();
+  return needle === '' || `${item.code} ${item.name}`.toLowerCase().includes(needle);
+}
