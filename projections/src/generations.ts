@@ -1,20 +1,42 @@
-import { comparePositions } from '@eelarve/eventstore';
+import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { type Checkpoint, type GenerationRole, control, loadCheckpoints } from './checkpoints';
+import { type Checkpoint, CheckpointMovedError, type GenerationKey, type GenerationRole, control, loadCheckpoints } from './checkpoints';
 import { deleteParkedEvents, markParkedReplayed } from './parked';
 import type { Projector } from './projector';
 import { generationSchema, READ_SCHEMA } from './schema';
 
+/** Scopes a transaction to one generation: kysely queries via withSchema, raw SQL via search_path. */
+export async function scopeToSchema(trx: Transaction<unknown>, schema: string): Promise<Kysely<unknown>> {
+  await sql`select set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
+  return trx.withSchema(schema);
+}
+
 /**
- * Scopes a transaction to one generation: kysely queries via withSchema, raw SQL via search_path.
- * `asynchronousCommit` lets its commit return before the WAL reaches the disk (same statement, no
- * extra round trip): for a projector's batch, whose tables and checkpoint commit together and are
- * rebuilt from the durable log, a crash loses only work that is redone.
+ * Opens a projector's batch in one round trip: advances the generation's checkpoint from `from`
+ * to `to` (first, so a competing writer blocks on the row, then finds it moved), scopes the
+ * transaction to the generation (scopeToSchema), and lets its commit return before the WAL
+ * reaches the disk: the tables and the checkpoint commit together and are redone from the
+ * durable log after a crash.
  */
-export async function scopeToSchema(trx: Transaction<unknown>, schema: string, options: { asynchronousCommit?: boolean } = {}): Promise<Kysely<unknown>> {
-  const searchPath = `${schema}, public`;
-  if (options.asynchronousCommit) await sql`select set_config('search_path', ${searchPath}, true), set_config('synchronous_commit', 'off', true)`.execute(trx);
-  else await sql`select set_config('search_path', ${searchPath}, true)`.execute(trx);
+export async function openBatch(
+  trx: Transaction<unknown>,
+  key: GenerationKey,
+  schema: string,
+  from: GlobalPosition,
+  to: GlobalPosition,
+  applied: number,
+): Promise<Kysely<unknown>> {
+  const { rows } = await sql<{ advanced: number }>`
+    with advanced as (
+      update projections.checkpoints
+      set position_commit = ${to.commit.toString()}, position_prepare = ${to.prepare.toString()},
+        events_applied = events_applied + ${applied}, last_error = null, updated_at = now()
+      where projector = ${key.projector} and generation = ${key.generation}
+        and position_commit = ${from.commit.toString()} and position_prepare = ${from.prepare.toString()}
+      returning 1)
+    select (select count(*) from advanced)::int as advanced,
+      set_config('search_path', ${`${schema}, public`}, true), set_config('synchronous_commit', 'off', true)`.execute(trx);
+  if (rows[0]?.advanced !== 1) throw new CheckpointMovedError(key);
   return trx.withSchema(schema);
 }
 

@@ -11,7 +11,7 @@ import {
   setStatus,
 } from './checkpoints';
 import { HandlerFailure, isTransientFailure } from './failures';
-import { scopeToSchema } from './generations';
+import { openBatch } from './generations';
 import { type ParkedEvent, parkEvent } from './parked';
 import type { Projector } from './projector';
 import { backoffDelay, sleep } from './signal';
@@ -260,9 +260,8 @@ export class GenerationRunner {
       parked = await this.applyParkingFailures(batch);
     } else {
       await db.transaction().execute(async (trx) => {
-        // The checkpoint goes first: a competing writer blocks on the row, then finds it moved.
-        await advanceCheckpoint(trx, this.key, this.saved, to, batch.events.length);
-        await projector.handle(batch.events, await scopeToSchema(trx, this.schema, { asynchronousCommit: true })).catch((error) => {
+        const scoped = await openBatch(trx, this.key, this.schema, this.saved, to, batch.events.length);
+        await projector.handle(batch.events, scoped).catch((error) => {
           throw new HandlerFailure(error);
         });
       });
@@ -285,8 +284,7 @@ export class GenerationRunner {
    */
   private async applyParkingFailures(batch: ReadAllResult): Promise<ParkedEvent[]> {
     return this.options.db.transaction().execute(async (trx) => {
-      await advanceCheckpoint(trx, this.key, this.saved, batch.nextPosition, 0);
-      const scoped = await scopeToSchema(trx, this.schema, { asynchronousCommit: true });
+      const scoped = await openBatch(trx, this.key, this.schema, this.saved, batch.nextPosition, 0);
       const parked: ParkedEvent[] = [];
       for (const event of batch.events) {
         const failure = await this.applyAlone(trx, scoped, event);
