@@ -39,9 +39,9 @@ describe('user settings', () => {
     });
 
     // Overwritten, not merged.
-    await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'OCCUPATION_DOCUMENT', settings: { other: [1, 2, { deep: true }] } } });
+    await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: null } } });
     expect((await client.request({ method: 'GET', url: '/api/user-settings?type=OCCUPATION_DOCUMENT' })).json().settings).toEqual({
-      other: [1, 2, { deep: true }],
+      rememberedDocumentId: null,
     });
   });
 
@@ -49,15 +49,15 @@ describe('user settings', () => {
     const user = await createUser(server.app, [organizationId]);
     const client = await login(server.app, user.email, user.password);
     const [documentId, budgetId, subBudgetId] = [randomUUID(), randomUUID(), randomUUID()];
-    const scopes: Array<Record<string, string>> = [{ documentId }, { documentId, budgetId }, { documentId, budgetId, subBudgetId }];
+    const scopes: Array<Record<string, string>> = [{ budgetId }, { documentId, budgetId }, { documentId, budgetId, subBudgetId }];
+    const columnsOf = (index: number) => ({ reportColumns: [`column-${index}`], comparisonBudgetIds: [], calcColumns: [] });
     for (const [index, scope] of scopes.entries()) {
-      expect(
-        (await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'REPORT_COLUMNS', ...scope, settings: { index } } })).statusCode,
-      ).toBe(200);
+      const put = await client.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'REPORT_COLUMNS', ...scope, settings: columnsOf(index) } });
+      expect(put.statusCode, put.body).toBe(200);
     }
     for (const [index, scope] of scopes.entries()) {
       const query = new URLSearchParams({ type: 'REPORT_COLUMNS', ...scope }).toString();
-      expect((await client.request({ method: 'GET', url: `/api/user-settings?${query}` })).json().settings).toEqual({ index });
+      expect((await client.request({ method: 'GET', url: `/api/user-settings?${query}` })).json().settings).toEqual(columnsOf(index));
     }
     expect((await client.request({ method: 'GET', url: '/api/user-settings?type=REPORT_COLUMNS' })).json().settings).toEqual({});
     expect((await client.request({ method: 'GET', url: `/api/user-settings?type=REPORT&documentId=${documentId}` })).json().settings).toEqual({});
@@ -68,17 +68,24 @@ describe('user settings', () => {
     const second = await createUser(server.app, [organizationId]);
     const firstClient = await login(server.app, first.email, first.password);
     const secondClient = await login(server.app, second.email, second.password);
-    await firstClient.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_SCHEME', settings: { mine: true } } });
-    expect((await secondClient.request({ method: 'GET', url: '/api/user-settings?type=BUDGET_SCHEME' })).json().settings).toEqual({});
-    await secondClient.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_SCHEME', settings: { theirs: true } } });
-    expect((await firstClient.request({ method: 'GET', url: '/api/user-settings?type=BUDGET_SCHEME' })).json().settings).toEqual({ mine: true });
+    const [budgetId, mine, theirs] = [randomUUID(), randomUUID(), randomUUID()];
+    const schemeUrl = `/api/user-settings?type=BUDGET_SCHEME&budgetId=${budgetId}`;
+    await firstClient.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_SCHEME', budgetId, settings: { schemeId: mine } } });
+    expect((await secondClient.request({ method: 'GET', url: schemeUrl })).json().settings).toEqual({});
+    await secondClient.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_SCHEME', budgetId, settings: { schemeId: theirs } } });
+    expect((await firstClient.request({ method: 'GET', url: schemeUrl })).json().settings).toEqual({ schemeId: mine });
 
     const twoJobs = await createUser(server.app, [organizationId, secondOrganizationId]);
     const browser = new Browser(server.app);
     await browser.login(twoJobs.email, twoJobs.password, { occupationId: twoJobs.occupationIds[0] });
-    await browser.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_ERP', settings: { occupation: 1 } } });
+    const erp = { selectedColumns: ['konto'], showEmptyColumns: true, showErpRows: true, selectedViewTitle: 'Koond' };
+    const erpUrl = `/api/user-settings?type=BUDGET_ERP&budgetId=${budgetId}`;
+    expect((await browser.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'BUDGET_ERP', budgetId, settings: erp } })).statusCode).toBe(
+      200,
+    );
+    expect((await browser.request({ method: 'GET', url: erpUrl })).json().settings).toEqual(erp);
     await browser.request({ method: 'POST', url: '/api/auth/switch', payload: { occupationId: twoJobs.occupationIds[1] } });
-    expect((await browser.request({ method: 'GET', url: '/api/user-settings?type=BUDGET_ERP' })).json().settings).toEqual({});
+    expect((await browser.request({ method: 'GET', url: erpUrl })).json().settings).toEqual({});
   });
 
   it('validates the type and ids, and needs an occupation', async () => {
@@ -95,6 +102,56 @@ describe('user settings', () => {
     const tooLarge = await browser.request({ method: 'PUT', url: '/api/user-settings', payload: { type: 'REPORT', settings: { blob: 'x'.repeat(70_000) } } });
     expect(tooLarge.statusCode).toBe(400);
     expect((await server.app.inject({ method: 'GET', url: '/api/user-settings?type=REPORT' })).statusCode).toBe(401);
+  });
+});
+
+describe('user settings by type (spec 1, section 3; spec 3, section 3)', () => {
+  const put = (client: Client, payload: Record<string, unknown>) => client.request({ method: 'PUT', url: '/api/user-settings', payload });
+  const get = async (client: Client, query: Record<string, string>) =>
+    (await client.request({ method: 'GET', url: `/api/user-settings?${new URLSearchParams(query)}` })).json().settings;
+
+  it('remembers the report’s scheme, grouping classifier and filters per budget', async () => {
+    const user = await createUser(server.app, [organizationId]);
+    const client = await login(server.app, user.email, user.password);
+    const [documentId, first, second, schemeId, classifierId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const filter = { key: { id: schemeId, type: 'SUB_BUDGET' }, enabled: true, selectedItems: ['a'], regex: '^a', visible: true };
+    const report = { rememberedSchemeId: schemeId, rememberedGroupingClassifierId: classifierId, filters: [filter], filterChanges: [], filtersOrder: [] };
+    expect((await put(client, { type: 'REPORT', documentId, budgetId: first, settings: report })).statusCode).toBe(200);
+    expect((await put(client, { type: 'REPORT', documentId, budgetId: second, settings: { rememberedSchemeId: null } })).statusCode).toBe(200);
+    expect(await get(client, { type: 'REPORT', documentId, budgetId: first })).toEqual(report);
+    // Omitted lists are stored empty.
+    expect(await get(client, { type: 'REPORT', documentId, budgetId: second })).toEqual({
+      rememberedSchemeId: null,
+      filters: [],
+      filterChanges: [],
+      filtersOrder: [],
+    });
+  });
+
+  it('refuses settings that do not fit their type, or a type without its place; nothing is stored', async () => {
+    const user = await createUser(server.app, [organizationId]);
+    const client = await login(server.app, user.email, user.password);
+    const budgetId = randomUUID();
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ type: 'REPORT', settings: {} }, 'body.budgetId'],
+      [{ type: 'REPORT', budgetId, settings: { filters: [{ key: { id: 'x', type: 'SUB_BUDGET' }, regex: '(' }] } }, 'body.settings.filters.0.regex'],
+      [{ type: 'REPORT', budgetId, settings: { unknown: true } }, 'body.settings'],
+      [
+        { type: 'REPORT_COLUMNS', budgetId, settings: { calcColumns: [{ id: 'c', firstOperand: 'a', secondOperand: 'b', operation: 'divide' }] } },
+        'body.settings.calcColumns.0.operation',
+      ],
+      [{ type: 'BUDGET_SCHEME', budgetId, settings: { schemeId: 'not-an-id' } }, 'body.settings.schemeId'],
+      [{ type: 'BUDGET_ERP', settings: {} }, 'body.budgetId'],
+      [{ type: 'OCCUPATION_DOCUMENT', budgetId, settings: { rememberedDocumentId: null } }, 'body.budgetId'],
+      [{ type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: 'x' } }, 'body.settings.rememberedDocumentId'],
+    ];
+    for (const [payload, path] of refusals) {
+      const response = await put(client, payload);
+      expect({ status: response.statusCode, code: response.json().code }, JSON.stringify(payload)).toEqual({ status: 400, code: 'SCHEMA_VALIDATION_ERROR' });
+      expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(path);
+    }
+    expect(await get(client, { type: 'REPORT', budgetId })).toEqual({});
+    expect(await get(client, { type: 'OCCUPATION_DOCUMENT' })).toEqual({});
   });
 });
 

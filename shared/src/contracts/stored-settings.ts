@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldErrors } from '../errors';
 import { LIMITS } from '../limits';
 
 /**
@@ -163,3 +164,35 @@ export const userActionLogSchema = z.object({
   visitedAt: z.iso.datetime({ offset: true }),
 });
 export type UserActionLog = z.infer<typeof userActionLogSchema>;
+
+// ---- user settings by type (spec 1, section 3; spec 3, section 3) ----
+
+/** The ERP records pane's table (spec 3, section 3: ERP table settings). */
+export const erpTableSettingsSchema = z.strictObject({
+  selectedColumns: z.array(text).max(REPORT_COLUMNS_MAX).default([]),
+  showEmptyColumns: z.boolean().default(false),
+  showErpRows: z.boolean().default(false),
+  selectedViewTitle: text.nullish(),
+});
+
+/**
+ * What each user setting type holds, and where: the report's remembered scheme, grouping
+ * classifier and filters (REPORT) and its columns (REPORT_COLUMNS), the ERP pane (BUDGET_ERP) and the
+ * sub-budgets tab's scheme (BUDGET_SCHEME) per budget; the remembered document (OCCUPATION_DOCUMENT)
+ * per occupation, with no document or budget.
+ */
+export const USER_SETTINGS_BY_TYPE = {
+  REPORT: { settings: reportViewSettingsSchema, scope: 'budget' },
+  REPORT_COLUMNS: { settings: reportColumnsSettingsSchema, scope: 'budget' },
+  BUDGET_ERP: { settings: erpTableSettingsSchema, scope: 'budget' },
+  BUDGET_SCHEME: { settings: z.strictObject({ schemeId: z.uuid().nullable() }), scope: 'budget' },
+  OCCUPATION_DOCUMENT: { settings: z.strictObject({ rememberedDocumentId: z.uuid().nullable() }), scope: 'occupation' },
+} as const;
+
+/** Settings checked against their type's schema (defaults filled in); what does not fit is refused field by field. */
+export function settingsOfSchema<T>(schema: z.ZodType<T>, settings: unknown): T {
+  const parsed = schema.safeParse(settings);
+  if (parsed.success) return parsed.data;
+  const rules = parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path].join('.'), message: issue.message }));
+  throw fieldErrors('SCHEMA_VALIDATION_ERROR', rules);
+}

@@ -3,8 +3,8 @@ import { findBudget } from '@eelarve/projections/budgets/queries';
 import { findStoredSetting, type StoredSettingRow, storedSettingsMenu } from '@eelarve/projections/stored-settings/queries';
 import {
   DomainError,
-  fieldErrors,
   STORED_SETTINGS_SCHEMAS,
+  settingsOfSchema,
   type StoredSetting,
   type StoredSettingCreate,
   type StoredSettings,
@@ -48,16 +48,6 @@ export function toStoredSetting(row: StoredSettingRow): StoredSetting {
     order: row.order,
     settings: row.settings,
   };
-}
-
-/** Settings of the setting's own type, or the field errors of what does not fit it. */
-function settingsOfType(type: StoredSettingType, settings: unknown): StoredSettings {
-  const parsed = STORED_SETTINGS_SCHEMAS[type].safeParse(settings);
-  if (parsed.success) return parsed.data;
-  throw fieldErrors(
-    'SCHEMA_VALIDATION_ERROR',
-    parsed.error.issues.map((issue) => ({ field: ['settings', ...issue.path].join('.'), message: issue.message })),
-  );
 }
 
 /**
@@ -130,7 +120,7 @@ export function storedSettingsService(app: FastifyInstance) {
     async update(caller: Caller, input: StoredSettingUpdate) {
       const { row, place } = await visibleSetting(caller.auth, input.settingId);
       if (row.document_id !== input.documentId) throw new DomainError('OBJECT_NOT_FOUND', 'no such stored setting in the document');
-      const settings = settingsOfType(row.type, input.settings);
+      const settings: StoredSettings = settingsOfSchema<StoredSettings>(STORED_SETTINGS_SCHEMAS[row.type], input.settings);
       const actor = await actorOn(caller.auth, place);
       const result = await run(caller, { type: 'UpdateStoredSetting', documentId: row.document_id, settingId: row.id, actor, name: input.name, settings });
       return { id: row.id, position: result.position };

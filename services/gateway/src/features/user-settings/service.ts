@@ -1,5 +1,15 @@
 import { userDecider } from '@eelarve/domain';
-import { DomainError, fieldError, type Me, type languageRequestSchema, type userSettingsPutSchema, type userSettingsQuerySchema } from '@eelarve/shared';
+import {
+  DomainError,
+  settingsOfSchema,
+  fieldError,
+  fieldErrors,
+  type Me,
+  USER_SETTINGS_BY_TYPE,
+  type languageRequestSchema,
+  type userSettingsPutSchema,
+  type userSettingsQuerySchema,
+} from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Caller } from '../../types';
@@ -16,6 +26,24 @@ const MAX_SETTINGS_BYTES = 64 * 1024;
 /** Absent ids are part of the key too: settings for a document differ from those for none. */
 function scopeOf(ids: { documentId?: string; budgetId?: string; subBudgetId?: string }): string {
   return [ids.documentId ?? '', ids.budgetId ?? '', ids.subBudgetId ?? ''].join('|');
+}
+
+/**
+ * Each type in its own place (USER_SETTINGS_BY_TYPE): per budget (a sub-budget only within one), or
+ * the occupation's own with no ids. The ids are not checked against the read models: the settings
+ * are the caller's, read back only by them, and a screen state of a deleted budget harms nobody.
+ */
+function assertScope(input: SettingsPut): void {
+  if (USER_SETTINGS_BY_TYPE[input.type].scope === 'occupation') {
+    const given = (['documentId', 'budgetId', 'subBudgetId'] as const).filter((field) => input[field] !== undefined);
+    if (given.length > 0)
+      throw fieldErrors(
+        'SCHEMA_VALIDATION_ERROR',
+        given.map((field) => ({ field, message: 'validation.invalid' })),
+      );
+  } else if (!input.budgetId) {
+    throw fieldError('SCHEMA_VALIDATION_ERROR', 'budgetId', 'validation.required', `${input.type} settings belong to a budget`);
+  }
 }
 
 /** The occupation settings belong to: the routes declare `occupation` access, so there is one. */
@@ -40,10 +68,12 @@ export function userSettingsService(app: FastifyInstance) {
     },
 
     async put(caller: Caller, input: SettingsPut) {
-      const { type, documentId, budgetId, subBudgetId, settings } = input;
-      const json = JSON.stringify(settings);
-      if (Buffer.byteLength(json) > MAX_SETTINGS_BYTES)
+      const { type, documentId, budgetId, subBudgetId } = input;
+      if (Buffer.byteLength(JSON.stringify(input.settings)) > MAX_SETTINGS_BYTES)
         throw fieldError('SCHEMA_VALIDATION_ERROR', 'settings', 'validation.maxLength', 'settings are too large');
+      assertScope(input);
+      const settings = settingsOfSchema<Record<string, unknown>>(USER_SETTINGS_BY_TYPE[type].settings, input.settings);
+      const json = JSON.stringify(settings);
       const values = {
         user_id: caller.auth.userId,
         occupation_id: occupationOf(caller),
