@@ -9,18 +9,19 @@ import { readModels } from '../../infrastructure/database';
  * The facts a record command is decided on (the decider's `RecordFacts`), read from the read
  * models: the document's period and classifiers, and the sub-budget the record is edited in. A
  * classifier may have tens of thousands of items: only the items of the codes the command names
- * are read.
+ * are read. `laterCodes` are codes still being read (the edited record's own values): the items of
+ * `codes` are read at once, and only those of later codes not among them once they come.
  */
 export async function recordFacts(
   app: FastifyInstance,
   documentId: string,
-  codes: Iterable<string> | Promise<Iterable<string>>,
+  codes: Iterable<string>,
   subBudget: RecordSubBudgetFact | null,
+  laterCodes?: Promise<Iterable<string>>,
 ): Promise<RecordFacts> {
   const read = readModels(app.db);
-  // The codes may still be read (the record being edited): the document and its classifiers do not wait for them.
-  const itemsOf = async (named: Iterable<string>) => {
-    const wanted = [...new Set([...named, ...Object.values(subBudget?.classifiers ?? {})].map((code) => code.trim()).filter((code) => code !== ''))];
+  const distinct = (named: Iterable<string>) => [...new Set([...named].map((code) => code.trim()).filter((code) => code !== ''))];
+  const itemsOf = async (wanted: string[]) => {
     if (wanted.length === 0) return [];
     return read
       .selectFrom('classifier_items')
@@ -29,11 +30,18 @@ export async function recordFacts(
       .where(sql<boolean>`code = any(${wanted}::text[])`)
       .execute();
   };
-  const [document, classifiers, items] = await Promise.all([
+  const first = distinct([...codes, ...Object.values(subBudget?.classifiers ?? {})]);
+  const later = async () => {
+    const known = new Set(first);
+    return itemsOf(distinct((await laterCodes) ?? []).filter((code) => !known.has(code)));
+  };
+  const [document, classifiers, firstItems, laterItems] = await Promise.all([
     findDocument(read, documentId),
     read.selectFrom('classifiers').select(['id', 'field_name', 'required']).where('document_id', '=', documentId).execute(),
-    Promise.resolve(codes).then(itemsOf),
+    itemsOf(first),
+    later(),
   ]);
+  const items = [...firstItems, ...laterItems];
   if (!document) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
   const facts: RecordFacts & { classifiers: Record<string, { fieldName: string; required: boolean; items: Record<string, { selectable: boolean }> }> } = {
     periodMonths: periodMonthCount(document.period_duration),

@@ -132,8 +132,8 @@ export function recordService(app: FastifyInstance) {
   /** An imported record's commands carry its chunk row (its own stream may still be empty). */
   const originOf = async (row: RecordApiRow): Promise<RecordOrigin | null> => (await recordOrigins(app, [row]))[0] ?? null;
 
-  const factsFor = (place: RecordsPlace, codes: string[] | Promise<string[]>) =>
-    recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null);
+  const factsFor = (place: RecordsPlace, codes: string[], laterCodes?: Promise<string[]>) =>
+    recordFacts(app, place.budget.documentId, codes, place.kind === 'subBudget' ? place.subBudgetFact : null, laterCodes);
 
   /** Decides every command on its record's current stream without writing: one refusal refuses the whole bulk. */
   async function assertAllDecide(commands: readonly RecordCommand[]): Promise<void> {
@@ -205,11 +205,13 @@ export function recordService(app: FastifyInstance) {
     async update(caller: Caller, path: RecordPath, recordId: string, input: RecordInput): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
       const reading = oneRecord(place, recordId);
+      // The items of the codes sent are read with the record, not after it: only the record's other codes wait for it.
       const [row, facts] = await Promise.all([
         reading,
         factsFor(
           place,
-          reading.then((found) => codesOf(found.classifiers, input.classifiers)),
+          codesOf(input.classifiers),
+          reading.then((found) => codesOf(found.classifiers)),
         ),
       ]);
       const origin = await originOf(row);
