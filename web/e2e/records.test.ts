@@ -1,10 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { DEFAULT_RESOURCE_STATUSES } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, call, documentWithMaster, enableStatuses, gridRows, seriousViolations, signIn } from './harness';
+import { estonianTextsOn, useEnglish } from './record-english';
 
 /**
  * The records screen (issue 11, point 6; spec 3, Records screen): from a budget's sub-budgets tab
@@ -374,5 +380,92 @@ describe('web: records of a sub-budget (browser)', () => {
     await page.goto(`/document/${made.documentId}/budget/${open}/sub-budgets/${scheme}/records/${place}`);
     await page.getByTestId('records-add').waitFor();
     expect(await page.getByTestId('records-page').getAttribute('data-read-only')).toBeNull();
+  });
+
+  it('shows the records screen, its modals and its export in English, nothing left in Estonian (axe)', async () => {
+    // A record with a monthly split and a second version: the period overview and the history have something to show.
+    const months = ['100', ...Array(11).fill('0')];
+    const base = `/api/budget/${budgetId}/sub-budget/${subBudgetId}`;
+    const { id } = await call<{ id: string }>(admin, 'POST', `${base}/record`, { name: 'Textbooks', amount: '100', factors: { months }, classifiers: {} });
+    await call(admin, 'PUT', `${base}/record/${id}`, { name: 'Textbooks and maps', amount: '100', factors: { months }, classifiers: {} });
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+    await useEnglish(page);
+    await page.goto(`/document/${documentId}/budget/${budgetId}/sub-budgets/${schemeId}/records/${subBudgetId}`);
+    const row = recordRow(page, 'Textbooks and maps');
+    await row.waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    const inEnglish = async () => {
+      // The status test's document and budget names (data) come first in the document lists.
+      expect(await estonianTextsOn(page, ['Kinnitatud 2030', 'Kinnitatud'])).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
+    };
+    await inEnglish();
+    expect(await page.getByTestId('records-add').textContent()).toContain(en['records.add']);
+
+    // The history modal.
+    await row.getByTestId('record-history').click();
+    const history = page.getByTestId('record-history-modal');
+    await eventually(() => history.getByTestId('record-history-entry').count()).toBe(2);
+    await inEnglish();
+    await page.keyboard.press('Escape');
+    await history.waitFor({ state: 'detached' });
+
+    // The period overview.
+    await row.getByTestId('record-period').click();
+    await page.getByTestId('record-period-modal').waitFor();
+    await inEnglish();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('record-period-modal').waitFor({ state: 'detached' });
+
+    // The bulk edit modal, with its refusal of a missing field.
+    await row.locator('.ag-selection-checkbox input').check();
+    await page.getByTestId('records-bulk-edit').click();
+    const bulk = page.getByTestId('records-bulk-edit-modal');
+    await bulk.getByTestId('records-bulk-edit-save').click();
+    await bulk.getByText(en['validation.required']).first().waitFor();
+    await inEnglish();
+    await page.keyboard.press('Escape');
+    await bulk.waitFor({ state: 'detached' });
+
+    // The import modal: the file step, then the rows step with a good row and a bad one.
+    await page.getByTestId('record-import-menu').click();
+    await page.getByTestId('record-import-from-file').click();
+    const modal = page.getByTestId('record-import-modal');
+    await modal.waitFor();
+    await inEnglish();
+    await page.getByTestId('record-import-file').setInputFiles({
+      name: 'rows.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('name,tegevusala,summa\nMaps,01,10\nGlobes,99,many\n'),
+    });
+    await page.getByTestId('record-import-next').click();
+    await page.getByTestId('record-import-rows-step').waitFor();
+    await eventually(() => gridRows(page, 'record-import-rows').count()).toBe(2);
+    expect(await page.locator('[data-testid="record-import-rows"] .ag-row[row-id="3"] [data-testid="record-import-row-errors"]').textContent()).toBe(
+      `tegevusala: ${en['records.importError.referenceItemNotFound']} (critical)${en['records.importError.sumNotNumeric']} (critical)`,
+    );
+    await inEnglish();
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+
+    // The export: its column names in English.
+    const work = mkdtempSync(path.join(os.tmpdir(), 'eelarve-records-en-'));
+    try {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('record-export').click()]);
+      const file = path.join(work, download.suggestedFilename());
+      await download.saveAs(file);
+      // The package's XML, read by unzip (not by the writer).
+      const xml = execFileSync('unzip', ['-p', file, 'xl/worksheets/*.xml', 'xl/sharedStrings.xml'], { encoding: 'utf8' });
+      // (The amount column is named by the document's amount key, 'summa': data, not a text of the product.)
+      for (const key of ['recordExport.column.name', 'recordExport.column.promoted', 'recordExport.column.updatedBy'] as const) {
+        expect(xml).toContain(`<t>${en[key]}</t>`);
+        expect(xml).not.toContain(`<t>${et[key]}</t>`);
+      }
+      expect(xml).toContain('<t>2027 total</t>');
+      expect(xml).toContain(`<t>${en['recordExport.no']}</t>`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
