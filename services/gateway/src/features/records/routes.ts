@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendJsonText } from '../../infrastructure/json-text';
+import { LARGE_JSON_COMPRESSION as compress, sendJsonText } from '../../infrastructure/json-text';
 import { RECORD_AUDITORS as auditors, RECORD_READERS as access, UNFIT_SUB_BUDGET } from './access';
 import { type RecordPath, recordService } from './service';
 
@@ -60,25 +60,25 @@ export async function budgetRecordRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     '/api/budget/:budgetId/records',
-    { config: { access }, schema: { tags, params: budgetParams, querystring: budgetRecordsQuery, response: { 200: z.array(recordSchema) } } },
+    { config: { access }, compress, schema: { tags, params: budgetParams, querystring: budgetRecordsQuery, response: { 200: z.array(recordSchema) } } },
     (request, reply) => sendJsonText(reply, records.listOfBudget(request.caller, request.params.budgetId)),
   );
 
   api.get(
     '/api/budget/:budgetId/schema/:schemaId/records',
-    { config: { access }, schema: { tags, params: budgetSchemeParams, response: { 200: z.array(schemeRecordSchema) } } },
+    { config: { access }, compress, schema: { tags, params: budgetSchemeParams, response: { 200: z.array(schemeRecordSchema) } } },
     (request, reply) => sendJsonText(reply, records.listOfScheme(request.caller, request.params.budgetId, request.params.schemaId)),
   );
 
   api.get(
     '/api/budget/:budgetId/schema-records',
-    { config: { access }, schema: { tags, params: budgetParams, querystring: schemesQuery, response: { 200: z.array(schemesRecordSchema) } } },
+    { config: { access }, compress, schema: { tags, params: budgetParams, querystring: schemesQuery, response: { 200: z.array(schemesRecordSchema) } } },
     (request, reply) => sendJsonText(reply, records.listOfSchemes(request.caller, request.params.budgetId, request.query.schemaIds)),
   );
 
   api.get(
     `${place}/records`,
-    { config: { access }, schema: { tags, params: placeParams, querystring: placeQuery, response: { 200: z.array(recordSchema) } } },
+    { config: { access }, compress, schema: { tags, params: placeParams, querystring: placeQuery, response: { 200: z.array(recordSchema) } } },
     (request, reply) => sendJsonText(reply, records.listOfSubBudget(request.caller, pathOf(request.params, request.query))),
   );
 
