@@ -10,6 +10,7 @@ import type { MessageKey } from '../../i18n/messages';
 import { budgetListQuery } from '../../features/budgets/api/queries';
 import { useCurrentUser } from '../session';
 import { DocumentNotFound } from '../../features/documents/DocumentNotFound';
+import { RememberedSchemeCrumb } from '../../features/report/RememberedSchemeCrumb';
 import { ForbiddenPage } from '../errors/ForbiddenPage';
 import { canSeeClassifiers, canSeeSchemes } from './access';
 import { type DocumentContext, documentQuery, truncate, useDocument } from './current-document';
@@ -63,6 +64,7 @@ export function DocumentLayout() {
             <span data-testid="breadcrumb-budget" title={budget.name}>
               {truncate(budget.name)}
             </span>
+            {location.pathname.endsWith('/report') ? <RememberedSchemeCrumb documentId={current.id} budgetId={budget.id} /> : null}
           </>
         ) : null}
       </nav>

@@ -12,6 +12,7 @@ import { canViewRecords } from '../../features/records/access';
 import { BudgetRecordActions } from '../../features/records/import/BudgetRecordActions';
 import { MonitoringImportReport } from '../../features/records/import/MonitoringImportReport';
 import { RecordsPage } from '../../features/records/RecordsPage';
+import { ReportScreen } from '../../features/report/ReportScreen';
 import { RequireAccess } from '../guards';
 import { SchemesTab } from '../../features/schemes/SchemesTab';
 import { canSeeClassifiers, canSeeSchemes } from './access';
@@ -36,7 +37,7 @@ export const documentRoutes: RouteObject[] = [
         element: <BudgetLayout />,
         children: [
           { index: true, element: <Navigate to="report" replace /> },
-          { path: 'report', element: <BudgetReportPage importReport={MonitoringImportReport} /> },
+          { path: 'report', element: <BudgetReportPage importReport={MonitoringImportReport} report={ReportScreen} /> },
           {
             path: 'sub-budgets/:schemeId?',
             element: (

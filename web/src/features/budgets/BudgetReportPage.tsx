@@ -14,16 +14,27 @@ import { ApprovalPanel } from './approval/ApprovalPanel';
 import { useBudget } from './BudgetLayout';
 import { BudgetTypeIcon } from './BudgetTypeIcon';
 
-/**
- * /document/{documentId}/budget/{budgetId}/report: what the budget is (spec 2, Budget tabs).
- * The records report itself (spec 3) is built on this page; until then it shows the budget's
- * overview: type, description, tags, and per type its components, its import address or its
- * sub-budgets.
- */
 /** The records feature's import report of a monitoring budget (spec 3, section 2), given by the app's routes. */
 export type ImportReportComponent = ComponentType<{ documentId: string; budgetId: string }>;
+/** The report feature's screen (spec 3, section 2), given by the app's routes. */
+export type ReportComponent = ComponentType<{ budgetId: string; budgetName: string }>;
 
-export function BudgetReportPage({ importReport }: { importReport?: ImportReportComponent } = {}) {
+/**
+ * /document/{documentId}/budget/{budgetId}/report (spec 2, Budget tabs; spec 3, section 2): the
+ * budget's report, then what the budget is: type, description, tags, and per type its components,
+ * its import address and import report, or its sub-budgets; the approval.
+ */
+export function BudgetReportPage({ importReport, report: Report }: { importReport?: ImportReportComponent; report?: ReportComponent } = {}) {
+  const budget = useBudget();
+  return (
+    <>
+      {Report ? <Report budgetId={budget.id} budgetName={budget.name} /> : null}
+      <BudgetOverview importReport={importReport} />
+    </>
+  );
+}
+
+function BudgetOverview({ importReport }: { importReport?: ImportReportComponent }) {
   const document = useDocument();
   const budget = useBudget();
   const base = `/document/${document.id}/budget/${budget.id}`;

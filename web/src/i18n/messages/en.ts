@@ -14,6 +14,7 @@ import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 import { recordsMessages } from '../../features/records/messages';
 import { dashboardMessages } from '../../features/dashboard/messages';
+import { reportMessages } from '../../features/report/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -259,5 +260,6 @@ export const en: Messages = {
   ...permissionsMessages.en,
   ...recordsMessages.en,
   ...dashboardMessages.en,
+  ...reportMessages.en,
   ...organizationAdminMessages.en,
 };

@@ -14,6 +14,7 @@ import { statusLockMessages } from '../../components/status-lock/messages';
 import { permissionsMessages } from '../../features/permissions/messages';
 import { recordsMessages } from '../../features/records/messages';
 import { dashboardMessages } from '../../features/dashboard/messages';
+import { reportMessages } from '../../features/report/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -261,6 +262,7 @@ export const et = {
   ...permissionsMessages.et,
   ...recordsMessages.et,
   ...dashboardMessages.et,
+  ...reportMessages.et,
   ...organizationAdminMessages.et,
 } as const;
 
