@@ -19,6 +19,12 @@ function procStat(pid: string): { ppid: number; own: number; children: number } 
   }
 }
 
+/** CPU seconds (user + system) one process has used so far; null when it is gone. */
+export function processSeconds(pid: number): number | null {
+  const stat = procStat(String(pid));
+  return stat ? stat.own / USER_HZ : null;
+}
+
 /** The postmaster's process id, from the data directory's postmaster.pid. */
 export function postmasterPidOf(dataDir: string): number | null {
   try {

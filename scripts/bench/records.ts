@@ -41,7 +41,7 @@ type InjectOptions = Parameters<Caller['request']>[0];
 import { testConfig } from '@eelarve/testing/server';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { postmasterPidOf } from './cpu';
+import { cpuNow, postmasterPidOf, processSeconds } from './cpu';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RECORDS_TOTAL = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -573,10 +573,30 @@ async function lostUpdates(reader: Client, base: string, run: EditingRun): Promi
   }).length;
 }
 
+/** CPU seconds of the gateway and of PostgreSQL so far (null where unknown). */
+interface CpuReading {
+  gateway: number | null;
+  database: number | null;
+}
+type CpuMeter = () => CpuReading;
+
+/**
+ * CPU per edit of the gateway and of PostgreSQL over a run: unlike the latencies, other load on
+ * the machine hardly changes it, so it tells a costlier edit from a crowded machine.
+ */
+async function withCpu(meter: CpuMeter, edit: () => Promise<EditingRun>): Promise<{ run: EditingRun; cpu: string }> {
+  const before = meter();
+  const run = await edit();
+  const after = meter();
+  const perEdit = (start: number | null, end: number | null) =>
+    start === null || end === null ? '?' : `${(((end - start) * 1000) / Math.max(1, run.latencies.length)).toFixed(1)} ms`;
+  return { run, cpu: `CPU per edit: gateway ${perEdit(before.gateway, after.gateway)}, PostgreSQL ${perEdit(before.database, after.database)}` };
+}
+
 const latencySummary = (run: EditingRun) => `p50 ${percentile(run.latencies, 0.5).toFixed(0)} ms, p99 ${percentile(run.latencies, 0.99).toFixed(0)} ms`;
 const editsLabel = (run: EditingRun) => `${run.latencies.length.toLocaleString('en')} edits, ${run.failures} refused`;
 
-async function measureEditing(world: World): Promise<void> {
+async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
   const editors = await Promise.all(world.editors.map((editor) => signIn(editor.email)));
   const activity = activityCode(ACTIVITIES - 1);
   const subBudgetId = world.subBudgetIds.get(activity)!;
@@ -599,8 +619,8 @@ async function measureEditing(world: World): Promise<void> {
   }
   const noPause = () => 0;
 
-  const alone = await editFor(editors.slice(0, 1), owned, base, ALONE_SECONDS, noPause);
-  report(`one editor alone, no pause (service time; ${editsLabel(alone)})`, 'informational', latencySummary(alone), null);
+  const { run: alone, cpu: aloneCpu } = await withCpu(meter, () => editFor(editors.slice(0, 1), owned, base, ALONE_SECONDS, noPause));
+  report(`one editor alone, no pause (service time; ${editsLabel(alone)})`, 'informational', `${latencySummary(alone)}; ${aloneCpu}`, null);
 
   const people = await editFor(editors, owned, base, EDIT_SECONDS, () => THINK_MS.min + Math.random() * (THINK_MS.max - THINK_MS.min));
   const p99 = percentile(people.latencies, 0.99);
@@ -613,17 +633,21 @@ async function measureEditing(world: World): Promise<void> {
   const lost = await lostUpdates(editors[0]!, base, people);
   report('lost updates', '0', String(lost), lost === 0);
 
-  const saturation = await editFor(editors, owned, base, EDIT_SECONDS, noPause);
+  const { run: saturation, cpu: saturationCpu } = await withCpu(meter, () => editFor(editors, owned, base, EDIT_SECONDS, noPause));
   const perSecond = saturation.latencies.length / saturation.seconds;
   report(
     `saturation: ${EDITORS} editors without pause for ${EDIT_SECONDS} s (${editsLabel(saturation)})`,
     'informational',
-    `${perSecond.toFixed(0)} edits/s, ${latencySummary(saturation)}`,
+    `${perSecond.toFixed(0)} edits/s, ${latencySummary(saturation)}; ${saturationCpu}`,
     null,
   );
   const lostAtSaturation = await lostUpdates(editors[0]!, base, saturation);
   report('lost updates at saturation', '0', String(lostAtSaturation), lostAtSaturation === 0);
 }
+
+const cpuMeter =
+  (product: Product, postmasterPid: number | null): CpuMeter =>
+  () => ({ gateway: product.gateway.pid ? processSeconds(product.gateway.pid) : null, database: cpuNow(postmasterPid).server });
 
 function reportMemory(product: Product, postmasterPid: number | null): void {
   const peaks = { gateway: peakMiB(product.gateway.pid), worker: peakMiB(product.worker.pid), 'PostgreSQL (largest process)': databasePeakMiB(postmasterPid) };
@@ -660,7 +684,7 @@ async function main(): Promise<void> {
     console.log(`load average ${os.loadavg()[0]?.toFixed(2)} on ${os.cpus().length} cores`);
     if (ONLY === 'edit' || ONLY === 'list') {
       await importBudget(client, db, world);
-      if (ONLY === 'edit') await measureEditing(world);
+      if (ONLY === 'edit') await measureEditing(world, cpuMeter(product, postmasterPid));
       else await measureList(client, db, world);
       reportMemory(product, postmasterPid);
     } else {
@@ -669,7 +693,7 @@ async function main(): Promise<void> {
       if (ONLY !== 'import') {
         await measureMillion(client, db, world);
         await measureList(client, db, world);
-        await measureEditing(world);
+        await measureEditing(world, cpuMeter(product, postmasterPid));
         reportMemory(product, postmasterPid);
       }
     }
