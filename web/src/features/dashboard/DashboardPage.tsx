@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../app/session';
+import { RecentReportViews } from './RecentReportViews';
 import './dashboard.css';
 
 /**
- * '/': the welcome message and the user info box. Notifications, recent report views and the
- * document tabs of spec 1, section 2 come with later issues.
+ * '/': the welcome message, the user info box and the recently visited report views.
+ * Notifications and the document tabs of spec 1, section 2 come with later issues.
  */
 export function DashboardPage() {
   const me = useCurrentUser();
@@ -38,6 +39,7 @@ export function DashboardPage() {
           </Link>
         </div>
       </section>
+      <RecentReportViews />
     </div>
   );
 }
