@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore } from '../src/postgres';
 import { migrations } from '../src/postgres/schema';
+import { APPEND_SQL, appendValues } from '../src/postgres/sql';
 import type { NewEvent } from '../src/types';
 import { everyField, newEvents, newStream, readAllAfter } from './contract';
 
@@ -32,6 +33,33 @@ function firstAppendValues(appends: Array<{ stream: string; events: NewEvent[]; 
 }
 
 describe('PostgresEventStore upgrade', () => {
+  it('upgrades a store left by migration 002 to the one-statement append, its revisions and retries intact', async () => {
+    const database = await createTestDatabase('eventstore');
+    const pool = createPool(database.url);
+    const store = createPostgresEventStore({ pool });
+    try {
+      await migrate(createKysely(pool), 'eventstore', {
+        '001_events': migrations['001_events']!,
+        '002_numbered_streams_set_based_append': migrations['002_numbered_streams_set_based_append']!,
+      });
+      const stream = newStream();
+      const events = newEvents(2);
+      // Written by 002's append_events, as the previous version of the store did.
+      await pool.query(APPEND_SQL, appendValues([{ stream, events, expectedRevision: 'no_stream' }]));
+
+      await store.migrate();
+
+      await expect(store.append(stream, events, { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 1n });
+      await expect(store.append(stream, newEvents(1), { expectedRevision: 0n })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.append(stream, newEvents(1), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 2n });
+      expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([0n, 1n, 2n]);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
   it('upgrades a store made by the first schema in place, keeping its events, positions and revisions', async () => {
     const database = await createTestDatabase('eventstore');
     const pool = createPool(database.url);

@@ -17,13 +17,14 @@ import {
 import { AppendNotifier } from './notifier';
 import { AppendBatcher } from './append-batcher';
 import { type AppendOutcome, isTransientError, mapAppendError, needsAppendEvents, outcomeError } from './pg-errors';
-import { type EventRow, LazyStoredEvent, PAGE_ROW_TYPE, type PageRow, type PositionRow, pagePosition, toPosition, toStoredEvent } from './rows';
+import { bigintElements, type EventRow, LazyStoredEvent, PAGE_ROW_TYPE, type PageRow, type PositionRow, pagePosition, toPosition, toStoredEvent } from './rows';
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
   type AppendRequest,
+  type AllAppendedRow,
+  APPEND_ALL_SQL,
   appendValues,
-  FAST_APPEND_SQL,
   HEAD_POSITION_SQL,
   READ_ALL_SQL,
   READ_STREAM_BACKWARDS_SQL,
@@ -142,36 +143,37 @@ export class PostgresEventStore implements EventStore {
   }
 
   async #writeGroup(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
-    let rows: AppendRow[];
+    let outcomes: Array<AppendResult | Error>;
     try {
-      rows = await this.#appendRows(appendValues(appends));
+      const values = appendValues(appends);
+      outcomes = (await this.#appendAll(values)) ?? appendOutcomes(appends, await this.#appendOneByOne(values));
     } catch (error) {
       throw appends.length === 1 ? mapAppendError(error, appends[0]!.stream) : error;
     }
     this.#notifier.appended();
-    const outcomes: Array<AppendResult | Error> = [];
-    for (const row of rows) {
-      const { stream, expectedRevision } = appends[row.append_index - 1]!;
-      const lastRevision = BigInt(row.last_revision);
-      outcomes[row.append_index - 1] = outcomeError(row.outcome, stream, expectedRevision, lastRevision) ?? {
-        nextExpectedRevision: lastRevision,
-        position: toPosition(row),
-      };
-    }
     return outcomes;
   }
 
   /**
-   * The group's outcomes: by one plain statement when every append simply goes through (almost
-   * always), otherwise by append_events, which answers each append on its own. Retrying after
-   * a lost connection is safe: the event ids make a repeated append a no-op.
+   * Every append of the group by one plain statement, or null when some append does not simply
+   * go through (almost never): then append_events answers each. Retrying after a lost
+   * connection is safe: the event ids make a repeated append a no-op.
    */
-  async #appendRows(values: unknown[]): Promise<AppendRow[]> {
+  async #appendAll(values: unknown[]): Promise<AppendResult[] | null> {
+    let rows: AllAppendedRow[];
     try {
-      return await this.#queryWithRetry<AppendRow>({ name: 'eventstore_append_fast', text: FAST_APPEND_SQL, values });
+      rows = await this.#queryWithRetry<AllAppendedRow>({ name: 'eventstore_append_fast', text: APPEND_ALL_SQL, values });
     } catch (error) {
-      if (!needsAppendEvents(error)) throw error;
+      if (needsAppendEvents(error)) return null;
+      throw error;
     }
+    const row = rows[0]!;
+    const commit = BigInt(row.commit_position);
+    const positions = bigintElements(row.last_positions);
+    return bigintElements(row.last_revisions).map((revision, index) => ({ nextExpectedRevision: revision, position: { commit, prepare: positions[index]! } }));
+  }
+
+  #appendOneByOne(values: unknown[]): Promise<AppendRow[]> {
     return this.#queryWithRetry<AppendRow>({ name: 'eventstore_append', text: APPEND_SQL, values });
   }
 
@@ -225,6 +227,20 @@ export class PostgresEventStore implements EventStore {
       }
     }
   }
+}
+
+/** Each append's result or typed error, from append_events' rows. */
+function appendOutcomes(appends: readonly AppendRequest[], rows: readonly AppendRow[]): Array<AppendResult | Error> {
+  const outcomes: Array<AppendResult | Error> = [];
+  for (const row of rows) {
+    const { stream, expectedRevision } = appends[row.append_index - 1]!;
+    const lastRevision = BigInt(row.last_revision);
+    outcomes[row.append_index - 1] = outcomeError(row.outcome, stream, expectedRevision, lastRevision) ?? {
+      nextExpectedRevision: lastRevision,
+      position: toPosition(row),
+    };
+  }
+  return outcomes;
 }
 
 function pageKey(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): string {

@@ -17,6 +17,11 @@ export interface EventRow extends PositionRow {
   created_at: Date;
 }
 
+/** The elements of an int8 array's text ({1,2,3}): numbers are never quoted. */
+export function bigintElements(text: string): bigint[] {
+  return text.length <= 2 ? [] : text.slice(1, -1).split(',').map(BigInt);
+}
+
 export function toPosition(row: PositionRow): GlobalPosition {
   return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
 }

@@ -17,9 +17,10 @@ from eventstore.append_events($1::text[], $2::text[], $3::int[], $4::uuid[], $5:
  * the inserts themselves. It only knows how to succeed: if an expected revision does not hold,
  * eventstore.refuse_group() raises EV001, and an event id stored before (a retry, or a reuse)
  * breaks the unique index; either undoes the whole statement, and the group then goes through
- * append_events, which answers each append on its own.
+ * append_events, which answers each append on its own. One row answers for the whole group
+ * (AllAppendedRow): each append's last revision and last position as array texts, in order.
  */
-export const FAST_APPEND_SQL = `
+export const APPEND_ALL_SQL = `
 with appends as (
   select a.ord, a.name, a.expected, a.count, sum(a.count) over (order by a.ord) - a.count as before
   from unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)
@@ -29,40 +30,40 @@ with appends as (
   on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
   returning s.stream_name, s.stream_id, s.revision
 ), checked as (
-  select a.ord, a.name, a.expected, a.count, a.before, c.stream_id, c.revision - a.count as current
+  select a.ord, a.name, a.count, a.before, c.stream_id, c.revision - a.count as current,
+    case a.expected
+      when 'any' then true
+      when 'no_stream' then c.revision - a.count = -1
+      when 'stream_exists' then c.revision - a.count >= 0
+      else c.revision - a.count = a.expected::bigint
+    end as holds
   from appends a join claimed c on c.stream_name = a.name
-), owners as (
-  -- The group's event n belongs to the append whose range holds it.
-  select c.stream_id, c.name, c.current, c.before, generate_series(c.before + 1, c.before + c.count) as n from checked c
 ), inserted as (
+  -- The group's event n belongs to the append whose range holds it.
   insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
-  select u.id, o.stream_id, o.name, o.current + u.n - o.before, u.type, u.data, u.metadata
-  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb))
-    with ordinality as u(id, type, data, metadata, n)
-  join owners o on o.n = u.n
+  select u.id, c.stream_id, c.name, c.current + u.n - c.before, u.type, u.data, u.metadata
+  from checked c cross join lateral generate_series(c.before + 1, c.before + c.count) as g(n)
+  join rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb))
+    with ordinality as u(id, type, data, metadata, n) on u.n = g.n
   -- Positions are drawn in this order, so a stream's revisions follow the global order.
   order by u.n
   returning stream_id, position
-), last_positions as (
-  select i.stream_id, max(i.position) as position from inserted i group by i.stream_id
-), notified as (
-  -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
-  select pg_notify('eventstore_appended', '')
 )
-select c.ord::int as append_index,
-  case when case c.expected
-      when 'any' then true
-      when 'no_stream' then c.current = -1
-      when 'stream_exists' then c.current >= 0
-      else c.current = c.expected::bigint
-    end then 'appended'
-    else eventstore.refuse_group()
-  end as outcome,
-  c.current + c.count as last_revision, pg_current_xact_id()::text as commit_position, p.position as prepare_position
+select
+  case when bool_and(c.holds) then pg_current_xact_id()::text else eventstore.refuse_group() end as commit_position,
+  array_agg(c.current + c.count order by c.ord)::text as last_revisions,
+  array_agg(p.position order by c.ord)::text as last_positions,
+  -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
+  pg_notify('eventstore_appended', '') is null as notified
 from checked c
-join last_positions p on p.stream_id = c.stream_id
-cross join notified
-order by c.ord`;
+join (select i.stream_id, max(i.position) as position from inserted i group by i.stream_id) p on p.stream_id = c.stream_id`;
+
+/** APPEND_ALL_SQL's answer: int8 arrays as text ({1,2,3}), one element per append. */
+export interface AllAppendedRow {
+  commit_position: string;
+  last_revisions: string;
+  last_positions: string;
+}
 
 /** SQLSTATE of eventstore.refuse_group(): some append of the group needs append_events. */
 export const GROUP_REFUSED = 'EV001';
