@@ -137,6 +137,8 @@ describe('saved views and column sets', () => {
       { name: '' },
       { name: '   ' },
       { name: 'x'.repeat(41) },
+      { name: 'Kell\u0007' },
+      { name: 'Otsing', settings: view({ filters: [{ ...view().filters[0], searchTerm: 'a\u0001b' }] }) },
       { name: 'Regex', settings: view({ filters: [{ ...view().filters[0], regex: '([a-z' }] }) },
       { name: 'Regex', settings: view({ filters: [{ ...view().filters[0], regex: 'a'.repeat(257) }] }) },
       { name: 'Key', settings: view({ filters: [{ ...view().filters[0], key: { id: 'x', type: 'NOPE' } }] }) },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { fieldErrors } from '../errors';
 import { LIMITS } from '../limits';
+import { rawText } from '../text';
+import { requiredText } from '../validation';
 
 /**
  * Saved report views and column sets (spec 3, sections 3-7): what the report screen stores under a
@@ -22,8 +24,10 @@ export const REPORT_REGEX_MAX = 256;
 export const REPORT_FILTER_TYPES = ['SUB_BUDGET', 'MASTER_CLASSIFIER', 'CLASSIFIER'] as const;
 export const CALC_COLUMN_OPERATIONS = ['percent', 'minus', 'plus'] as const;
 
-const text = z.string().max(LIMITS.text);
-const id = z.string().min(1).max(100);
+/** What a person typed (a search, a title): one line, kept as typed. */
+const text = rawText(LIMITS.text);
+/** An id or column key the report screen made. */
+const id = rawText(100).min(1);
 const itemIds = z.array(id).max(REPORT_FILTER_ITEMS_MAX);
 
 /**
@@ -47,9 +51,7 @@ export const reportFilterSchema = z.object({
   selectedItems: itemIds.optional(),
   visibleItems: itemIds.optional(),
   searchTerm: text.optional(),
-  regex: z
-    .string()
-    .max(REPORT_REGEX_MAX)
+  regex: rawText(REPORT_REGEX_MAX)
     .refine((source) => compileReportRegex(source) !== undefined, { message: 'validation.invalid' })
     .nullish(),
   comboSearch: text.nullish(),
@@ -100,7 +102,7 @@ export type ReportColumnsSettings = z.infer<typeof reportColumnsSettingsSchema>;
 export const STORED_SETTINGS_SCHEMAS = { REPORT: reportViewSettingsSchema, REPORT_COLUMNS: reportColumnsSettingsSchema } as const;
 export type StoredSettings = ReportViewSettings | ReportColumnsSettings;
 
-const name = z.string().trim().min(1, { message: 'validation.required' }).max(STORED_SETTING_NAME_MAX, { message: 'validation.maxLength' });
+const name = requiredText(STORED_SETTING_NAME_MAX);
 /** Null or absent: a view of the whole document, offered in each of its budgets (a copied document's views are). */
 const budgetId = z.uuid().nullish();
 
