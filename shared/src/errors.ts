@@ -158,6 +158,8 @@ export const ERROR_STATUS = {
   IMPORT_BUDGET_TYPE_INVALID: 422,
   // saved report views and column sets (spec 3, section 7): one name per menu a user sees
   STORED_SETTING_NAME_NOT_UNIQUE: 409,
+  // live reports (issue 12, point 8): a user holds at most a few open change streams (tabs)
+  LIVE_REPORT_STREAMS_EXCEEDED: 429,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

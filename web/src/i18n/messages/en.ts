@@ -204,6 +204,7 @@ export const en: Messages = {
   'error.USER_NOT_FOUND': 'User not found.',
   'error.SESSION_TOO_LONG': 'The session is too long for the organisation.',
   'error.TOO_MANY_ATTEMPTS': 'Too many attempts. Please try again later.',
+  'error.LIVE_REPORT_STREAMS_EXCEEDED': 'Too many reports are open with live updates. Close one and reload.',
   'error.CROSS_SITE_REQUEST': 'The request was rejected for security reasons.',
   'error.OCCUPATION_NOT_FOUND': 'Occupation not found.',
   'error.ORGANIZATION_NOT_FOUND': 'Organisation not found.',

@@ -206,6 +206,7 @@ export const et = {
   'error.USER_NOT_FOUND': 'Kasutajat ei leitud.',
   'error.SESSION_TOO_LONG': 'Seanss on organisatsiooni jaoks liiga pikk.',
   'error.TOO_MANY_ATTEMPTS': 'Liiga palju katseid. Proovi mõne aja pärast uuesti.',
+  'error.LIVE_REPORT_STREAMS_EXCEEDED': 'Liiga palju aruandeid on avatud elavate uuendustega. Sulge mõni ja laadi leht uuesti.',
   'error.CROSS_SITE_REQUEST': 'Päring lükati turvakaalutlustel tagasi.',
   'error.OCCUPATION_NOT_FOUND': 'Ametikohta ei leitud.',
   'error.ORGANIZATION_NOT_FOUND': 'Organisatsiooni ei leitud.',
