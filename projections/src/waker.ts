@@ -54,13 +54,25 @@ export class LogGrowth {
   /** How far a reader that has read up to `position` may move without reading: over announced stretches holding none of `types`. */
   skippable(position: GlobalPosition, types: readonly string[]): GlobalPosition {
     let at = position;
-    for (const stretch of this.stretches) {
-      if (comparePositions(stretch.to, at) <= 0) continue;
+    for (let index = this.firstEndingAfter(position); index < this.stretches.length; index++) {
+      const stretch = this.stretches[index]!;
       // A gap (the subscription restarted) or an event the reader handles: it must read.
       if (comparePositions(stretch.from, at) > 0 || types.some((type) => stretch.types.has(type))) break;
       at = stretch.to;
     }
     return at;
+  }
+
+  /** The first stretch that ends after `position` (they are in log order): every runner asks at each wake-up. */
+  private firstEndingAfter(position: GlobalPosition): number {
+    let low = 0;
+    let high = this.stretches.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (comparePositions(this.stretches[middle]!.to, position) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }
 
