@@ -1,6 +1,6 @@
 import { REPORT_BASE_COLUMN_KEY, type ReportColumn, type ReportRow, roundAmount } from '@eelarve/shared';
 import type { ColDef, GridApi, ICellRendererParams, IHeaderParams, RowClassRules } from 'ag-grid-community';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { type DropdownItem, DropdownMenu } from '../../components/DropdownMenu';
 import { MoreIcon } from '../../components/icons';
@@ -37,12 +37,7 @@ function NameCell({ data, context, node }: ICellRendererParams<ReportRow, unknow
   const open = context.expanded.has(data.key);
   const pinned = node.rowPinned === 'bottom';
   return (
-    <span
-      className="report-name"
-      style={{ paddingLeft: data.depth * INDENT_PX }}
-      data-testid={pinned ? 'report-total-name' : 'report-row-name'}
-      data-row-type={data.type}
-    >
+    <span className="report-name" style={{ paddingLeft: data.depth * INDENT_PX }} data-row-type={data.type}>
       {data.hasChildren && !pinned ? (
         <button
           type="button"
@@ -57,13 +52,22 @@ function NameCell({ data, context, node }: ICellRendererParams<ReportRow, unknow
       ) : (
         <span className="report-toggle-space" aria-hidden="true" />
       )}
-      <span className="report-name-text">{text}</span>
+      <span className="report-name-text" data-testid={pinned ? 'report-total-name' : 'report-row-name'}>
+        {text}
+      </span>
     </span>
   );
 }
 
-function ColumnHeader({ displayName, menu, testKey }: IHeaderParams & { menu: DropdownItem[]; testKey: string }) {
+/**
+ * The columns' menus, by column key. A React context rather than the header's params: the grid keeps
+ * a header mounted while its column stays, and a menu changes with the columns around it.
+ */
+const ColumnMenus = createContext<ReadonlyMap<string, DropdownItem[]>>(new Map());
+
+function ColumnHeader({ displayName, testKey }: IHeaderParams & { testKey: string }) {
   const intl = useIntl();
+  const menu = useContext(ColumnMenus).get(testKey) ?? [];
   return (
     <span className="report-column-header" data-testid="report-column-header" data-column-key={testKey}>
       <span className="report-column-title" title={displayName}>
@@ -132,13 +136,13 @@ export function ReportGrid({
         minWidth: firstWidth,
         sortable: false,
       },
-      ...columns.map<ColDef<ReportRow>>(({ column, title, menu }) => {
+      ...columns.map<ColDef<ReportRow>>(({ column, title }) => {
         const percent = column.operation === 'percent';
         return {
           colId: column.key,
           headerName: title,
           headerComponent: ColumnHeader,
-          headerComponentParams: { menu, testKey: column.key },
+          headerComponentParams: { testKey: column.key },
           width: SUM_COLUMN_WIDTH,
           sortable: false,
           type: 'rightAligned',
@@ -177,23 +181,29 @@ export function ReportGrid({
     api.refreshCells({ columns: ['name'], force: true });
   }, [context]);
 
+  const menus = useMemo(() => new Map(columns.map(({ column, menu }) => [column.key, menu])), [columns]);
+
   return (
-    <div ref={containerRef} className="report-grid">
-      <DataGrid<ReportRow>
-        testId="report-grid"
-        height="60vh"
-        rowData={rows}
-        pinnedBottomRowData={total ? [total] : []}
-        columnDefs={columnDefs}
-        context={context}
-        getRowId={({ data }) => data.key}
-        rowClassRules={rowClassRules}
-        rowBuffer={20}
-        onGridReady={({ api }) => {
-          gridApi.current = api;
-        }}
-      />
-    </div>
+    <ColumnMenus.Provider value={menus}>
+      <div ref={containerRef} className="report-grid">
+        <DataGrid<ReportRow>
+          testId="report-grid"
+          height="60vh"
+          rowData={rows}
+          pinnedBottomRowData={total ? [total] : []}
+          columnDefs={columnDefs}
+          context={context}
+          getRowId={({ data }) => data.key}
+          rowClassRules={rowClassRules}
+          rowBuffer={20}
+          ensureDomOrder
+          suppressColumnVirtualisation
+          onGridReady={({ api }) => {
+            gridApi.current = api;
+          }}
+        />
+      </div>
+    </ColumnMenus.Provider>
   );
 }
 
