@@ -72,10 +72,9 @@ const imported = (rows: (Values & { recordId: string })[], day = 1): GivenEvent 
 };
 
 async function facts() {
-  const { rows } = await sql<{ classifiers: Record<string, string>; record_id: string; month: number; amount: string; records: number }>`
-    SELECT classifiers, record_id, month, trim_scale(amount)::text AS amount, records FROM read.report_facts WHERE budget_id = ${budgetId}::uuid ORDER BY classifiers::text, record_id, month`.execute(
-    spec.db,
-  );
+  const { rows } = await sql<{ classifiers: Record<string, string>; record_id: string; amount: string; cumulative: string[] | null; records: number }>`
+    SELECT classifiers, record_id, trim_scale(amount)::text AS amount, (SELECT array_agg(trim_scale(c)::text) FROM unnest(cumulative) c) AS cumulative, records
+      FROM read.report_facts WHERE budget_id = ${budgetId}::uuid ORDER BY classifiers::text, record_id`.execute(spec.db);
   return rows;
 }
 
@@ -100,7 +99,7 @@ const b = newId();
 const c = newId();
 
 describe('report projector', () => {
-  it('keeps one fact per combination and month: unsplit amounts in month 0, splits by month, promoted records apart', async () => {
+  it('keeps one fact per combination: the amount and the running sums of the splits, promoted records apart', async () => {
     const split = ['1.5', '2.5', ...Array(10).fill('0')];
     await spec.given(
       imported([
@@ -108,15 +107,14 @@ describe('report projector', () => {
         { recordId: b, name: 'B', amount: '4', months: split, classifiers: { [konto]: '4500' } },
       ]),
       created(c, { name: 'C', amount: '7', classifiers: { [konto]: '4500' } }),
+      created(newId(), { name: 'D', amount: '1', months: ['1'], classifiers: { [konto]: '4500' } }),
       promoted(c, true, 2),
     );
-    const rows = await facts();
-    expect(rows.filter((row) => row.record_id === SHARED_FACT_ID).map((row) => [row.month, row.amount, row.records])).toEqual([
-      [0, '10.25', 1],
-      ...split.map((month, index) => [index + 1, month, 1]),
+    expect(await facts()).toEqual([
+      { classifiers: { [konto]: '4500' }, record_id: SHARED_FACT_ID, amount: '15.25', cumulative: ['2.5', '5', ...Array(10).fill('5')], records: 3 },
+      { classifiers: { [konto]: '4500' }, record_id: c, amount: '7', cumulative: null, records: 1 },
     ]);
-    expect(rows.filter((row) => row.record_id === c).map((row) => [row.month, row.amount])).toEqual([[0, '7']]);
-    expect(await total()).toBe('21.25');
+    expect(await total()).toBe('22.25');
   });
 
   it('moves amounts on edits, deletions and restorations, and drops emptied facts', async () => {
@@ -127,7 +125,7 @@ describe('report projector', () => {
       created(b, { name: 'B', amount: '1', classifiers: { [konto]: '4500' } }, 3),
       deleted(b, 4),
     );
-    expect((await facts()).map((row) => [row.classifiers[konto], row.amount])).toEqual([['5500', '13']]);
+    expect((await facts()).map((row) => [row.classifiers[konto], row.amount, row.records])).toEqual([['5500', '13', 1]]);
     await spec.given(restored(b, { name: 'B', amount: '1', classifiers: { [konto]: '4500' } }, 5));
     expect(await total()).toBe('14');
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM read.report_record_versions WHERE record_id = ${a}::uuid`.execute(spec.db);

@@ -100,20 +100,38 @@ function changedVersion(stored: StoredEvent): VersionRow & { kind: 'update' | 'p
 const monthsLiteral = (months: readonly string[] | null) => (months === null ? null : `{${months.join(',')}}`);
 
 /**
- * The fact rows a set of versions adds (sign 1) or takes away (sign -1), summed per fact key:
- * month 0 for an amount without a split, else one row per month of the split.
+ * The fact rows a set of versions adds (sign 1) or takes away (sign -1), summed per fact key: the
+ * amount, and the running sums of the monthly split (element n: months 1..n), so any range of
+ * months is one subtraction; a record without a split adds to the amount only.
  */
 const factDeltas = (source: string) =>
   sql.raw(`
-  INSERT INTO report_facts (budget_id, document_id, organization_id, classifiers, record_id, month, amount, records)
+  INSERT INTO report_facts (budget_id, document_id, organization_id, classifiers, record_id, amount, cumulative, records)
   SELECT d.budget_id, d.document_id, d.organization_id, d.classifiers, CASE WHEN d.promoted THEN d.record_id ELSE '${SHARED_FACT_ID}'::uuid END,
-         m.month, sum(d.sign * m.amount), sum(d.sign)::int
+         sum(d.sign * d.amount), report_sum_cumulative(report_cumulative(d.months), d.sign), sum(d.sign)::int
     FROM ${source} d
-    CROSS JOIN LATERAL (SELECT 0 AS month, d.amount::numeric AS amount WHERE d.months IS NULL
-                        UNION ALL SELECT u.n::int, u.value FROM unnest(d.months) WITH ORDINALITY AS u(value, n)) m
-   GROUP BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT (budget_id, classifiers, record_id, month)
-  DO UPDATE SET amount = report_facts.amount + excluded.amount, records = report_facts.records + excluded.records`);
+   GROUP BY 1, 2, 3, 4, 5
+  ON CONFLICT (budget_id, classifiers, record_id)
+  DO UPDATE SET amount = report_facts.amount + excluded.amount, cumulative = report_add_cumulative(report_facts.cumulative, excluded.cumulative, 1),
+                records = report_facts.records + excluded.records`);
+
+/**
+ * Running sums of months, added element by element (a shorter array carries its last sum on: its
+ * later months are 0). Fixed to the generation's schema, so a rebuild's generation has its own.
+ */
+async function cumulativeFunctions(db: Db): Promise<void> {
+  await sql`
+    CREATE FUNCTION report_cumulative(months numeric[]) RETURNS numeric[] LANGUAGE sql IMMUTABLE AS $$
+      SELECT array_agg(running ORDER BY n) FROM (SELECT n, sum(value) OVER (ORDER BY n) AS running FROM unnest(months) WITH ORDINALITY AS u(value, n)) t
+    $$`.execute(db);
+  await sql`
+    CREATE FUNCTION report_add_cumulative(total numeric[], more numeric[], sign int) RETURNS numeric[] LANGUAGE sql IMMUTABLE AS $$
+      SELECT CASE WHEN more IS NULL THEN total ELSE ARRAY(
+        SELECT coalesce(total[least(i, cardinality(total))], 0) + sign * more[least(i, cardinality(more))]
+          FROM generate_series(1, greatest(coalesce(cardinality(total), 0), cardinality(more))) AS i) END
+    $$`.execute(db);
+  await sql`CREATE AGGREGATE report_sum_cumulative(numeric[], int) (SFUNC = report_add_cumulative, STYPE = numeric[])`.execute(db);
+}
 
 /** New records in one statement: their first versions, and their amounts added to the facts. */
 async function insertNew(db: Db, rows: readonly VersionRow[]): Promise<void> {
@@ -225,7 +243,7 @@ function runsOf(events: readonly StoredEvent[]): Run[] {
  */
 export const reportProjector = defineProjector<ReportReadModel>({
   name: 'report',
-  version: 1,
+  version: 3,
   eventTypes: [...RECORD_EVENT_TYPES, 'RecordsImported', 'BudgetDeleted', 'DocumentDeleted', 'OrganizationDeleted'],
   tables: ['report_record_versions', 'report_facts'],
   async migrate(db) {
@@ -247,8 +265,13 @@ export const reportProjector = defineProjector<ReportReadModel>({
       .addColumn('valid_to_prepare', 'bigint')
       .addColumn('valid_to_at', 'timestamptz')
       .execute();
-    // The current version of a record (changes close it).
+    // The current version of a record (changes close it), and a record's versions newest first (a promoted row's name).
     await sql`CREATE UNIQUE INDEX report_versions_current ON report_record_versions (record_id) WHERE valid_to_commit IS NULL`.execute(db);
+    await db.schema
+      .createIndex('report_versions_record')
+      .on('report_record_versions')
+      .columns(['record_id', 'valid_from_commit', 'valid_from_prepare'])
+      .execute();
     // As of a moment: what began after it, and what ended after it, per budget.
     await db.schema.createIndex('report_versions_from').on('report_record_versions').columns(['budget_id', 'valid_from_at']).execute();
     await sql`CREATE INDEX report_versions_to ON report_record_versions (budget_id, valid_to_at) WHERE valid_to_at IS NOT NULL`.execute(db);
@@ -260,12 +283,13 @@ export const reportProjector = defineProjector<ReportReadModel>({
       .addColumn('organization_id', 'uuid', (col) => col.notNull())
       .addColumn('classifiers', 'jsonb', (col) => col.notNull())
       .addColumn('record_id', 'uuid', (col) => col.notNull())
-      .addColumn('month', 'integer', (col) => col.notNull())
       // Unconstrained: a sum of a million amounts may outgrow one amount's precision.
       .addColumn('amount', 'numeric', (col) => col.notNull())
+      .addColumn('cumulative', sql.raw('numeric[]'))
       .addColumn('records', 'integer', (col) => col.notNull())
-      .addPrimaryKeyConstraint('report_facts_key', ['budget_id', 'classifiers', 'record_id', 'month'])
+      .addPrimaryKeyConstraint('report_facts_key', ['budget_id', 'classifiers', 'record_id'])
       .execute();
+    await cumulativeFunctions(db);
     await db.schema.createIndex('report_facts_document').on('report_facts').column('document_id').execute();
     await sql`CREATE INDEX report_facts_emptied ON report_facts (budget_id) WHERE records <= 0`.execute(db);
   },

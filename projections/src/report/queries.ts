@@ -71,8 +71,6 @@ export interface ReportAggregateRow {
   item_name: string | null;
   record_id: string | null;
   record_name: string | null;
-  /** Item codes under a parent group (its `paths`). */
-  item_codes: string[] | null;
   sums: Record<string, string>;
 }
 
@@ -109,9 +107,11 @@ function classifierWhere(conditions: readonly ClassifierCondition[], column: str
   );
 }
 
-/** A record version's amounts by month (0 without a split), as the facts keep them. */
-const VERSION_MONTHS = sql.raw(`CROSS JOIN LATERAL (SELECT 0 AS month, v.amount::numeric AS amount WHERE v.months IS NULL
-  UNION ALL SELECT u.n::int, u.value FROM unnest(v.months) WITH ORDINALITY AS u(value, n)) m`);
+/** A record version as a fact: its amount, and the running sums of its split (as the facts keep them). */
+const VERSION_CUMULATIVE = sql.raw(`(SELECT array_agg(running ORDER BY n) FROM (SELECT n, sum(value) OVER (ORDER BY n) AS running
+  FROM unnest(v.months) WITH ORDINALITY AS u(value, n)) t)`);
+const VERSION_NEGATIVE = sql.raw(`(SELECT array_agg(-running ORDER BY n) FROM (SELECT n, sum(value) OVER (ORDER BY n) AS running
+  FROM unnest(v.months) WITH ORDINALITY AS u(value, n)) t)`);
 const VERSION_FACT_ID = sql.raw(`CASE WHEN v.promoted THEN v.record_id ELSE '${SHARED_FACT_ID}'::uuid END`);
 
 /**
@@ -121,18 +121,18 @@ const VERSION_FACT_ID = sql.raw(`CASE WHEN v.promoted THEN v.record_id ELSE '${S
  */
 function sourceRows(source: ReportSource, index: number, conditions: readonly ClassifierCondition[]): RawBuilder<unknown> {
   const budgets = sql`${[...source.budgetIds]}::uuid[]`;
-  const current = sql`SELECT ${index}::int AS source, f.classifiers, f.record_id, f.month, f.amount, f.records
+  const current = sql`SELECT ${index}::int AS source, f.classifiers, f.record_id, f.amount, f.cumulative, f.records
     FROM read.report_facts f WHERE f.budget_id = ANY(${budgets}) AND ${classifierWhere(conditions, 'f.classifiers')}`;
   if (source.asOf === null) return current;
   const asOf = sql`${source.asOf}::timestamptz`;
   return sql`${current}
     UNION ALL
-    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, m.month, -m.amount, -1
-      FROM read.report_record_versions v ${VERSION_MONTHS}
+    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, -v.amount, ${VERSION_NEGATIVE}, -1
+      FROM read.report_record_versions v
      WHERE v.budget_id = ANY(${budgets}) AND v.valid_from_at > ${asOf} AND v.valid_to_at IS NULL AND ${classifierWhere(conditions, 'v.classifiers')}
     UNION ALL
-    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, m.month, m.amount, 1
-      FROM read.report_record_versions v ${VERSION_MONTHS}
+    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, v.amount, ${VERSION_CUMULATIVE}, 1
+      FROM read.report_record_versions v
      WHERE v.budget_id = ANY(${budgets}) AND v.valid_to_at > ${asOf} AND v.valid_from_at <= ${asOf} AND ${classifierWhere(conditions, 'v.classifiers')}`;
 }
 
@@ -154,9 +154,13 @@ function subBudgetWhere(condition: SubBudgetCondition | null, id: string, name: 
   return where.length === 0 ? sql`true` : sql.join(where, sql` AND `);
 }
 
+/** Months from..to of a fact's running sums (past the end of a shorter split the last sum holds: its later months are 0). */
+const monthsSum = (from: number, to: number) =>
+  sql.raw(`coalesce(cumulative[least(${to}, cardinality(cumulative))], 0) - coalesce(cumulative[least(${from - 1}, cardinality(cumulative))], 0)`);
+
 function columnSum(column: ReportSumColumn, index: number): RawBuilder<unknown> {
-  const months = column.months ? sql` AND month BETWEEN ${column.months.from} AND ${column.months.to}` : sql``;
-  return sql`trim_scale(coalesce(sum(amount) FILTER (WHERE source = ANY(${[...column.sources]}::int[])${months}), 0))::text AS ${sql.ref(`c${index}`)}`;
+  const value = column.months ? monthsSum(column.months.from, column.months.to) : sql.raw('amount');
+  return sql`trim_scale(coalesce(sum(${value}) FILTER (WHERE source = ANY(${[...column.sources]}::int[])), 0))::text AS ${sql.ref(`c${index}`)}`;
 }
 
 /** The grouping classifier's items with their parent group's code (null without one). */
@@ -174,15 +178,15 @@ export function reportLevels(grouping: ReportQuery['grouping']): ('sub' | 'paren
   return ['sub', ...(grouping?.parentClassifierId ? (['parent'] as const) : []), ...(grouping ? (['item'] as const) : []), 'rec'];
 }
 
-/** The report's rows in tree order (each group before its children, the -2 row last), the total first. */
-export async function reportAggregates(read: ReadDatabase, query: ReportQuery): Promise<ReportAggregateRow[]> {
+/** The report's statement (EXPLAIN it to see the plan). */
+export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<string, unknown>> {
   const { grouping } = query;
   const levels = reportLevels(grouping);
   const groupedLevels = sql.raw(levels.join(', '));
   const grouped = (level: string) => (levels.includes(level as never) ? sql.raw(`GROUPING(${level})`) : sql.raw('1'));
   const levelOf = sql.raw(`(${levels.map((level) => `1 - GROUPING(${level})`).join(' + ')})`);
   const schemeKey = (column: string) => sql`jsonb_build_array(${sql.join(query.schemeClassifierIds.map((id) => sql`${sql.raw(column)} -> ${literal(id)}`))})`;
-  const rows = await sql<Record<string, unknown>>`
+  return sql<Record<string, unknown>>`
     WITH sub AS (
       SELECT id::text AS id, name, ${schemeKey('classifiers')} AS key FROM read.sub_budgets WHERE scheme_id = ${query.schemeId}::uuid),
     grp AS (${grouping ? groupingItems(grouping) : sql`SELECT NULL::text AS code, NULL::text AS name, NULL::text AS parent WHERE false`}),
@@ -192,20 +196,19 @@ export async function reportAggregates(read: ReadDatabase, query: ReportQuery): 
     )}),
     fitted AS (
       SELECT s.source, coalesce(sub.id, ${UNFIT_ROW}) AS sub, grp.parent, s.classifiers ->> ${literal(grouping?.classifierId ?? '')} AS item,
-             s.record_id AS rec, s.month, s.amount, s.records
+             s.record_id AS rec, s.amount, s.cumulative, s.records
         FROM src s
         LEFT JOIN sub ON sub.key = ${schemeKey('s.classifiers')}
         LEFT JOIN grp ON grp.code = s.classifiers ->> ${literal(grouping?.classifierId ?? '')}
        WHERE ${readableWhere(query.sources)} AND ${subBudgetWhere(query.subBudgetCondition, "coalesce(sub.id, '-2')", "coalesce(sub.name, '')")}
       UNION ALL
-      SELECT -1, sub.id, NULL, NULL, NULL, -1, 0, 0 FROM sub
+      SELECT -1, sub.id, NULL, NULL, NULL, 0, NULL, 0 FROM sub
        WHERE ${query.listedSubBudgetIds === null ? sql`true` : sql`sub.id = ANY(${[...query.listedSubBudgetIds]}::text[])`}
          AND ${subBudgetWhere(query.subBudgetCondition, 'sub.id', 'sub.name')}),
     agg AS (
       SELECT ${levelOf} AS level, sub, ${levels.includes('parent') ? sql`parent` : sql`NULL::text AS parent`}, ${levels.includes('item') ? sql`item` : sql`NULL::text AS item`}, rec,
              ${grouped('parent')} AS gp, ${grouped('item')} AS gi, GROUPING(rec) AS gr,
-             ${sql.join(query.columns.map(columnSum))},
-             array_agg(DISTINCT item) FILTER (WHERE item IS NOT NULL) AS item_codes
+             ${sql.join(query.columns.map(columnSum))}
         FROM fitted
        GROUP BY ROLLUP (${groupedLevels})
       HAVING (GROUPING(rec) = 1 OR rec <> ${SHARED_FACT_ID}::uuid)
@@ -213,11 +216,15 @@ export async function reportAggregates(read: ReadDatabase, query: ReportQuery): 
     SELECT agg.*, sub.name AS sub_budget_name,
            (SELECT name FROM grp WHERE grp.code = agg.item LIMIT 1) AS item_name,
            ${grouping?.parentClassifierId ? sql`(SELECT name FROM read.classifier_items WHERE classifier_id = ${grouping.parentClassifierId}::uuid AND code = agg.parent)` : sql`NULL::text`} AS parent_name,
-           (SELECT v.name FROM read.report_record_versions v WHERE v.record_id = agg.rec ORDER BY v.valid_from_commit DESC, v.valid_from_prepare DESC LIMIT 1) AS record_name
+           CASE WHEN agg.rec IS NOT NULL THEN (SELECT v.name FROM read.report_record_versions v WHERE v.record_id = agg.rec
+                                                ORDER BY v.valid_from_commit DESC, v.valid_from_prepare DESC LIMIT 1) END AS record_name
       FROM agg LEFT JOIN sub ON sub.id = agg.sub
-     ORDER BY level > 0, agg.sub = ${UNFIT_ROW}, sub.name, agg.sub, gp = 0, agg.parent NULLS LAST, gi = 0, agg.item NULLS LAST, gr = 0, record_name, agg.rec`.execute(
-    read,
-  );
+     ORDER BY level > 0, agg.sub = ${UNFIT_ROW}, sub.name, agg.sub, gp = 0, agg.parent NULLS LAST, gi = 0, agg.item NULLS LAST, gr = 0, record_name, agg.rec`;
+}
+
+/** The report's rows in tree order (each group before its children, the -2 row last), the total first. */
+export async function reportAggregates(read: ReadDatabase, query: ReportQuery): Promise<ReportAggregateRow[]> {
+  const rows = await reportAggregatesSql(query).execute(read);
   return rows.rows.map((row) => ({
     level: Number(row.level),
     sub_budget_id: row.sub as string | null,
@@ -228,7 +235,6 @@ export async function reportAggregates(read: ReadDatabase, query: ReportQuery): 
     item_name: row.item_name as string | null,
     record_id: row.rec as string | null,
     record_name: row.record_name as string | null,
-    item_codes: row.item_codes as string[] | null,
     sums: Object.fromEntries(query.columns.map((column, index) => [column.key, row[`c${index}`] as string])),
   }));
 }

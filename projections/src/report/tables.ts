@@ -31,10 +31,11 @@ export interface ReportRecordVersionsTable {
 }
 
 /**
- * The current amounts of a budget per combination of classifier values and month, the compact
- * table the report aggregates: month 0 holds amounts without a monthly split, months 1..n the
- * split by month of the document period. A promoted record is a report row of its own, so its
- * amounts stay apart under its id (`record_id`); every other record's share is under the nil id.
+ * The current amounts of a budget per combination of classifier values, the compact table the
+ * report aggregates: the whole amount, and the running sums of the monthly splits (element n:
+ * months 1..n of the document period), so a column's months are one subtraction per row. A
+ * promoted record is a report row of its own, so its amounts stay apart under its id
+ * (`record_id`); every other record's share is under the nil id.
  */
 export interface ReportFactsTable {
   budget_id: string;
@@ -42,9 +43,9 @@ export interface ReportFactsTable {
   organization_id: string;
   classifiers: Json<Record<string, string>>;
   record_id: string;
-  month: number;
   amount: Numeric;
-  /** How many record versions add to the row: at 0 the row goes. */
+  cumulative: ColumnType<string[] | null, string[] | null, string[] | null>;
+  /** How many records add to the row: at 0 the row goes. */
   records: number;
 }
 

@@ -94,12 +94,16 @@ export function flattenReport(aggregates: readonly ReportAggregateRow[], options
       filterValue: steps.at(-1)?.path.value ?? null,
       sums: withCalculations(aggregate.sums, options.calculated),
       hasChildren: false,
-      extra: { path: steps.map((step) => step.path), ...(level === 'parent' ? { paths: aggregate.item_codes ?? [] } : {}) },
+      extra: { path: steps.map((step) => step.path), ...(level === 'parent' ? { paths: [] } : {}) },
     };
   });
-  rows.forEach((row, index) => {
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  for (const [index, row] of rows.entries()) {
     row.hasChildren = rows[index + 1]?.parentKey === row.key;
-  });
+    // A parent group's paths: the item codes of its rows.
+    const parent = row.type === 'CLASSIFIER_ITEM' && row.parentKey ? byKey.get(row.parentKey) : undefined;
+    if (parent?.type === 'CLASSIFIER_GROUP' && row.filterValue !== null) parent.extra.paths?.push(row.filterValue);
+  }
   const [total, ...tree] = rows;
   return { total: total as ReportRow, rows: tree };
 }

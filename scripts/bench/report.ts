@@ -1,0 +1,326 @@
+/**
+ * The budget report at the size of a real organisation: `pnpm bench:report` (issue 12, point 9).
+ *
+ * A document of BENCH_REPORT_RECORDS records (default 1,000,000) in four budgets of a quarter each,
+ * seeded fast: import chunk events appended straight to the event store (as the import job appends
+ * them), then both record read models (records, report) catch up. Measured on the first budget
+ * (250,000 records at the default size), grouped three levels deep (100 activity sub-budgets, 5
+ * expense groups, 50 expense types), with the three other budgets as comparison columns, quarterly:
+ * 1. the report, p95 of 50 requests with varied filters: target ≤ 300 ms;
+ * 2. the same as of a moment before 2,000 edits of the budget: target ≤ 600 ms.
+ * The gateway runs in this process and is asked through `inject` (no network), with its
+ * projections; the figures are server time. Prints a table and exits 1 when a target is missed,
+ * unless run with --no-assert. Starts an embedded PostgreSQL in a temporary directory unless
+ * DATABASE_URL names a server; either way it works in a fresh database of its own.
+ */
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '@eelarve/gateway/app';
+import { eventMetadata } from '@eelarve/gateway/infrastructure/commands';
+import { createDatabase, dropDatabase, startEmbeddedPostgres } from '@eelarve/postgres';
+import { accountsFixture, type Caller, PASSWORD } from '@eelarve/testing/accounts';
+import { testConfig } from '@eelarve/testing/server';
+import pg from 'pg';
+
+type InjectOptions = Parameters<Caller['request']>[0];
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** As the domain names them (services/domain/src/records/events.ts). */
+const RECORDS_PER_IMPORT_CHUNK = 500;
+const recordImportStreamName = (importId: string) => `record-import-${importId}`;
+const recordStreamName = (recordId: string) => `record-${recordId}`;
+
+const RECORDS_TOTAL = Number(process.env.BENCH_REPORT_RECORDS ?? 1_000_000);
+const BUDGETS = 4;
+const PER_BUDGET = Math.floor(RECORDS_TOTAL / BUDGETS);
+const ACTIVITIES = 100;
+const EXPENSES = 50;
+const EXPENSE_GROUPS = 5;
+const SOURCES = ['RE', 'OT', 'VV'];
+const CHUNKS_PER_APPEND = 200;
+const RUNS = 50;
+const EDITS = 2_000;
+const TARGETS = { reportP95Ms: 300, asOfP95Ms: 600 };
+const assertTargets = !process.argv.includes('--no-assert');
+
+const results: { name: string; target: string; value: string; met: boolean | null }[] = [];
+const report = (name: string, target: string, value: string, met: boolean | null) => {
+  results.push({ name, target, value, met });
+  console.log(`  ${name}: ${value} (target ${target})`);
+};
+const percentile = (values: readonly number[], fraction: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN;
+};
+const load = () => os.loadavg()[0]?.toFixed(2);
+
+interface World {
+  organizationId: string;
+  documentId: string;
+  schemeId: string;
+  budgetIds: string[];
+  activity: string;
+  expense: string;
+  source: string;
+  user: { userId: string; occupationId: string };
+  request: (options: InjectOptions) => Promise<{ statusCode: number; body: string; json(): { id: string; rows: unknown[] } }>;
+}
+
+const activityCode = (index: number) => String(100 + index);
+const expenseCode = (index: number) => String(1000 + index);
+/** Whole cents → decimal text (integers only, so months add up exactly). */
+const euros = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+async function seedStructure(app: App): Promise<World> {
+  const login = await app.inject({
+    method: 'POST',
+    url: '/initial/auth/login',
+    payload: { username: app.config.bootstrapAdmin?.email, password: app.config.bootstrapAdmin?.password },
+  });
+  const adminCookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const admin = { request: (options: InjectOptions) => app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie: adminCookie } }) };
+  const accounts = accountsFixture(app, admin);
+  const organizationId = await accounts.organization('Bench report');
+  const member = await accounts.member(organizationId, ['DATA_VIEW', 'SCHEMA_ADMIN', 'CLASSIFICATION_ADMIN']);
+  await accounts.grant(member.occupationId, [{ read: true, update: true }]);
+  const signIn = await app.inject({ method: 'POST', url: '/initial/auth/login', payload: { username: member.email, password: PASSWORD } });
+  const cookie = signIn.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const request = (options: InjectOptions) => app.inject({ ...options, headers: { ...(options.headers ?? {}), cookie } });
+  const send = async (method: 'POST' | 'PUT', url: string, payload: object) => {
+    const response = await request({ method, url, payload });
+    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    return response.json().id as string;
+  };
+  const settings = { name: 'Eelarve 2027', description: '', period: { year: 2027, month: 1, duration: 1 } };
+  const documentId = await send('POST', `/api/organization/${organizationId}/document`, settings);
+  const classifier = async (name: string, fieldName: string, codes: string[], extra: object = {}) => {
+    const id = await send('POST', `/api/document/${documentId}/classifier`, {
+      name,
+      itemName: name,
+      fieldName,
+      required: false,
+      codeSettings: { typeName: 'Code', minLength: 1, maxLength: 10, hierarchical: false },
+      ...extra,
+    });
+    const itemIds = [];
+    for (const code of codes) itemIds.push(await send('POST', `/api/classifier/${id}/item`, { code, name: `${name} ${code}` }));
+    return { id, itemIds };
+  };
+  const activity = await classifier(
+    'Tegevusala',
+    'tegevusala',
+    Array.from({ length: ACTIVITIES }, (_, i) => activityCode(i)),
+    { required: true },
+  );
+  await send('PUT', `/api/document/${documentId}`, { ...settings, masterClassifierId: activity.id });
+  const expense = await classifier(
+    'Kululiik',
+    'kululiik',
+    Array.from({ length: EXPENSES }, (_, i) => expenseCode(i)),
+  );
+  // Expense groups: the report's middle level (each expense type in group index % 5).
+  const group = await classifier(
+    'Kulugrupp',
+    'kulugrupp',
+    Array.from({ length: EXPENSE_GROUPS }, (_, i) => `G${i}`),
+    { groupingId: expense.id },
+  );
+  for (const [index, itemId] of expense.itemIds.entries()) {
+    await send('PUT', `/api/classifier/${expense.id}/items`, {
+      itemIds: [itemId],
+      groupedBy: [{ classifierId: group.id, itemId: group.itemIds[index % EXPENSE_GROUPS] }],
+    });
+  }
+  const source = await classifier('Allikas', 'allikas', SOURCES);
+  const schemeId = await send('POST', `/api/document/${documentId}/schema`, {
+    name: 'Tegevusalad',
+    classifierList: [{ classifierId: activity.id, type: 'MAIN' }],
+  });
+  for (let index = 0; index < ACTIVITIES; index++) {
+    const code = activityCode(index);
+    await send('POST', `/api/schema/${schemeId}/sub-budget`, { name: `Tegevusala ${code}`, classifiers: { [activity.id]: code } });
+  }
+  const budgetIds = [];
+  for (let index = 0; index < BUDGETS; index++) {
+    budgetIds.push(await send('POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: `Eelarve ${index + 1}`, tags: [] }));
+  }
+  return {
+    organizationId,
+    documentId,
+    schemeId,
+    budgetIds,
+    activity: activity.id,
+    expense: expense.id,
+    source: source.id,
+    user: { userId: member.userId, occupationId: member.occupationId },
+    request,
+  };
+}
+
+/** A record of a budget as the import job writes it: the records bench's shape (activity blocks, 50 expense types, 3 sources, half split by month). */
+function importedRecord(world: World, budgetIndex: number, index: number) {
+  const global = budgetIndex * PER_BUDGET + index;
+  const monthCents = 1_000 + ((global * 7919) % 500_000);
+  return {
+    recordId: randomUUID(),
+    name: `Rida ${index + 1}`,
+    amount: euros(monthCents * 12),
+    months: index % 2 === 0 ? Array.from({ length: 12 }, () => euros(monthCents)) : null,
+    classifiers: {
+      [world.activity]: activityCode(Math.floor(index / (PER_BUDGET / ACTIVITIES)) % ACTIVITIES),
+      [world.expense]: expenseCode(global % EXPENSES),
+      [world.source]: SOURCES[global % SOURCES.length] as string,
+    },
+  };
+}
+
+const actor = (world: World, correlationId: string) => ({ correlationId, ...world.user, organizationId: world.organizationId });
+
+/** Appends a budget's records as import chunks (CHUNKS_PER_APPEND chunk events per append). */
+async function seedRecords(app: App, world: World, budgetIndex: number): Promise<string[]> {
+  const budgetId = world.budgetIds[budgetIndex] as string;
+  const recordIds: string[] = [];
+  const chunks = Math.ceil(PER_BUDGET / RECORDS_PER_IMPORT_CHUNK);
+  for (let first = 0; first < chunks; first += CHUNKS_PER_APPEND) {
+    const importId = randomUUID();
+    const events = [];
+    for (let chunk = first; chunk < Math.min(first + CHUNKS_PER_APPEND, chunks); chunk++) {
+      const records = [];
+      for (let index = chunk * RECORDS_PER_IMPORT_CHUNK; index < Math.min((chunk + 1) * RECORDS_PER_IMPORT_CHUNK, PER_BUDGET); index++) {
+        records.push(importedRecord(world, budgetIndex, index));
+      }
+      recordIds.push(...records.map((record) => record.recordId));
+      const data = {
+        importId,
+        budgetId,
+        documentId: world.documentId,
+        organizationId: world.organizationId,
+        chunk: chunk - first,
+        originResourceName: 'bench.xlsx',
+        records,
+      };
+      events.push({ id: randomUUID(), type: 'RecordsImported', data, metadata: eventMetadata(actor(world, `import-${importId}`), new Date()) });
+    }
+    await app.store.append(recordImportStreamName(importId), events, { expectedRevision: 'no_stream' });
+  }
+  return recordIds;
+}
+
+async function caughtUp(app: App): Promise<void> {
+  const head = await app.store.headPosition();
+  if (!(await app.projections.waitForPosition(['records', 'report'], head, 30 * 60_000))) throw new Error('the read models did not catch up');
+}
+
+/** Edits of the base budget's records (their amounts change), straight into their streams. */
+async function editRecords(app: App, world: World, recordIds: readonly string[]): Promise<void> {
+  for (let edit = 0; edit < EDITS; edit++) {
+    const index = (edit * 7919) % recordIds.length;
+    const record = importedRecord(world, 0, index);
+    const data = {
+      recordId: recordIds[index],
+      budgetId: world.budgetIds[0],
+      documentId: world.documentId,
+      organizationId: world.organizationId,
+      name: record.name,
+      amount: euros(100 + edit),
+      months: null,
+      classifiers: record.classifiers,
+      revertedEventId: null,
+    };
+    await app.store.append(
+      recordStreamName(recordIds[index] as string),
+      [{ id: randomUUID(), type: 'RecordUpdated', data, metadata: eventMetadata(actor(world, `edit-${edit}`), new Date()) }],
+      { expectedRevision: 'any' },
+    );
+  }
+}
+
+/** The report request of run `run`: three comparison columns, quarterly, grouped by expense type (and its groups), a filter that varies. */
+function reportRequest(world: World, run: number, asOf: string | null) {
+  const filters = [
+    [],
+    [{ key: { id: world.source, type: 'CLASSIFIER' }, selectedItems: SOURCES.filter((_, i) => i !== run % SOURCES.length) }],
+    [
+      {
+        key: { id: world.activity, type: 'MASTER_CLASSIFIER' },
+        selectedItems: Array.from({ length: 10 }, (_, i) => activityCode((run * 13 + i * 7) % ACTIVITIES)),
+      },
+    ],
+    [{ key: { id: world.expense, type: 'CLASSIFIER' }, selectedItems: [`G${run % EXPENSE_GROUPS}`, `G${(run + 2) % EXPENSE_GROUPS}`], hierarchyDepth: 1 }],
+    [{ key: { id: world.expense, type: 'CLASSIFIER' }, searchTerm: String(10 + (run % 5)) }],
+  ][run % 5];
+  return {
+    schemeId: world.schemeId,
+    groupingClassifierId: world.expense,
+    filters,
+    comparisons: world.budgetIds.slice(1).map((budgetId, index) => ({ key: `b${index + 2}`, budgetId })),
+    calcColumns: [{ id: 'share', firstOperand: 'base', secondOperand: 'b2' }],
+    expansion: 'quarterly',
+    asOf,
+  };
+}
+
+async function measure(world: World, name: string, target: number, asOf: string | null): Promise<void> {
+  const timings: number[] = [];
+  let rows = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    const response = await world.request({ method: 'POST', url: `/api/budget/${world.budgetIds[0]}/report`, payload: reportRequest(world, run, asOf) });
+    timings.push(performance.now() - started);
+    if (response.statusCode !== 200) throw new Error(`report: ${response.statusCode} ${response.body}`);
+    rows = Math.max(rows, response.json().rows.length);
+  }
+  const p95 = percentile(timings, 0.95);
+  report(name, `≤ ${target} ms`, `p50 ${percentile(timings, 0.5).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (up to ${rows} rows; load ${load()})`, p95 <= target);
+}
+
+async function main(): Promise<void> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'eelarve-bench-report-'));
+  await chmod(tmp, 0o755);
+  let adminUrl = process.env.DATABASE_URL;
+  let server: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
+  if (!adminUrl) {
+    console.log(`starting an embedded PostgreSQL in ${tmp}`);
+    server = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'data') });
+    adminUrl = server.adminUrl;
+  }
+  const databaseName = `bench_report_${randomUUID().slice(0, 8)}`;
+  const databaseUrl = await createDatabase(adminUrl, databaseName);
+  const app = await buildApp(testConfig(databaseUrl, { dataDir: path.join(tmp, 'app') }));
+  try {
+    await app.ready();
+    console.log(`seeding a document of ${RECORDS_TOTAL} records in ${BUDGETS} budgets (load ${load()} on ${os.cpus().length} cores)`);
+    const world = await seedStructure(app);
+    const started = performance.now();
+    let baseRecords: string[] = [];
+    for (let index = 0; index < BUDGETS; index++) {
+      const ids = await seedRecords(app, world, index);
+      if (index === 0) baseRecords = ids;
+    }
+    await caughtUp(app);
+    report('seeding (append + both record read models)', 'informational', `${((performance.now() - started) / 1000).toFixed(1)} s`, null);
+    const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const facts = await db.query('SELECT count(*) AS n FROM read.report_facts WHERE budget_id = $1', [world.budgetIds[0]]);
+    await db.end();
+    report('fact rows of the base budget', 'informational', `${facts.rows[0]?.n} for ${PER_BUDGET} records`, null);
+    await measure(world, `report of ${PER_BUDGET} records, 3 comparisons, quarterly, 3 levels`, TARGETS.reportP95Ms, null);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const moment = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await editRecords(app, world, baseRecords);
+    await caughtUp(app);
+    await measure(world, `the same as of a moment before ${EDITS} edits`, TARGETS.asOfP95Ms, moment);
+  } finally {
+    await app.close();
+    await dropDatabase(adminUrl, databaseName).catch(() => undefined);
+    await server?.stop();
+    await rm(tmp, { recursive: true, force: true });
+  }
+  console.log('\n| measurement | target | measured | |\n|---|---|---|---|');
+  for (const row of results) console.log(`| ${row.name} | ${row.target} | ${row.value} | ${row.met === null ? '' : row.met ? 'met' : 'MISSED'} |`);
+  if (assertTargets && results.some((row) => row.met === false)) process.exitCode = 1;
+}
+
+await main();
