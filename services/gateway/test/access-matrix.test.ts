@@ -121,6 +121,8 @@ interface Target {
   spareItemId: string;
   /** A record in the budget's sub-budget (made for every budget of the world). */
   recordId: string;
+  /** A general saved report view of the budget (made for every budget of the world). */
+  storedSettingId: string;
   /** The caller's occupation. */
   occupationId: string;
   /** An occupation whose permissions user administrators change, and one with none to copy from. */
@@ -350,6 +352,7 @@ async function buildDocument(organizationId: string, status: ResourceStatus): Pr
     itemId,
     spareItemId,
     recordId: '',
+    storedSettingId: '',
     budgetId: '',
     budgetName: '',
     schemeId: '',
@@ -460,6 +463,14 @@ async function recordIn(target: Target): Promise<string> {
   });
   await server.app.projections.waitForPosition(['records'], written.position, 10_000);
   return recordId;
+}
+
+/** A general saved report view of the target's budget: saved by the platform administrator and promoted. */
+async function generalViewIn(target: Target): Promise<string> {
+  const { documentId, budgetId } = target;
+  const id = await created('/api/stored-settings', { type: 'REPORT', name: unique('Vaade '), documentId, budgetId, settings: {} });
+  await call({ method: 'POST', url: `/api/stored-settings/${id}/promote` });
+  return id;
 }
 
 /** Fresh resources for writes that are allowed (the caller's grants follow them). */
@@ -708,6 +719,15 @@ const ROUTES: RouteCase[] = [
 
   // Budgets and their approval route.
   budgetRoute('GET /api/budget/:id', 'read', (t) => get(`/api/budget/${t.budgetId}`), { names: (t) => t.budgetId }),
+  // A general saved view is read by whoever reads its budget (spec 3, section 4); an unknown or foreign one is not found.
+  {
+    key: 'GET /api/stored-setting/:id',
+    level: 'budget',
+    action: 'read',
+    notFound: 'OBJECT_NOT_FOUND',
+    request: (t) => get(`/api/stored-setting/${t.storedSettingId}`),
+    names: (t) => t.storedSettingId,
+  },
   budgetRoute('PUT /api/budget/:id', 'settingsOrStatus', (t) => send('PUT', `/api/budget/${t.budgetId}`, budgetBody(t.budgetName, IN_PREPARATION)), {
     privilege: 'STATUS_ADMIN',
     fresh: fresh.budget,
@@ -994,9 +1014,9 @@ const OUTSIDE_THE_MATRIX: Record<string, string> = {
   'DELETE /api/resource-status/:id': 'status administration (STATUS_ADMIN): resource-statuses.test.ts',
   'POST /api/resource-status/:id/reset': 'status administration (STATUS_ADMIN): resource-statuses.test.ts',
   'GET /api/task/:id': "a task is the caller's own: tasks.test.ts",
-  // A stored setting is addressed by its own id and is the owner's or (general) its budget's readers': stored-settings.test.ts
-  // asks each with no grant (403), a read grant, a document update grant, another organisation (404) and a hidden budget.
-  'GET /api/stored-setting/:id': 'a saved report view, personal or general: stored-settings.test.ts',
+  // Changing a general saved view needs read access to its budget and an update grant on its document (no status locks a
+  // view): an oracle of its own; stored-settings.test.ts asks it with no grant, read and update grants, another organisation
+  // and a hidden budget. A personal view is its owner's alone.
   'DELETE /api/stored-settings/:id': 'a saved report view, personal or general: stored-settings.test.ts',
   'POST /api/stored-settings/:id/promote': 'a saved report view, promoted with document update permission: stored-settings.test.ts',
 };
@@ -1152,6 +1172,7 @@ beforeAll(async () => {
   // A record in every budget of both organisations (the same target object may stand for two statuses).
   const everyTarget = new Set([...documents.values(), ...budgets.values(), budgetHome, ...otherWorld.documents.values(), ...otherWorld.budgets.values()]);
   for (const target of everyTarget) target.recordId = await recordIn(target);
+  for (const target of everyTarget) target.storedSettingId = await generalViewIn(target);
   const name = (target: Target, what: string) => {
     labels.set(target.documentId, `${what} document`);
     labels.set(target.schemeId, `${what} document's scheme`);
