@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { calculatedValue, canonicalAmount, sumAmounts } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { created, importedRecords, type RecordsWorld, recordsWorld } from './records-world';
+import { created, IN_PREPARATION, importedRecords, type RecordsWorld, recordsWorld } from './records-world';
 
 /**
  * The report API (issue 12, points 1, 2 and 7) on a real PostgreSQL: totals checked against sums
@@ -354,6 +354,40 @@ describe('report access', () => {
   });
 });
 
+describe('sum budget report', () => {
+  it('adds up its components, and shows each as a column of its own', async () => {
+    const row = (kind: string, amount: string, months: string[] | null = null): Row => ({
+      name: 'Rida',
+      amount,
+      months,
+      classifiers: { [world.kind]: kind, [world.account]: '4500' },
+    });
+    const first = await world.budget();
+    const second = await world.budget();
+    await importedRecords(world, first, [row('01', '10'), row('02', '2.5', ['1', '1.5', ...Array(10).fill('0')])]);
+    await importedRecords(world, second, [row('01', '0.25')]);
+    const sum = await created(
+      await world.admin.request({
+        method: 'POST',
+        url: `/api/document/${world.documentId}/budget`,
+        payload: {
+          type: 'SUM_BUDGET',
+          name: `Koond ${randomUUID().slice(0, 6)}`,
+          description: '',
+          resourceStatusId: IN_PREPARATION,
+          sumBudgetComponentIds: [first, second],
+        },
+      }),
+    );
+    await reportCaughtUp();
+    const report = await reportOf(sum, { componentColumns: true, basePeriod: { start: '2026-02-01', duration: 11 } }, world.reader.client);
+    expect(report.columns.map((column) => column.key)).toEqual(['base', `component:${first}`, `component:${second}`]);
+    expect(report.total.sums).toEqual({ base: '1.5', [`component:${first}`]: '1.5', [`component:${second}`]: '0' });
+    const whole = await reportOf(sum, { componentColumns: true }, world.reader.client);
+    expect(whole.total.sums).toEqual({ base: '12.75', [`component:${first}`]: '12.5', [`component:${second}`]: '0.25' });
+  });
+});
+
 describe('report as of a past moment', () => {
   it('answers the totals as they stood between edits, deletions and promotions', async () => {
     const budgetId = await world.budget();
@@ -393,5 +427,19 @@ describe('report as of a past moment', () => {
     });
     expect(since.total.sums).toEqual({ base: '8', vote: '150.5', change: '-142.5' });
     expect((await reportOf(budgetId, { asOf: '2000-01-01T00:00:00Z' })).total.sums.base).toBe('0');
+    // Months as they stood: a split changed since counts with its old months in a period column.
+    const split = (first: string) => [first, ...Array(11).fill('1')];
+    const url = `${place}/record/${first}`;
+    expect(
+      (await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Esimene', amount: '14', factors: { months: split('3') } } })).statusCode,
+    ).toBe(200);
+    await reportCaughtUp();
+    const beforeSecondSplit = await moment();
+    const changed = await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Esimene', amount: '111', factors: { months: split('100') } } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    await reportCaughtUp();
+    const january = { basePeriod: { start: '2026-01-01', duration: 1 } };
+    expect((await reportOf(budgetId, january)).total.sums.base).toBe('100');
+    expect((await reportOf(budgetId, { ...january, asOf: beforeSecondSplit, expansion: 'quarterly' })).total.sums).toEqual({ base: '3', 'base:2026-01': '3' });
   });
 });
