@@ -103,6 +103,48 @@ describe('web: the budget report (browser)', () => {
     await record(otherBudgetId, education, 'Õpetajad', '600', { [activityId]: '01', [sourceId]: 'A' }, monthly('50'));
   }, 120_000);
 
+  it('reorders chips by dragging, says when loading takes over 15 s and resets, and shows a refused report as an error', async () => {
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+    // First in the file: nothing is remembered or saved yet. The report answers only after 16 s: the screen says so at 15 s and offers the default filters.
+    let delay = true;
+    await page.route('**/api/budget/*/report', async (route) => {
+      if (delay) await new Promise((resolve) => setTimeout(resolve, 16_000));
+      await route.continue();
+    });
+    await page.goto(`/document/${documentId}/budget/${budgetId}/report`);
+    await page.getByTestId('report-loading').waitFor();
+    await page.getByTestId('report-slow').waitFor({ timeout: 25_000 });
+    delay = false;
+    await page.getByTestId('report-reset').click();
+    await ready(page);
+    expect(await page.getByTestId('report-slow').count()).toBe(0);
+    await eventually(() => totalCell(page, 'base').textContent()).toBe(money('1 900,50'));
+
+    // Drag the master classifier's chip before the sub-budgets' chip.
+    const chipKeys = () => page.getByTestId('report-chip').evaluateAll((chips) => chips.map((chip) => chip.getAttribute('data-filter-key')?.split(':')[0]));
+    expect(await chipKeys()).toEqual(['SUB_BUDGET', 'MASTER_CLASSIFIER']);
+    await page.getByTestId('report-chip').nth(1).dragTo(page.getByTestId('report-chip').nth(0));
+    await eventually(chipKeys).toEqual(['MASTER_CLASSIFIER', 'SUB_BUDGET']);
+    // The visibility menu shows another classifier's chip.
+    await page.getByTestId('report-filter-visibility').click();
+    await page.locator(`[data-testid="report-filter-visible"][data-filter-key="CLASSIFIER:${sourceId}"]`).check();
+    await eventually(chipKeys).toEqual(['MASTER_CLASSIFIER', 'SUB_BUDGET', 'CLASSIFIER']);
+    await page.keyboard.press('Escape');
+
+    // A refused report: the error state with its alert icon and the translated code, no table.
+    await page.route('**/api/budget/*/report', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ code: 'SCHEME_NOT_FOUND', message: 'gone' }) }),
+    );
+    await page.getByTestId('report-grouping').selectOption(sourceId);
+    const error = page.getByTestId('report-error');
+    await error.waitFor();
+    expect(await error.locator('svg.report-alert-icon').count()).toBe(1);
+    expect(await error.locator('[data-error-code="SCHEME_NOT_FOUND"]').count()).toBe(1);
+    expect(await page.getByTestId('report-grid').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 120_000);
+
   it('groups, filters with a chip, compares, calculates, expands by quarter, saves and gets back views and columns, exports', async () => {
     const page = await suite.openPage();
     await signIn(page, suite.server.admin);
@@ -238,7 +280,7 @@ describe('web: the budget report (browser)', () => {
     await page.getByTestId('report-saved').click();
     expect(await page.getByTestId('report-view').getAttribute('data-name')).toBe('Haridus allikate kaupa');
     expect(await page.getByTestId('report-columns').getAttribute('data-name')).toBe('Lisaeelarvega');
-  });
+  }, 120_000);
 
   it('reads in English, and axe finds nothing serious', async () => {
     const page = await suite.openPage();
