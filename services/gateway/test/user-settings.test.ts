@@ -142,6 +142,8 @@ describe('user settings by type (spec 1, section 3; spec 3, section 3)', () => {
       ],
       [{ type: 'BUDGET_SCHEME', budgetId, settings: { schemeId: 'not-an-id' } }, 'body.settings.schemeId'],
       [{ type: 'BUDGET_ERP', settings: {} }, 'body.budgetId'],
+      [{ type: 'BUDGET_SCHEME', settings: { schemeId: null } }, 'body.budgetId'],
+      [{ type: 'REPORT', documentId: budgetId, subBudgetId: budgetId, settings: {} }, 'body.budgetId'],
       [{ type: 'OCCUPATION_DOCUMENT', budgetId, settings: { rememberedDocumentId: null } }, 'body.budgetId'],
       [{ type: 'OCCUPATION_DOCUMENT', settings: { rememberedDocumentId: 'x' } }, 'body.settings.rememberedDocumentId'],
     ];

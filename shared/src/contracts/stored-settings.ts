@@ -179,15 +179,16 @@ export const erpTableSettingsSchema = z.strictObject({
 
 /**
  * What each user setting type holds, and where: the report's remembered scheme, grouping
- * classifier and filters (REPORT) and its columns (REPORT_COLUMNS), the ERP pane (BUDGET_ERP) and the
- * sub-budgets tab's scheme (BUDGET_SCHEME) per budget; the remembered document (OCCUPATION_DOCUMENT)
- * per occupation, with no document or budget.
+ * classifier and filters (REPORT), its columns (REPORT_COLUMNS) and the ERP pane (BUDGET_ERP) per
+ * budget; the sub-budgets tab's scheme (BUDGET_SCHEME) per budget or document; the remembered
+ * document (OCCUPATION_DOCUMENT) per occupation, with no document or budget.
  */
 export const USER_SETTINGS_BY_TYPE = {
   REPORT: { settings: reportViewSettingsSchema, scope: 'budget' },
   REPORT_COLUMNS: { settings: reportColumnsSettingsSchema, scope: 'budget' },
   BUDGET_ERP: { settings: erpTableSettingsSchema, scope: 'budget' },
-  BUDGET_SCHEME: { settings: z.strictObject({ schemeId: z.uuid().nullable() }), scope: 'budget' },
+  // Schemes are the document's: remembered per budget (the sub-budgets tab) or for the whole document.
+  BUDGET_SCHEME: { settings: z.strictObject({ schemeId: z.uuid().nullable() }), scope: 'document' },
   OCCUPATION_DOCUMENT: { settings: z.strictObject({ rememberedDocumentId: z.uuid().nullable() }), scope: 'occupation' },
 } as const;
 

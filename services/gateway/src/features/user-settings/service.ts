@@ -29,21 +29,25 @@ function scopeOf(ids: { documentId?: string; budgetId?: string; subBudgetId?: st
 }
 
 /**
- * Each type in its own place (USER_SETTINGS_BY_TYPE): per budget (a sub-budget only within one), or
- * the occupation's own with no ids. The ids are not checked against the read models: the settings
- * are the caller's, read back only by them, and a screen state of a deleted budget harms nobody.
+ * Each type in its own place (USER_SETTINGS_BY_TYPE): per budget (a sub-budget only within one), per
+ * budget or document, or the occupation's own with no ids. The ids are not checked against the read
+ * models: the settings are the caller's, read back only by them, and a screen state of a deleted
+ * budget harms nobody.
  */
 function assertScope(input: SettingsPut): void {
-  if (USER_SETTINGS_BY_TYPE[input.type].scope === 'occupation') {
+  const scope = USER_SETTINGS_BY_TYPE[input.type].scope;
+  if (scope === 'occupation') {
     const given = (['documentId', 'budgetId', 'subBudgetId'] as const).filter((field) => input[field] !== undefined);
     if (given.length > 0)
       throw fieldErrors(
         'SCHEMA_VALIDATION_ERROR',
         given.map((field) => ({ field, message: 'validation.invalid' })),
       );
-  } else if (!input.budgetId) {
-    throw fieldError('SCHEMA_VALIDATION_ERROR', 'budgetId', 'validation.required', `${input.type} settings belong to a budget`);
+    return;
   }
+  const placed = scope === 'budget' ? Boolean(input.budgetId) : Boolean(input.budgetId ?? input.documentId);
+  if (!placed || (input.subBudgetId && !input.budgetId))
+    throw fieldError('SCHEMA_VALIDATION_ERROR', 'budgetId', 'validation.required', `${input.type} settings belong to a budget`);
 }
 
 /** The occupation settings belong to: the routes declare `occupation` access, so there is one. */
