@@ -34,9 +34,10 @@ function saysGzip(request: FastifyRequest): boolean {
 
 /** Unpacks (bounded) and parses a gzip JSON body. */
 export async function unpackImportBody(bytes: Buffer): Promise<unknown> {
-  let text: Buffer;
+  let text: string;
   try {
-    text = await unzip(bytes, { maxOutputLength: IMPORT_BODY_LIMITS.unpackedBytes });
+    // Only the text is kept: the unpacked bytes are garbage before the (larger) parsed rows exist.
+    text = (await unzip(bytes, { maxOutputLength: IMPORT_BODY_LIMITS.unpackedBytes })).toString('utf8');
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new DomainError('IMPORT_BODY_TOO_LARGE', 'the import body unpacks beyond 200 MB');
     throw new DomainError('IMPORT_BODY_INVALID', 'the import body is not valid gzip');
@@ -44,9 +45,9 @@ export async function unpackImportBody(bytes: Buffer): Promise<unknown> {
   return parseJson(text);
 }
 
-function parseJson(text: Buffer): unknown {
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new DomainError('IMPORT_BODY_INVALID', 'the import body is not JSON');
   }
@@ -59,7 +60,7 @@ async function parseImportBody(request: FastifyRequest, bytes: Buffer): Promise<
     return parsed;
   }
   if (saysGzip(request)) throw new DomainError('IMPORT_BODY_INVALID', 'the body is announced as gzip but is not');
-  const parsed = parseJson(bytes);
+  const parsed = parseJson(bytes.toString('utf8'));
   storedBodies.set(request, await pack(bytes));
   return parsed;
 }
