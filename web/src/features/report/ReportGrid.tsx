@@ -126,6 +126,13 @@ export function ReportGrid({
   const [containerRef, firstWidth] = useFirstColumnWidth();
   const gridApi = useRef<GridApi<ReportRow> | null>(null);
 
+  // The definitions change only with what they show: new ones each render would make the grid
+  // redraw its header (closing an open column menu) and cells.
+  const shape = columns.map(({ column, title }) => [column.key, title, column.operation, column.parentKey].join('\u0000')).join('\u0001');
+  const latestColumns = useRef(columns);
+  latestColumns.current = columns;
+  const { decimalPlaces, decimalSeparator } = amountFormat;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` stands for the columns read from the ref.
   const columnDefs = useMemo<ColDef<ReportRow>[]>(
     () => [
       {
@@ -136,7 +143,7 @@ export function ReportGrid({
         minWidth: firstWidth,
         sortable: false,
       },
-      ...columns.map<ColDef<ReportRow>>(({ column, title }) => {
+      ...latestColumns.current.map<ColDef<ReportRow>>(({ column, title }) => {
         const percent = column.operation === 'percent';
         return {
           colId: column.key,
@@ -148,11 +155,11 @@ export function ReportGrid({
           type: 'rightAligned',
           cellClass: column.parentKey ? 'report-sum report-sub-sum' : 'report-sum',
           valueGetter: ({ data }) => data?.sums[column.key] ?? null,
-          valueFormatter: ({ value }) => formatSum(value as string | null, percent, amountFormat),
+          valueFormatter: ({ value }) => formatSum(value as string | null, percent, { decimalPlaces, decimalSeparator }),
         };
       }),
     ],
-    [columns, firstWidth, amountFormat, intl],
+    [shape, firstWidth, decimalPlaces, decimalSeparator, intl],
   );
 
   const rowClassRules = useMemo<RowClassRules<ReportRow>>(
