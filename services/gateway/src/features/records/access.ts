@@ -22,6 +22,11 @@ export const RECORD_AUDITORS = { privileges: ['USER_ADMIN', 'IS_ADMIN'] as Privi
 
 /** The records screen's next read is the records read model: commands wait for it. */
 export const RECORD_READ_MODELS = ['records'] as const;
+/**
+ * A record made, deleted or brought back also changes its document's and budget's counts, kept
+ * by the documents read model (the documents list, the period lock): those commands wait for both.
+ */
+export const RECORD_COUNT_READ_MODELS = ['records', 'documents'] as const;
 
 /** The sub-budget id that stands for "records fitting no sub-budget of the scheme" (spec 2, the -2 row). */
 export const UNFIT_SUB_BUDGET = '-2';

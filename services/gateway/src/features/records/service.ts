@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import type { CommandContext, CommandResult } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
-import { budgetPlace, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
+import { budgetPlace, RECORD_COUNT_READ_MODELS, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
 import { codesOf, recordFacts } from './facts';
 import { schemeClassifierIds } from './fitting';
 import { readsWholeBudget, schemeRecordsOf, schemesRecordsOf, wholeBudgetReader } from './lists';
@@ -144,11 +144,15 @@ export function recordService(app: FastifyInstance) {
   }
 
   /** Validates all, then writes each record's command (bounded), answering the latest position for read-your-writes. */
-  async function runBulk(caller: Caller, commands: readonly RecordCommand[]): Promise<{ id: string; position: string | null; count: number }> {
+  async function runBulk(
+    caller: Caller,
+    commands: readonly RecordCommand[],
+    readModels: readonly string[],
+  ): Promise<{ id: string; position: string | null; count: number }> {
     await assertAllDecide(commands);
     const results = await limited(commands, BULK_CONCURRENCY, (command) => run(caller, command, []));
     const position = latestPosition(results.map((result) => result.position));
-    await app.commands.awaitReadModels(RECORD_READ_MODELS, position);
+    await app.commands.awaitReadModels(readModels, position);
     return { id: commands[0]?.recordId ?? '', position, count: results.filter((result) => result.events.length > 0).length };
   }
 
@@ -190,16 +194,20 @@ export function recordService(app: FastifyInstance) {
       const facts = await factsFor(place, codesOf(classifiers));
       const months = input.factors?.months ?? null;
       const { id: budgetId, documentId, organizationId } = place.budget;
-      return run(caller, ({ newId }) => ({
-        type: 'CreateRecord',
-        recordId: newId(),
-        budgetId,
-        documentId,
-        organizationId,
-        values: { name: input.name, amount: input.amount ?? null, months, classifiers },
-        facts,
-        duplicatedFrom: input.duplicatedFrom ?? null,
-      }));
+      return run(
+        caller,
+        ({ newId }) => ({
+          type: 'CreateRecord',
+          recordId: newId(),
+          budgetId,
+          documentId,
+          organizationId,
+          values: { name: input.name, amount: input.amount ?? null, months, classifiers },
+          facts,
+          duplicatedFrom: input.duplicatedFrom ?? null,
+        }),
+        RECORD_COUNT_READ_MODELS,
+      );
     },
 
     async update(caller: Caller, path: RecordPath, recordId: string, input: RecordInput): Promise<CommandResult> {
@@ -228,7 +236,7 @@ export function recordService(app: FastifyInstance) {
     async remove(caller: Caller, path: RecordPath, recordId: string): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
       const row = await oneRecord(place, recordId);
-      return run(caller, { type: 'DeleteRecord', recordId, origin: await originOf(row) });
+      return run(caller, { type: 'DeleteRecord', recordId, origin: await originOf(row) }, RECORD_COUNT_READ_MODELS);
     },
 
     /** POST .../records-delete: all or none (every id must be a record of the place). */
@@ -239,6 +247,7 @@ export function recordService(app: FastifyInstance) {
       return runBulk(
         caller,
         rows.map((row, index) => ({ type: 'DeleteRecord', recordId: row.id, origin: origins[index] ?? null })),
+        RECORD_COUNT_READ_MODELS,
       );
     },
 
@@ -254,6 +263,7 @@ export function recordService(app: FastifyInstance) {
       return runBulk(
         caller,
         rows.map((row, index) => ({ type: 'UpdateRecord', recordId: row.id, changes, facts, origin: origins[index] ?? null })),
+        RECORD_READ_MODELS,
       );
     },
 
@@ -276,7 +286,8 @@ export function recordService(app: FastifyInstance) {
       const before = versions.slice(0, index).map((version) => version.event);
       const codes = versions.flatMap((version) => ('classifiers' in version.event.data ? Object.values(version.event.data.classifiers) : []));
       const facts = await factsFor(place, codes);
-      return run(caller, { type: 'RevertRecordChange', recordId, target: { eventId, event: target.event }, before, facts, origin });
+      // Reverting a deletion brings the record back: the counts change.
+      return run(caller, { type: 'RevertRecordChange', recordId, target: { eventId, event: target.event }, before, facts, origin }, RECORD_COUNT_READ_MODELS);
     },
 
     /** GET .../record/{id}/events: the stored events of the record's streams with their metadata (auditors). */
