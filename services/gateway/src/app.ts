@@ -29,6 +29,7 @@ import { organizationRoutes } from './features/organizations/routes';
 import { projectionRoutes } from './features/projections/routes';
 import { budgetRecordRoutes } from './features/records/routes';
 import { reportRoutes } from './features/report/routes';
+import { reportLiveRoutes } from './features/report-live/routes';
 import { adminOccupationRoutes } from './features/admin-occupations/routes';
 import { occupationRoutes } from './features/occupations/routes';
 import { resourcePermissionRoutes } from './features/resource-permissions/routes';
@@ -156,6 +157,7 @@ async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(taskRoutes);
   await app.register(recordImportRoutes);
   await app.register(reportRoutes);
+  await app.register(reportLiveRoutes);
 }
 
 /**
