@@ -175,7 +175,7 @@ function SumBudgetFacts({ budget }: { budget: BudgetView }) {
   );
 }
 
-/** A monitoring budget's import address, when the import last ran, and its latest import's report. */
+/** A monitoring budget's import address, when its automatic sync (the system job) last ran, and its latest import's report. */
 function MonitoringFacts({ budget, importReport: ImportReport }: { budget: BudgetView; importReport?: ImportReportComponent }) {
   const me = useCurrentUser();
   const document = useDocument();
