@@ -2,6 +2,7 @@ import { reportRequestSchema, reportResponseSchema } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LARGE_JSON_COMPRESSION as compress, sendJsonText } from '../../infrastructure/json-text';
 import { reportService } from './service';
 
 /**
@@ -20,6 +21,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     '/api/budget/:budgetId/report',
     {
       config: { access: 'occupation' },
+      compress,
       schema: {
         tags,
         operationId: 'postBudgetReport',
@@ -29,6 +31,11 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: reportResponseSchema },
       },
     },
-    (request) => reports.report(request.caller.auth, request.params.budgetId, request.body),
+    // Thousands of rows: sent as the service built them (typed as the response schema), not parsed again on the way out.
+    (request, reply) =>
+      sendJsonText(
+        reply,
+        reports.report(request.caller.auth, request.params.budgetId, request.body).then((report) => JSON.stringify(report)),
+      ),
   );
 }
