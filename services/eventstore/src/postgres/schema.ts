@@ -1,5 +1,6 @@
 import { createKysely, migrate, type Pool } from '@eelarve/postgres';
 import { type Migration, sql } from 'kysely';
+import { lockStreamsSql } from './sql';
 
 /**
  * The global order is (transaction_id, position): `position` is handed out when a row is
@@ -242,7 +243,14 @@ as $sql$
   from appends a left join stored s on s.ord = a.ord
 $sql$;
 
-create function eventstore.append_events(
+${appendEventsFunction('create', '')}`;
+
+/**
+ * The set-based append_events; `lockStreams` runs before its first write (002 had nothing
+ * there, 004 adds lockStreamsSql's stream locks).
+ */
+function appendEventsFunction(create: 'create' | 'create or replace', lockStreams: string): string {
+  return `${create} function eventstore.append_events(
   p_streams text[], p_expected text[], p_counts int[],
   p_ids uuid[], p_types text[], p_data jsonb, p_metadata jsonb)
 returns table (append_index int, outcome text, last_revision bigint, commit_position xid8, prepare_position bigint)
@@ -261,7 +269,7 @@ declare
   v_last_positions bigint[];
   v_short boolean;
 begin
-  -- Claims the revisions of every append in one statement, creating streams as needed, and
+${lockStreams}  -- Claims the revisions of every append in one statement, creating streams as needed, and
   -- lets in the appends whose expected revision holds. The row locks serialise each stream's
   -- writers; an append refused below gives them back. One whose ids are stored already (a
   -- retry) may still answer as the original did, so those refused are checked for that.
@@ -337,6 +345,7 @@ ${insertEvents('on conflict (event_id) do nothing')}  end;
 end;
 $fn$;
 `;
+}
 
 /**
  * The store's usual append is one plain statement (FAST_APPEND_SQL) that assumes every append
@@ -352,6 +361,18 @@ begin
 end;
 $fn$;
 `;
+
+/**
+ * append_events as 002 made it, with the streams locked before its first write, as the plain
+ * statement locks them (lockStreamsSql says why).
+ */
+const lockStreamsInAppendEvents = appendEventsFunction(
+  'create or replace',
+  `  -- Every lock before the first write: see lockStreamsSql in sql.ts.
+  perform count(*) from (${lockStreamsSql('p_streams')}) l;
+
+`,
+);
 
 /** Exported for the upgrade test, which builds a store as an earlier version left it. */
 export const migrations: Record<string, Migration> = {
@@ -370,6 +391,11 @@ export const migrations: Record<string, Migration> = {
   '003_one_statement_append': {
     up: async (db) => {
       await sql.raw(createRefuseGroup).execute(db);
+    },
+  },
+  '004_stream_locks_before_writes': {
+    up: async (db) => {
+      await sql.raw(lockStreamsInAppendEvents).execute(db);
     },
   },
 };

@@ -9,21 +9,49 @@ export const APPEND_SQL = `
 select append_index, outcome, last_revision, commit_position::text as commit_position, prepare_position
 from eventstore.append_events($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb, $7::jsonb)`;
 
+/** Seeds the hash of a stream's lock key. */
+const STREAM_LOCK_SEED = 1702;
+
+/**
+ * Takes a transaction-level advisory lock on each stream named in the text array `names`, in
+ * the order of their keys (every writer locks in that one order, and takes them all before it
+ * waits on anything else, so writers cannot deadlock on them). It must come before the
+ * append's first write: $all is ordered by transaction id, and a transaction gets its id at
+ * its first write. Without it, a group that wrote stream A and then waited on stream B's row
+ * lock kept an id older than the writer it waited for, and $all showed B's later revision
+ * first. An advisory lock assigns no id, so with it a group gets its id once every earlier
+ * writer of its streams has committed (ids only grow), and later writers wait for its commit.
+ * A group of one stream locks too, though its own first write already waits for the stream's
+ * earlier writers: otherwise it could take a stream that a locked group has not reached yet.
+ * The seed keeps these keys apart from the gateway's named locks (hashtextextended(name, 0));
+ * two streams sharing a key only wait for each other. Each lock is a slot of the server's lock
+ * table (max_locks_per_transaction per connection, shared) until the commit; the batcher's
+ * groups hold at most GROUP_EVENTS streams.
+ */
+export function lockStreamsSql(names: string): string {
+  return `select pg_advisory_xact_lock(k.key)
+    from (select distinct hashtextextended(n.name, ${STREAM_LOCK_SEED}) as key from unnest(${names}) as n(name) order by key) k`;
+}
+
 /**
  * The usual append of a group, as one plain statement with the parameters of APPEND_SQL: it
  * claims every stream's revisions (creating streams as needed; the row locks, taken in name
  * order, serialise each stream's writers), inserts all the events and notifies listeners, with
  * no function call, block or subtransaction around it, which cost the server as much again as
- * the inserts themselves. It only knows how to succeed: if an expected revision does not hold,
- * eventstore.refuse_group() raises EV001, and an event id stored before (a retry, or a reuse)
- * breaks the unique index; either undoes the whole statement, and the group then goes through
+ * the inserts themselves. It locks the group's streams first (lockStreamsSql). It only knows
+ * how to succeed: if an expected revision does not hold, eventstore.refuse_group() raises
+ * EV001, and an event id stored before (a retry, or a reuse) breaks the unique index; either undoes the whole statement, and the group then goes through
  * append_events, which answers each append on its own. One row answers for the whole group
  * (AllAppendedRow): each append's last revision and last position as array texts, in order.
  */
 export const APPEND_ALL_SQL = `
-with appends as (
+with locked as (
+  select count(*) as streams from (${lockStreamsSql('$1::text[]')}) l
+), appends as (
+  -- From the locked streams: every lock is taken before the claims below write anything.
   select a.ord, a.name, a.expected, a.count, sum(a.count) over (order by a.ord) - a.count as before
   from unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)
+  cross join locked
 ), claimed as (
   insert into eventstore.streams as s (stream_name, revision)
   select a.name, a.count - 1 from appends a order by a.name
