@@ -2,6 +2,7 @@ import type { GridOptions } from 'ag-grid-community';
 import { AgGridReact, type AgGridReactProps } from 'ag-grid-react';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import { AG_GRID_TEXT_KEYS, agGridMessageId } from './messages';
 import { gridTheme } from './setup';
 
 export type DataGridProps<TData> = AgGridReactProps<TData> & { testId?: string; height?: number | string };
@@ -11,6 +12,7 @@ export function DataGrid<TData>({ testId, height = '70vh', defaultColDef, ...pro
   const intl = useIntl();
   const localeText = useMemo<GridOptions['localeText']>(
     () => ({
+      ...Object.fromEntries(AG_GRID_TEXT_KEYS.map((key) => [key, intl.formatMessage({ id: agGridMessageId(key) })])),
       noRowsToShow: intl.formatMessage({ id: 'grid.noRows' }),
       loadingOoo: intl.formatMessage({ id: 'grid.loading' }),
     }),

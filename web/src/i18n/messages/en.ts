@@ -15,6 +15,7 @@ import { permissionsMessages } from '../../features/permissions/messages';
 import { recordsMessages } from '../../features/records/messages';
 import { dashboardMessages } from '../../features/dashboard/messages';
 import { reportMessages } from '../../features/report/messages';
+import { gridMessages } from '../../grid/messages';
 import type { Messages } from './et';
 
 /** English catalog: the same keys as `et.ts` (the type makes a missing or extra key a compile error). */
@@ -260,6 +261,7 @@ export const en: Messages = {
   ...statusLockMessages.en,
   ...permissionsMessages.en,
   ...recordsMessages.en,
+  ...gridMessages.en,
   ...dashboardMessages.en,
   ...reportMessages.en,
   ...organizationAdminMessages.en,

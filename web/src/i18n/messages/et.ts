@@ -15,6 +15,7 @@ import { permissionsMessages } from '../../features/permissions/messages';
 import { recordsMessages } from '../../features/records/messages';
 import { dashboardMessages } from '../../features/dashboard/messages';
 import { reportMessages } from '../../features/report/messages';
+import { gridMessages } from '../../grid/messages';
 
 /**
  * Estonian (default) catalog. `en.ts` must carry exactly the same keys (checked by the compiler
@@ -262,6 +263,7 @@ export const et = {
   ...statusLockMessages.et,
   ...permissionsMessages.et,
   ...recordsMessages.et,
+  ...gridMessages.et,
   ...dashboardMessages.et,
   ...reportMessages.et,
   ...organizationAdminMessages.et,
