@@ -57,6 +57,8 @@ describe('web: the budget report (browser)', () => {
   let budgetId: string;
   let otherBudgetId: string;
   let sourceId: string;
+  let activityId: string;
+  let education: string;
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -65,7 +67,7 @@ describe('web: the budget report (browser)', () => {
     const { organizationId } = await call<{ organizationId: string }>(admin, 'GET', '/api/auth/me');
     const made = await documentWithMaster(admin, organizationId, { name: 'Aruanded 2027', period: { year: 2027, month: 1, duration: 1 } });
     documentId = made.documentId;
-    const activityId = made.masterClassifierId;
+    activityId = made.masterClassifierId;
     await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '01', name: 'Haridus' });
     await call(admin, 'POST', `/api/classifier/${activityId}/item`, { code: '02', name: 'Kultuur' });
     sourceId = (
@@ -86,9 +88,7 @@ describe('web: the budget report (browser)', () => {
         classifierList: [{ classifierId: activityId, type: 'MAIN' }],
       })
     ).id;
-    const education = (
-      await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Haridus', classifiers: { [activityId]: '01' } })
-    ).id;
+    education = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Haridus', classifiers: { [activityId]: '01' } })).id;
     const culture = (await call<{ id: string }>(admin, 'POST', `/api/schema/${schemeId}/sub-budget`, { name: 'Kultuur', classifiers: { [activityId]: '02' } }))
       .id;
     budgetId = (await call<{ id: string }>(admin, 'POST', `/api/document/${documentId}/budget`, { type: 'COMMON', name: 'Linna eelarve' })).id;
@@ -280,6 +280,16 @@ describe('web: the budget report (browser)', () => {
     await page.getByTestId('report-saved').click();
     expect(await page.getByTestId('report-view').getAttribute('data-name')).toBe('Haridus allikate kaupa');
     expect(await page.getByTestId('report-columns').getAttribute('data-name')).toBe('Lisaeelarvega');
+    await page.keyboard.press('Escape');
+
+    // Live: a record added by someone else shows in the open report without a reload.
+    await call(admin, 'POST', `/api/budget/${budgetId}/sub-budget/${education}/record`, {
+      name: 'Lisatöö',
+      amount: '99.5',
+      classifiers: { [activityId]: '01', [sourceId]: 'A' },
+    });
+    await eventually(() => totalCell(page, 'base').textContent()).toBe(money('1 600,00'));
+    expect(await totalCell(page, 'calc1').textContent()).toBe('18,75 %');
   }, 120_000);
 
   it('reads in English, and axe finds nothing serious', async () => {

@@ -26,6 +26,7 @@ import {
   removeColumn,
   setPeriod,
 } from './model/columns';
+import { useReportLiveUpdates } from './live/useReportLiveUpdates';
 import { changedRows, toggled, visibleRows } from './model/tree';
 import { Popover } from './Popover';
 import { type GridColumn, ReportGrid } from './ReportGrid';
@@ -100,6 +101,8 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
   const exporter = useReportExport();
   const amountFormat = amountFormatOf(me.organizationLocaleSettings);
   useReportViewLog(document.id, budgetId);
+  // Someone changed the budget's records: read the report again (expanded rows and scroll stay, changed rows light up).
+  useReportLiveUpdates(budgetId, (change) => state.followChange(change.position), state.request !== null);
 
   const data = report.data;
   const highlighted = useRowHighlight(data?.rows);

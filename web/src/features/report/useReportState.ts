@@ -67,6 +67,8 @@ export function useReportState(document: Document, budgetId: string) {
   const [view, setView] = useState<ViewState | null>(null);
   const [columns, setColumns] = useState<ColumnsState>(EMPTY_COLUMNS);
   const [expansion, setExpansion] = useState<Expansion>('none');
+  /** The log position of the latest change announced live: the report waits until it includes it. */
+  const [after, setAfter] = useState<string | null>(null);
   const remember = useRememberReport(document.id, budgetId);
 
   const settingRead = !remembered.isPending && !rememberedColumns.isPending;
@@ -94,9 +96,10 @@ export function useReportState(document: Document, budgetId: string) {
             comparisons: requestComparisons(columns),
             calcColumns: columns.calcColumns,
             expansion,
+            ...(after ? { after } : {}),
           }
         : null,
-    [view, filters, columns, expansion],
+    [view, filters, columns, expansion, after],
   );
   const report = useQuery(reportQuery(budgetId, request));
 
@@ -144,6 +147,8 @@ export function useReportState(document: Document, budgetId: string) {
     setColumns,
     setExpansion,
     resetToDefault,
+    /** Live reports (issue 12, point 8): the report is read again once it holds the change at `position`. */
+    followChange: setAfter,
     columnsSettings: () => columnsSettingsOf(columns),
     viewSettings: () => (view ? viewSettingsOf(view, filters) : null),
   };
