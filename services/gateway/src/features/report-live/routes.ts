@@ -12,6 +12,8 @@ const READ_MODEL_WAIT_MS = 5_000;
 const RECONNECT_MS = 2_000;
 
 const params = z.object({ budgetId: z.uuid({ message: 'validation.format' }) });
+/** The stream takes no parameters: unknown ones are refused (400) rather than ignored, so a mistaken client notices. */
+const querystring = z.object({}).strict();
 
 /**
  * Live reports (issue 12, point 8): a server-sent-event stream per open report that says
@@ -41,6 +43,7 @@ export async function reportLiveRoutes(app: FastifyInstance): Promise<void> {
         summary:
           "Follow a budget's report: a text/event-stream whose `changed` events ({budgetId, position}) say its records changed; pass the position to the report as `after`",
         params,
+        querystring,
         produces: ['text/event-stream'],
         response: {
           200: z.string().describe('Server-sent events: `event: changed` with JSON data {budgetId, position}, and `: keep-alive` comments every 15 s'),
