@@ -770,6 +770,8 @@ const ROUTES: RouteCase[] = [
     names: (t) => t.recordId,
   }),
   recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/records', 'read', (t) => get(`${recordPlace(t)}/records`), { names: (t) => t.recordId }),
+  // The report (issue 12): read with the budget, as its records; a sub-budget grant counts only its sub-budget.
+  budgetRoute('POST /api/budget/:budgetId/report', 'read', (t) => send('POST', `/api/budget/${t.budgetId}/report`, { schemeId: t.schemeId })),
   // The other budgets with records in the sub-budget: read on the sub-budget seen from its budget, as its records.
   recordRoute('GET /api/budget/:budgetId/sub-budget/:subBudgetId/matching-budgets', 'read', (t) => get(`${recordPlace(t)}/matching-budgets`)),
   recordRoute('POST /api/budget/:budgetId/sub-budget/:subBudgetId/record', 'data', (t) =>
@@ -1019,6 +1021,7 @@ const OUTSIDE_THE_MATRIX: Record<string, string> = {
   // and a hidden budget. A personal view is its owner's alone.
   'DELETE /api/stored-settings/:id': 'a saved report view, personal or general: stored-settings.test.ts',
   'POST /api/stored-settings/:id/promote': 'a saved report view, promoted with document update permission: stored-settings.test.ts',
+  'GET /api/budget/:budgetId/report/changes': 'a server-sent event stream that stays open (an inject never ends): report-live.test.ts asks it with and without read access',
 };
 
 // ---- running the matrix ----------------------------------------------------------------------------
