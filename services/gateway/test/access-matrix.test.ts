@@ -1021,7 +1021,8 @@ const OUTSIDE_THE_MATRIX: Record<string, string> = {
   // and a hidden budget. A personal view is its owner's alone.
   'DELETE /api/stored-settings/:id': 'a saved report view, personal or general: stored-settings.test.ts',
   'POST /api/stored-settings/:id/promote': 'a saved report view, promoted with document update permission: stored-settings.test.ts',
-  'GET /api/budget/:budgetId/report/changes': 'a server-sent event stream that stays open (an inject never ends): report-live.test.ts asks it with and without read access',
+  'GET /api/budget/:budgetId/report/changes':
+    'a server-sent event stream that stays open (an inject never ends): report-live.test.ts asks it with and without read access',
 };
 
 // ---- running the matrix ----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import type { ClassifierItem } from '@eelarve/shared';
 import type { ICellRendererParams } from 'ag-grid-community';
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { IconAction } from '../../components/IconAction';
 import { ChevronDownIcon, StarIcon } from '../../components/icons';

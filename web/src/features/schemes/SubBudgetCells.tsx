@@ -1,6 +1,6 @@
 import type { ClassifierItem } from '@eelarve/shared';
 import type { ICellRendererParams } from 'ag-grid-community';
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { InlineRowButtons, InlineSaveCancelButtons } from '../../grid/InlineEditParts';
 import { rowEditorKeys, useInlineEditSession, useRowEditSession } from '../../grid/useInlineRowEditing';
