@@ -175,7 +175,8 @@ export interface components {
         | 'IMPORT_BODY_INVALID'
         | 'API_USAGE_NOT_ALLOWED'
         | 'IMPORT_BUDGET_TYPE_INVALID'
-        | 'STORED_SETTING_NAME_NOT_UNIQUE';
+        | 'STORED_SETTING_NAME_NOT_UNIQUE'
+        | 'LIVE_REPORT_STREAMS_EXCEEDED';
       details?: unknown;
       message: string;
       requestId?: string;
@@ -236,7 +237,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Any other error: too many attempts, an internal error, or the service is unavailable (see Retry-After). Codes: INTERNAL_ERROR, SERVICE_UNAVAILABLE, TASK_INTERRUPTED, TOO_MANY_ATTEMPTS, EXTERNAL_AUTH_COOKIE_FAILED. */
+    /** @description Any other error: too many attempts, an internal error, or the service is unavailable (see Retry-After). Codes: INTERNAL_ERROR, SERVICE_UNAVAILABLE, TASK_INTERRUPTED, TOO_MANY_ATTEMPTS, EXTERNAL_AUTH_COOKIE_FAILED, LIVE_REPORT_STREAMS_EXCEEDED. */
     UnexpectedError: {
       headers: {
         [name: string]: unknown;
