@@ -1,9 +1,6 @@
-import { findBudget } from '@eelarve/projections/budgets/queries';
-import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import { readModels } from '../../infrastructure/database';
 import type { AuthContext } from '../../types';
-import { assertResourceAccess, inOrganization } from '../permissions/authorize';
+import { reportService } from '../report/service';
 
 /** What a change stream watches: the report's budget, and a sum budget's components whose records its report counts. */
 export interface WatchedReport {
@@ -11,15 +8,13 @@ export interface WatchedReport {
   budgetIds: string[];
 }
 
-/** Who may follow a report's changes: whoever may read the report (features/report/service.ts, same checks and codes). */
+/** Who may follow a report's changes: whoever may read the report (the report's own check and codes). */
 export function reportLiveService(app: FastifyInstance) {
-  const read = readModels(app.db);
+  const reports = reportService(app);
   return {
     async watched(auth: AuthContext, budgetId: string): Promise<WatchedReport> {
-      const budget = await findBudget(read, budgetId);
-      if (!budget || !inOrganization(auth, budget.organization_id)) throw new DomainError('BUDGET_NOT_FOUND');
-      await assertResourceAccess(app, auth, { organizationId: budget.organization_id, documentId: budget.document_id, budgetId: budget.id }, 'read');
-      return { documentId: budget.document_id, budgetIds: [budget.id, ...(budget.sum_budget_component_ids ?? [])] };
+      const budget = await reports.readableBudget(auth, budgetId);
+      return { documentId: budget.documentId, budgetIds: [budget.id, ...budget.componentIds] };
     },
   };
 }

@@ -191,11 +191,18 @@ export function reportService(app: FastifyInstance) {
     if (position) await app.projections.waitForPosition(REPORT_READ_MODELS, position, AFTER_TIMEOUT_MS);
   }
 
+  /** The budget whose report the caller asks for, after the report's access check (also the live report's). */
+  async function readableBudget(auth: AuthContext, budgetId: string): Promise<Budget> {
+    const budget = await budgetOf(auth, budgetId);
+    if (!budget) throw new DomainError('BUDGET_NOT_FOUND');
+    await assertResourceAccess(app, auth, resourceOf(budget), 'read');
+    return budget;
+  }
+
   return {
+    readableBudget,
     async report(auth: AuthContext, budgetId: string, request: ReportRequestParsed & { after?: string | null }): Promise<ReportResponse> {
-      const base = await budgetOf(auth, budgetId);
-      if (!base) throw new DomainError('BUDGET_NOT_FOUND');
-      await assertResourceAccess(app, auth, resourceOf(base), 'read');
+      const base = await readableBudget(auth, budgetId);
       const [document, scheme, classifiers, baseReadable] = await Promise.all([
         findDocument(read, base.documentId),
         findScheme(read, request.schemeId),
