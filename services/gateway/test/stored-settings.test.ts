@@ -132,6 +132,36 @@ describe('saved views and column sets', () => {
     expect((await owner.request({ method: 'GET', url: `/api/stored-setting/${defaulted}` })).json().settings.calcColumns[0].operation).toBe('percent');
   });
 
+  it('keeps a column set whole: base period, expansion, comparisons as of a moment, component columns; an old one reads as before', async () => {
+    const settings = {
+      ...columns(),
+      comparisonBudgetIds: [
+        { budgetId, copy: true, period: null, asOf: '2026-03-01T10:15:00.000Z' },
+        { budgetId: otherBudgetId, copy: false, period: { start: '2026-04-01', duration: 6 }, asOf: '2026-05-02T08:00:00.000+03:00' },
+      ],
+      basePeriod: { start: '2026-01-01', duration: 6 },
+      expansion: 'quarterly',
+      componentColumns: true,
+    };
+    const id = await created(owner, { type: 'REPORT_COLUMNS', name: 'Kõik veerud', settings });
+    expect((await owner.request({ method: 'GET', url: `/api/stored-setting/${id}` })).json().settings).toEqual(settings);
+    // Changed to monthly without component columns, and back to a payload of the spec's keys only.
+    const monthly = { ...settings, expansion: 'monthly', componentColumns: false };
+    expect((await put(owner, id, { name: 'Kõik veerud', settings: monthly })).statusCode).toBe(200);
+    expect((await owner.request({ method: 'GET', url: `/api/stored-setting/${id}` })).json().settings).toEqual(monthly);
+    const old = columns();
+    expect((await put(owner, id, { name: 'Kõik veerud', settings: old })).statusCode).toBe(200);
+    expect((await owner.request({ method: 'GET', url: `/api/stored-setting/${id}` })).json().settings).toEqual(old);
+    // Bounded and strict: nothing else is kept.
+    for (const wrong of [
+      { ...settings, expansion: 'yearly' },
+      { ...settings, basePeriod: { start: '2026-01-01', duration: 0 } },
+      { ...settings, comparisonBudgetIds: [{ budgetId, asOf: 'eile' }] },
+      { ...settings, asOf: '2026-03-01T10:15:00.000Z' },
+    ])
+      expect(answer(await create(owner, { type: 'REPORT_COLUMNS', name: 'Vale', settings: wrong }))).toEqual({ status: 400, code: 'SCHEMA_VALIDATION_ERROR' });
+  });
+
   it('refuses a missing or long name, a regex that does not compile, unknown or unbounded fields, and settings of the other type; nothing is saved', async () => {
     const refused = [
       { name: '' },

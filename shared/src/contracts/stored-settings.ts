@@ -77,11 +77,19 @@ export type ReportViewSettings = z.infer<typeof reportViewSettingsSchema>;
 /** A period of a column: start month (ISO date of its first day) and duration in months. */
 export const reportPeriodSchema = z.object({ start: z.iso.date(), duration: z.int().min(1).max(60) });
 
+/** A past moment of the report (ISO time with its offset): the budget as it stood then (issue 12, point 7). */
+export const reportMomentSchema = z.iso.datetime({ offset: true, message: 'validation.format' });
+
 export const comparisonBudgetSchema = z.object({
   budgetId: z.uuid(),
   copy: z.boolean().default(false),
   period: reportPeriodSchema.nullish(),
+  /** The budget as it stood at this moment; absent: as it stands. */
+  asOf: reportMomentSchema.nullish(),
 });
+
+/** How sum columns expand into sub-columns (the report request's `expansion` takes the same values). */
+export const REPORT_COLUMN_EXPANSIONS = ['none', 'quarterly', 'monthly'] as const;
 
 export const calcColumnSchema = z.object({
   id,
@@ -90,12 +98,21 @@ export const calcColumnSchema = z.object({
   operation: z.enum(CALC_COLUMN_OPERATIONS).default('percent'),
 });
 
-/** A saved column set (type REPORT_COLUMNS). */
+/**
+ * A saved column set (type REPORT_COLUMNS): everything the columns are, so choosing it gives the
+ * same columns. The spec's keys (reportColumns, comparisonBudgetIds, calcColumns) and, beyond them,
+ * the base column's period, the quarterly or monthly expansion and a sum budget's component
+ * columns; each added key optional, so payloads stored before them read as before (no period, no
+ * expansion, no component columns).
+ */
 export const reportColumnsSettingsSchema = z.strictObject({
   /** Column keys in the order shown (the base budget's column first). */
   reportColumns: z.array(id).max(REPORT_COLUMNS_MAX).default([]),
   comparisonBudgetIds: z.array(comparisonBudgetSchema).max(REPORT_COLUMNS_MAX).default([]),
   calcColumns: z.array(calcColumnSchema).max(REPORT_COLUMNS_MAX).default([]),
+  basePeriod: reportPeriodSchema.nullish(),
+  expansion: z.enum(REPORT_COLUMN_EXPANSIONS, { message: 'validation.allowedValues' }).optional(),
+  componentColumns: z.boolean().optional(),
 });
 export type ReportColumnsSettings = z.infer<typeof reportColumnsSettingsSchema>;
 
