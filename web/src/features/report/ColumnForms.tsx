@@ -2,12 +2,14 @@ import type { Budget, ReportColumn } from '@eelarve/shared';
 import { useId, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Modal } from '../../components/Modal';
+import { type MomentBounds, MomentField } from './AsOf';
 import type { CalcOperation, ComparisonColumn, ReportPeriod } from './model/columns';
 import { type DocumentPeriod, firstMonth, lastMonth, monthsLeft, pickedPeriod } from './model/period';
 
 /**
  * The forms that add and shape columns (spec 3, section 2): a comparison budget (another budget of
- * the document, or a copy of the base over a period), a calculated column (percentage by default,
+ * the document, or a copy of the base over a period, either as it stood at an earlier moment:
+ * issue 12, point 7), a calculated column (percentage by default,
  * difference, sum), and a column's period, its months inside the document period.
  */
 
@@ -64,11 +66,13 @@ export function ComparisonForm({
   budgets,
   baseBudgetId,
   period,
+  bounds,
   onAdd,
 }: {
   budgets: readonly Pick<Budget, 'id' | 'name'>[];
   baseBudgetId: string;
   period: DocumentPeriod;
+  bounds: MomentBounds;
   onAdd: (comparison: ComparisonColumn) => void;
 }) {
   const id = useId();
@@ -77,8 +81,10 @@ export function ComparisonForm({
   const [withPeriod, setWithPeriod] = useState(false);
   const [start, setStart] = useState(firstMonth(period));
   const [duration, setDuration] = useState(12);
+  const [earlier, setEarlier] = useState(false);
+  const [moment, setMoment] = useState<string | undefined>(() => new Date().toISOString());
   const picked = withPeriod ? pickedPeriod(period, start, duration) : null;
-  const valid = !withPeriod || picked !== null;
+  const valid = (!withPeriod || picked !== null) && (!earlier || moment !== undefined);
   return (
     <form
       className="report-form"
@@ -87,7 +93,7 @@ export function ComparisonForm({
         event.preventDefault();
         if (!valid) return;
         const copy = choice === 'copy';
-        onAdd({ budgetId: copy ? baseBudgetId : choice, copy, period: picked });
+        onAdd({ budgetId: copy ? baseBudgetId : choice, copy, period: picked, asOf: earlier ? (moment ?? null) : null });
       }}
     >
       <label htmlFor={`${id}-budget`}>
@@ -108,6 +114,19 @@ export function ComparisonForm({
         <FormattedMessage id="report.comparison.withPeriod" />
       </label>
       {withPeriod ? <PeriodFields period={period} start={start} duration={duration} onStart={setStart} onDuration={setDuration} /> : null}
+      <label className="checkbox-label">
+        <input type="checkbox" checked={earlier} onChange={(event) => setEarlier(event.target.checked)} data-testid="report-comparison-earlier" />
+        <FormattedMessage id="report.comparison.earlier" />
+      </label>
+      {earlier ? (
+        <MomentField
+          label={intl.formatMessage({ id: 'report.comparison.moment' })}
+          initial={null}
+          bounds={bounds}
+          onValid={setMoment}
+          testId="report-comparison-moment"
+        />
+      ) : null}
       <button type="submit" className="button button-primary" disabled={!valid} data-testid="report-comparison-submit">
         <FormattedMessage id="report.comparison.submit" />
       </button>

@@ -7,7 +7,8 @@ import { Popover } from './Popover';
 /**
  * The row of filter chips (spec 3, section 2): each shown filter a chip that opens its items (with
  * a search over them) and its search term; chips are dragged onto each other to reorder them. The
- * filter visibility menu chooses which chips show.
+ * filter visibility menu chooses which chips show. A chip set to highlight keeps every row and
+ * marks the ones it chooses instead (model/filters.ts `matchingRows`).
  */
 
 export interface FilterItem {
@@ -57,6 +58,15 @@ function FilterPanel({ filter, choices, onChange }: { filter: ReportFilter; choi
           data-testid="report-filter-term"
         />
       </form>
+      <label className="checkbox-label">
+        <input
+          type="checkbox"
+          checked={filter.highlight === true}
+          onChange={(event) => onChange({ highlight: event.target.checked })}
+          data-testid="report-filter-highlight"
+        />
+        <FormattedMessage id="report.filter.highlight" />
+      </label>
       <input
         type="search"
         aria-label={intl.formatMessage({ id: 'report.filter.searchItems' })}
@@ -122,6 +132,7 @@ export function FilterChips({ filters, choices, onChange }: { filters: ReportFil
               data-testid="report-chip"
               data-filter-key={key}
               data-active={count > 0 || !!term}
+              data-highlight={filter.highlight === true}
             >
               <Popover
                 label={

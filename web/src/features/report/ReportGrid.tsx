@@ -10,13 +10,17 @@ import { type AmountFormat, formatFixedAmount } from '../../i18n/format';
 /**
  * The report table (spec 3, section 2): the tree as flattened rows with expand and collapse, the
  * server's sums per column, the total pinned last, the first column at least 30% of the width and
- * the sum columns 220 wide (spec 3, section 9), a menu on each column.
+ * the sum columns 220 wide (spec 3, section 9), a menu on each column. Long titles wrap (up to three
+ * lines) with the whole title as the header's tooltip; a short report is as tall as its rows, so
+ * its total stands right under them, and a long one keeps the total pinned at the grid's foot.
  */
 
 /** Spec 3, section 9: report sum columns are 220 wide; the first column takes at least 30%. */
 export const SUM_COLUMN_WIDTH = 220;
 const FIRST_COLUMN_SHARE = 0.3;
 const INDENT_PX = 18;
+/** Up to this many rows the grid grows with them instead of scrolling. */
+const SHORT_REPORT_ROWS = 20;
 
 export interface GridColumn {
   column: ReportColumn;
@@ -111,6 +115,7 @@ export function ReportGrid({
   onToggle,
   rowText,
   highlighted,
+  matched,
   amountFormat,
 }: {
   rows: ReportRow[];
@@ -120,6 +125,8 @@ export function ReportGrid({
   onToggle: (key: string) => void;
   rowText: (row: ReportRow) => string;
   highlighted: ReadonlySet<string>;
+  /** Rows a highlighting filter chip picks out. */
+  matched: ReadonlySet<string>;
   amountFormat: AmountFormat;
 }) {
   const intl = useIntl();
@@ -148,6 +155,9 @@ export function ReportGrid({
         return {
           colId: column.key,
           headerName: title,
+          headerTooltip: title,
+          wrapHeaderText: true,
+          autoHeaderHeight: true,
           headerComponent: ColumnHeader,
           headerComponentParams: { testKey: column.key },
           width: SUM_COLUMN_WIDTH,
@@ -165,19 +175,21 @@ export function ReportGrid({
   const rowClassRules = useMemo<RowClassRules<ReportRow>>(
     () => ({
       'report-row-highlight': ({ data }) => (data ? highlighted.has(data.key) : false),
+      'report-row-match': ({ data, node }) => (data && node.rowPinned !== 'bottom' ? matched.has(data.key) : false),
       'report-row-total': ({ node }) => node.rowPinned === 'bottom',
     }),
-    [highlighted],
+    [highlighted, matched],
   );
-  // Rows whose highlight starts or ends are drawn again (their class rules read the set).
-  const lastHighlighted = useRef<ReadonlySet<string>>(new Set());
+  // Rows whose highlight or match starts or ends are drawn again (their class rules read the sets).
+  const lastMarked = useRef<ReadonlySet<string>>(new Set());
   useEffect(() => {
     const api = gridApi.current;
-    const keys = new Set([...lastHighlighted.current, ...highlighted]);
-    lastHighlighted.current = highlighted;
+    const marked = new Set([...highlighted, ...matched]);
+    const keys = new Set([...lastMarked.current, ...marked]);
+    lastMarked.current = marked;
     const rowNodes = [...keys].flatMap((key) => api?.getRowNode(key) ?? []);
     if (api && rowNodes.length > 0) api.redrawRows({ rowNodes });
-  }, [highlighted]);
+  }, [highlighted, matched]);
 
   const context = useMemo<RowContext>(() => ({ expanded, onToggle, rowText }), [expanded, onToggle, rowText]);
   // The name cells read the expanded keys from the context: a toggle redraws their arrows.
@@ -189,13 +201,15 @@ export function ReportGrid({
   }, [context]);
 
   const menus = useMemo(() => new Map(columns.map(({ column, menu }) => [column.key, menu])), [columns]);
+  const short = rows.length <= SHORT_REPORT_ROWS;
 
   return (
     <ColumnMenus.Provider value={menus}>
       <div ref={containerRef} className="report-grid">
         <DataGrid<ReportRow>
           testId="report-grid"
-          height="60vh"
+          height={short ? 'auto' : '60vh'}
+          domLayout={short ? 'autoHeight' : 'normal'}
           rowData={rows}
           pinnedBottomRowData={total ? [total] : []}
           columnDefs={columnDefs}
@@ -203,6 +217,7 @@ export function ReportGrid({
           getRowId={({ data }) => data.key}
           rowClassRules={rowClassRules}
           rowBuffer={20}
+          enableBrowserTooltips
           ensureDomOrder
           suppressColumnVirtualisation
           onGridReady={({ api }) => {

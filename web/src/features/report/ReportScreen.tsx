@@ -8,8 +8,9 @@ import { Alert } from '../../components/Alert';
 import type { DropdownItem } from '../../components/DropdownMenu';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Spinner } from '../../components/Spinner';
-import { amountFormatOf } from '../../i18n/format';
+import { amountFormatOf, DEFAULT_DATE_FORMAT } from '../../i18n/format';
 import { budgetsQuery, classifierItemsQuery, subBudgetsQuery, useLogReportView } from './api';
+import { AsOfBanner, AsOfPicker, type MomentBounds } from './AsOf';
 import { CalcForm, ComparisonForm, PeriodModal } from './ColumnForms';
 import { columnTitles } from './columnTitles';
 import { useReportExport } from './export/useReportExport';
@@ -24,8 +25,11 @@ import {
   operandColumns,
   periodOf,
   removeColumn,
+  setComponentColumns,
   setPeriod,
 } from './model/columns';
+import { matchingRows } from './model/filters';
+import { momentLabel } from './model/moment';
 import { useReportLiveUpdates } from './live/useReportLiveUpdates';
 import { changedRows, toggled, visibleRows } from './model/tree';
 import { Popover } from './Popover';
@@ -100,14 +104,22 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
   const subBudgets = useQuery(subBudgetsQuery(budgetId, view?.schemeId ?? ''));
   const exporter = useReportExport();
   const amountFormat = amountFormatOf(me.organizationLocaleSettings);
+  const dateFormat = me.organizationLocaleSettings?.dateFormat ?? DEFAULT_DATE_FORMAT;
+  const bounds = useMemo<MomentBounds>(() => ({ createdAt: document.createdAt, dateFormat }), [document.createdAt, dateFormat]);
+  const isSumBudget = budgets.data?.find((budget) => budget.id === budgetId)?.type === 'SUM_BUDGET';
   useReportViewLog(document.id, budgetId);
   // Someone changed the budget's records: read the report again (expanded rows and scroll stay, changed rows light up).
-  useReportLiveUpdates(budgetId, (change) => state.followChange(change.position), state.request !== null);
+  // The past does not change: live updates pause while the report is shown as of a moment.
+  useReportLiveUpdates(budgetId, (change) => state.followChange(change.position), state.request !== null && state.asOf === null);
 
   const data = report.data;
   const highlighted = useRowHighlight(data?.rows);
   const rows = useMemo(() => visibleRows(data?.rows ?? [], expanded), [data, expanded]);
-  const titles = useMemo(() => columnTitles(data?.columns ?? [], budgetName, intl), [data, budgetName, intl]);
+  const matched = useMemo(() => matchingRows(data?.rows ?? [], filters), [data, filters]);
+  const titles = useMemo(
+    () => columnTitles(data?.columns ?? [], budgetName, intl, { label: (iso) => momentLabel(iso, dateFormat), reportAsOf: data?.asOf ?? null }),
+    [data, budgetName, intl, dateFormat],
+  );
   const shownColumns = useMemo(() => displayColumns(data?.columns ?? [], columns), [data, columns]);
   const titleOf = useCallback((column: ReportColumn) => titles.get(column.key) ?? column.key, [titles]);
 
@@ -239,7 +251,7 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
                 filtersOrder: settings.filtersOrder,
               })
             }
-            onApplyColumns={(settings) => state.setColumns(columnsOfSettings(settings, columns.basePeriod))}
+            onApplyColumns={(settings) => state.setColumns(columnsOfSettings(settings))}
           />
           <FilterVisibilityMenu filters={filters} choices={choices} onChange={state.changeFilters} />
           <Popover
@@ -252,6 +264,7 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
                 budgets={(budgets.data ?? []).filter((budget) => budget.permissions?.read !== false)}
                 baseBudgetId={budgetId}
                 period={document.period}
+                bounds={bounds}
                 onAdd={(comparison) => {
                   state.setColumns(addComparison(columns, comparison));
                   close();
@@ -274,6 +287,18 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
               />
             )}
           </Popover>
+          {isSumBudget ? (
+            <label className="checkbox-label report-toolbar-check">
+              <input
+                type="checkbox"
+                checked={columns.componentColumns}
+                onChange={(event) => state.setColumns(setComponentColumns(columns, event.target.checked))}
+                data-testid="report-component-columns"
+              />
+              <FormattedMessage id="report.components" />
+            </label>
+          ) : null}
+          <AsOfPicker asOf={state.asOf} bounds={bounds} onChange={state.setAsOf} />
           <button
             type="button"
             className="button"
@@ -287,6 +312,7 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
           </button>
         </div>
       ) : null}
+      {state.asOf ? <AsOfBanner asOf={state.asOf} dateFormat={dateFormat} onNow={() => state.setAsOf(null)} /> : null}
       {view ? <FilterChips filters={filters} choices={choices} onChange={state.changeFilters} /> : null}
       {state.slow ? (
         <Alert kind="warning" testId="report-slow">
@@ -319,6 +345,7 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
               onToggle={onToggle}
               rowText={rowText}
               highlighted={highlighted}
+              matched={matched}
               amountFormat={amountFormat}
             />
           </div>

@@ -10,16 +10,25 @@ export function periodLabel(period: { start: string; duration: number }): string
 }
 
 /**
- * Each column's header text: the budget's name (a copy of the base said so) with its period; an
- * expansion sub-column its quarter or month; a calculated column its operation on its operands.
+ * Each column's header text: the budget's name (a copy of the base said so) with its period and,
+ * for a column as of another moment than the report's own, that moment; an expansion sub-column
+ * its quarter or month; a calculated column its operation on its operands.
  */
-export function columnTitles(columns: readonly ReportColumn[], baseName: string, intl: IntlShape): Map<string, string> {
+export function columnTitles(
+  columns: readonly ReportColumn[],
+  baseName: string,
+  intl: IntlShape,
+  moments: { label: (iso: string) => string; reportAsOf: string | null } = { label: (iso) => iso, reportAsOf: null },
+): Map<string, string> {
+  const sameMoment = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Date(a).getTime() === new Date(b).getTime());
   const titles = new Map<string, string>();
   const sumTitle = (column: ReportColumn) => {
     if (column.parentKey !== null && column.period) return periodLabel(column.period);
     const name = column.budgetName ?? baseName;
     const named = column.copy ? intl.formatMessage({ id: 'report.column.copy' }, { name }) : name;
-    return column.period ? `${named} ${periodLabel(column.period)}` : named;
+    const title = column.period ? `${named} ${periodLabel(column.period)}` : named;
+    if (column.asOf === null || sameMoment(column.asOf, moments.reportAsOf)) return title;
+    return intl.formatMessage({ id: 'report.column.asOf' }, { title, moment: moments.label(column.asOf) });
   };
   for (const column of columns) if (column.kind === 'SUM') titles.set(column.key, sumTitle(column));
   const operand = (key: string | null) => {

@@ -10,13 +10,13 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { classifiersQuery, reportQuery, reportUserSettingQuery, schemesQuery, storedSettingsQuery, useRememberReport } from './api';
-import { type ColumnsState, columnsOfSettings, columnsSettingsOf, EMPTY_COLUMNS, requestComparisons } from './model/columns';
+import { type ColumnsState, columnsOfSettings, columnsSettingsOf, EMPTY_COLUMNS, type Expansion, requestComparisons, setExpansion } from './model/columns';
 import { activeFilters, filterDefinitions, filterKeyOf, mergeFilters } from './model/filters';
 
 /** Spec 3, section 9: the report loading timer. */
 export const REPORT_LOADING_TIMER_MS = 15_000;
 
-export type Expansion = NonNullable<ReportRequest['expansion']>;
+export type { Expansion };
 
 /** What a saved view holds (type REPORT): the scheme, the grouping classifier and the filters with their order. */
 export interface ViewState {
@@ -66,7 +66,8 @@ export function useReportState(document: Document, budgetId: string) {
   const classifiers = useQuery(classifiersQuery(document.id));
   const [view, setView] = useState<ViewState | null>(null);
   const [columns, setColumns] = useState<ColumnsState>(EMPTY_COLUMNS);
-  const [expansion, setExpansion] = useState<Expansion>('none');
+  /** The moment the whole report is shown as of (issue 12, point 7); null: now. Not remembered: a report opens on the present. */
+  const [asOf, setAsOf] = useState<string | null>(null);
   /** The log position of the latest change announced live: the report waits until it includes it. */
   const [after, setAfter] = useState<string | null>(null);
   const remember = useRememberReport(document.id, budgetId);
@@ -95,11 +96,13 @@ export function useReportState(document: Document, budgetId: string) {
             basePeriod: columns.basePeriod,
             comparisons: requestComparisons(columns),
             calcColumns: columns.calcColumns,
-            expansion,
-            ...(after ? { after } : {}),
+            expansion: columns.expansion,
+            componentColumns: columns.componentColumns,
+            ...(asOf ? { asOf } : {}),
+            ...(after && !asOf ? { after } : {}),
           }
         : null,
-    [view, filters, columns, expansion, after],
+    [view, filters, columns, after, asOf],
   );
   const report = useQuery(reportQuery(budgetId, request));
 
@@ -127,7 +130,7 @@ export function useReportState(document: Document, budgetId: string) {
       groupingClassifierId: defaults?.rememberedGroupingClassifierId ?? null,
     });
     setColumns(EMPTY_COLUMNS);
-    setExpansion('none');
+    setAsOf(null);
   };
 
   return {
@@ -136,7 +139,8 @@ export function useReportState(document: Document, budgetId: string) {
     view,
     filters,
     columns,
-    expansion,
+    expansion: columns.expansion,
+    asOf,
     request,
     report,
     schemes: schemes.data ?? [],
@@ -145,7 +149,8 @@ export function useReportState(document: Document, budgetId: string) {
     changeView,
     changeFilters,
     setColumns,
-    setExpansion,
+    setExpansion: (expansion: Expansion) => setColumns((current) => setExpansion(current, expansion)),
+    setAsOf,
     resetToDefault,
     /** Live reports (issue 12, point 8): the report is read again once it holds the change at `position`. */
     followChange: setAfter,

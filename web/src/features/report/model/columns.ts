@@ -1,14 +1,23 @@
-import { type CALC_COLUMN_OPERATIONS, REPORT_BASE_COLUMN_KEY, type ReportColumn, type ReportColumnsSettings, type ReportComparison } from '@eelarve/shared';
+import {
+  type CALC_COLUMN_OPERATIONS,
+  REPORT_BASE_COLUMN_KEY,
+  type REPORT_COLUMN_EXPANSIONS,
+  type ReportColumn,
+  type ReportColumnsSettings,
+  type ReportComparison,
+} from '@eelarve/shared';
 
 /**
  * The report's columns as the screen keeps them (spec 3, section 2 "Report columns"): the base
  * budget's column (always first, never removed), comparison budgets (another budget, or a copy of
  * the base over a period), calculated columns, each over an optional period, in the order the user
- * moved them. A comparison's key is its place in the list (`cmp1`, `cmp2`, ...): a saved column
- * set stores the comparisons without keys, so the keys must follow from the order alone.
+ * moved them, the quarterly or monthly expansion and a sum budget's component columns. A
+ * comparison's key is its place in the list (`cmp1`, `cmp2`, ...): a saved column set stores the
+ * comparisons without keys, so the keys must follow from the order alone.
  */
 
 export type CalcOperation = (typeof CALC_COLUMN_OPERATIONS)[number];
+export type Expansion = (typeof REPORT_COLUMN_EXPANSIONS)[number];
 
 export interface ReportPeriod {
   /** The first month's first day, yyyy-MM-01. */
@@ -21,6 +30,8 @@ export interface ComparisonColumn {
   budgetId: string;
   copy: boolean;
   period: ReportPeriod | null;
+  /** The budget as it stood at this moment (ISO time); null: as it stands. */
+  asOf: string | null;
 }
 
 export interface CalcColumn {
@@ -36,9 +47,19 @@ export interface ColumnsState {
   calcColumns: CalcColumn[];
   /** Column keys in the order shown; the base first. */
   order: string[];
+  expansion: Expansion;
+  /** A sum budget's component budgets as extra columns. */
+  componentColumns: boolean;
 }
 
-export const EMPTY_COLUMNS: ColumnsState = { basePeriod: null, comparisons: [], calcColumns: [], order: [REPORT_BASE_COLUMN_KEY] };
+export const EMPTY_COLUMNS: ColumnsState = {
+  basePeriod: null,
+  comparisons: [],
+  calcColumns: [],
+  order: [REPORT_BASE_COLUMN_KEY],
+  expansion: 'none',
+  componentColumns: false,
+};
 
 export const comparisonKey = (index: number) => `cmp${index + 1}`;
 
@@ -147,26 +168,47 @@ export function requestComparisons(state: ColumnsState): ReportComparison[] {
     budgetId: comparison.budgetId,
     copy: comparison.copy,
     ...(comparison.period ? { period: comparison.period } : {}),
+    ...(comparison.asOf ? { asOf: comparison.asOf } : {}),
   }));
 }
 
-/** A saved column set (type REPORT_COLUMNS) of the state, and back. */
+/**
+ * A saved column set (type REPORT_COLUMNS) of the state, and back: every part of the columns, so
+ * choosing a saved set gives the same columns. A set saved before the base period, expansion and
+ * component columns were kept reads as none of them.
+ */
 export function columnsSettingsOf(state: ColumnsState): ReportColumnsSettings {
   return {
     reportColumns: orderedKeys(state),
-    comparisonBudgetIds: state.comparisons.map((comparison) => ({ budgetId: comparison.budgetId, copy: comparison.copy, period: comparison.period })),
+    comparisonBudgetIds: state.comparisons.map((comparison) => ({
+      budgetId: comparison.budgetId,
+      copy: comparison.copy,
+      period: comparison.period,
+      asOf: comparison.asOf,
+    })),
     calcColumns: state.calcColumns,
+    basePeriod: state.basePeriod,
+    expansion: state.expansion,
+    componentColumns: state.componentColumns,
   };
 }
 
-export function columnsOfSettings(settings: Partial<ReportColumnsSettings> | undefined, basePeriod: ReportPeriod | null = null): ColumnsState {
+export function columnsOfSettings(settings: Partial<ReportColumnsSettings> | undefined): ColumnsState {
   const comparisons = (settings?.comparisonBudgetIds ?? []).map((comparison) => ({
     budgetId: comparison.budgetId,
     copy: comparison.copy ?? false,
     period: comparison.period ?? null,
+    asOf: comparison.asOf ?? null,
   }));
   const calcColumns = (settings?.calcColumns ?? []).map((calc) => ({ ...calc, operation: calc.operation ?? 'percent' }));
-  const state: ColumnsState = { basePeriod, comparisons, calcColumns, order: settings?.reportColumns ?? [] };
+  const state: ColumnsState = {
+    basePeriod: settings?.basePeriod ?? null,
+    comparisons,
+    calcColumns,
+    order: settings?.reportColumns ?? [],
+    expansion: settings?.expansion ?? 'none',
+    componentColumns: settings?.componentColumns ?? false,
+  };
   return { ...state, order: orderedKeys(state) };
 }
 
@@ -185,4 +227,37 @@ export function displayColumns(columns: readonly ReportColumn[], state: ColumnsS
 /** The sum columns an operand may name (top columns and their sub-columns). */
 export function operandColumns(columns: readonly ReportColumn[]): ReportColumn[] {
   return columns.filter((column) => column.kind === 'SUM');
+}
+
+export const isComponentKey = (key: string) => key.startsWith('component:');
+/** The column an operand names: a component column's key holds a colon of its own (`component:<budgetId>[:<yyyy-mm>]`). */
+const operandTopColumn = (operand: string) => (isComponentKey(operand) ? operand.split(':').slice(0, 2).join(':') : operandColumn(operand));
+
+/** Shows or hides a sum budget's component columns; hiding them drops the calculated columns that used one (operands are sum columns only). */
+export function setComponentColumns(state: ColumnsState, componentColumns: boolean): ColumnsState {
+  if (componentColumns) return { ...state, componentColumns };
+  const onComponent = (calc: CalcColumn) => isComponentKey(calc.firstOperand) || isComponentKey(calc.secondOperand);
+  const dropped = new Set(state.calcColumns.filter(onComponent).map((calc) => calc.id));
+  return {
+    ...state,
+    componentColumns,
+    calcColumns: state.calcColumns.filter((calc) => !dropped.has(calc.id)),
+    order: state.order.filter((key) => !dropped.has(key)),
+  };
+}
+
+/**
+ * Sets the quarterly or monthly expansion. A calculation on a sub-column (a quarter or month) goes
+ * when the expansion changes: the same key would name a month where it named a quarter, or nothing.
+ */
+export function setExpansion(state: ColumnsState, expansion: Expansion): ColumnsState {
+  if (expansion === state.expansion) return state;
+  const onSubColumn = (operand: string) => operand !== operandTopColumn(operand);
+  const dropped = new Set(state.calcColumns.filter((calc) => onSubColumn(calc.firstOperand) || onSubColumn(calc.secondOperand)).map((calc) => calc.id));
+  return {
+    ...state,
+    expansion,
+    calcColumns: state.calcColumns.filter((calc) => !dropped.has(calc.id)),
+    order: state.order.filter((key) => !dropped.has(key)),
+  };
 }

@@ -1,4 +1,4 @@
-import type { ReportFilter } from '@eelarve/shared';
+import type { ReportFilter, ReportRow } from '@eelarve/shared';
 
 /**
  * The report's filters (spec 3, section 3 "Report filter"): one chip per filter the scheme offers,
@@ -57,9 +57,47 @@ export function mergeFilters(definitions: readonly FilterDefinition[], saved: re
     .map(({ filter }) => filter);
 }
 
-/** The filters that change the report: shown, enabled and choosing something. */
+const choosesSomething = (filter: ReportFilter) => (filter.selectedItems?.length ?? 0) > 0 || (filter.searchTerm ?? '').trim() !== '';
+
+/** The filters that change the report: shown, enabled, choosing something, and filtering (a highlighting chip keeps every row). */
 export function activeFilters(filters: readonly ReportFilter[]): ReportFilter[] {
-  return filters.filter((filter) => filter.visible && filter.enabled && ((filter.selectedItems?.length ?? 0) > 0 || (filter.searchTerm ?? '').trim() !== ''));
+  return filters.filter((filter) => filter.visible && filter.enabled && !filter.highlight && choosesSomething(filter));
+}
+
+/** The chips that highlight what they choose instead of filtering it out. */
+export function highlightingFilters(filters: readonly ReportFilter[]): ReportFilter[] {
+  return filters.filter((filter) => filter.visible && filter.enabled && filter.highlight === true && choosesSomething(filter));
+}
+
+/** Whether a row is on the filter's level: a sub-budget for SUB_BUDGET, an item or group of the filter's classifier otherwise. */
+function ownStep(row: ReportRow, filter: ReportFilter) {
+  const step = row.extra.path.at(-1);
+  if (!step) return undefined;
+  if (filter.key.type === 'SUB_BUDGET') return step.type === 'SUB_BUDGET' ? step : undefined;
+  return step.type === 'CLASSIFIER' && step.id === filter.key.id ? step : undefined;
+}
+
+/**
+ * The rows a highlighting chip picks out, among the rows the server sent (the server filters only
+ * for chips that do not highlight): rows of the chip's level whose value is selected (if any is)
+ * and whose code or text holds the search term (if any), as the server's filter would choose them.
+ * A chip of a classifier the report is not grouped by has no rows of its level to mark.
+ */
+export function matchingRows(rows: readonly ReportRow[], filters: readonly ReportFilter[]): Set<string> {
+  const matched = new Set<string>();
+  for (const filter of highlightingFilters(filters)) {
+    const selected = new Set(filter.selectedItems ?? []);
+    const term = (filter.searchTerm ?? '').trim().toLowerCase();
+    for (const row of rows) {
+      const step = ownStep(row, filter);
+      if (!step || step.value === null) continue;
+      if (selected.size > 0 && !selected.has(step.value)) continue;
+      const text = filter.key.type === 'SUB_BUDGET' ? row.text : `${step.value} ${row.text}`;
+      if (term !== '' && !text.toLowerCase().includes(term)) continue;
+      matched.add(row.key);
+    }
+  }
+  return matched;
 }
 
 export function updateFilter(filters: readonly ReportFilter[], key: string, change: Partial<ReportFilter>): ReportFilter[] {

@@ -11,9 +11,12 @@ import {
   orderedKeys,
   removeColumn,
   requestComparisons,
+  setComponentColumns,
+  setExpansion,
   setPeriod,
 } from './columns';
-import { activeFilters, filterDefinitions, filterKeyOf, mergeFilters, moveFilter, setVisible } from './filters';
+import { activeFilters, filterDefinitions, filterKeyOf, matchingRows, mergeFilters, moveFilter, setVisible } from './filters';
+import { fromLocalInput, momentLabel, momentWithin, toLocalInput } from './moment';
 import { monthOffset, monthsLeft, pickedPeriod } from './period';
 import { changedRows, toggled, visibleRows } from './tree';
 
@@ -30,17 +33,18 @@ const row = (key: string, parentKey: string | null, base = '1'): ReportRow => ({
 });
 
 describe('report columns', () => {
-  const two = addComparison(addComparison(EMPTY_COLUMNS, { budgetId: 'b2', copy: false, period: null }), {
+  const two = addComparison(addComparison(EMPTY_COLUMNS, { budgetId: 'b2', copy: false, period: null, asOf: null }), {
     budgetId: 'b1',
     copy: true,
     period: { start: '2027-01-01', duration: 3 },
+    asOf: '2027-02-01T08:30:00.000Z',
   });
 
   it('keys comparisons by place and keeps the base first', () => {
     expect(orderedKeys(two)).toEqual(['base', 'cmp1', 'cmp2']);
     expect(requestComparisons(two)).toEqual([
       { key: 'cmp1', budgetId: 'b2', copy: false },
-      { key: 'cmp2', budgetId: 'b1', copy: true, period: { start: '2027-01-01', duration: 3 } },
+      { key: 'cmp2', budgetId: 'b1', copy: true, period: { start: '2027-01-01', duration: 3 }, asOf: '2027-02-01T08:30:00.000Z' },
     ]);
     expect(moveColumn(two, 'base', 1)).toBe(two);
     expect(moveColumn(two, 'cmp1', -1)).toBe(two);
@@ -56,7 +60,7 @@ describe('report columns', () => {
     });
     expect(withCalcs.calcColumns.map((calc) => calc.id)).toEqual(['calc1', 'calc2']);
     const removed = removeColumn(withCalcs, 'cmp1');
-    expect(removed.comparisons).toEqual([{ budgetId: 'b1', copy: true, period: { start: '2027-01-01', duration: 3 } }]);
+    expect(removed.comparisons).toEqual([{ budgetId: 'b1', copy: true, period: { start: '2027-01-01', duration: 3 }, asOf: '2027-02-01T08:30:00.000Z' }]);
     expect(removed.calcColumns).toEqual([{ id: 'calc2', firstOperand: 'cmp1:2027-01', secondOperand: 'base', operation: 'percent' }]);
     expect(orderedKeys(removed)).toEqual(['base', 'cmp1', 'calc2']);
     expect(removeColumn(withCalcs, 'base')).toBe(withCalcs);
@@ -66,9 +70,36 @@ describe('report columns', () => {
     const state = setPeriod(setPeriod(two, 'base', { start: '2027-04-01', duration: 2 }), 'cmp1', { start: '2027-02-01', duration: 1 });
     expect(state.basePeriod).toEqual({ start: '2027-04-01', duration: 2 });
     const calc = addCalcColumn(moveColumn(state, 'cmp2', -1), { firstOperand: 'base', secondOperand: 'cmp2', operation: 'percent' });
-    const back = columnsOfSettings(columnsSettingsOf(calc));
-    expect(back).toEqual({ ...calc, basePeriod: null });
+    const expanded = setComponentColumns(setExpansion(calc, 'quarterly'), true);
+    const back = columnsOfSettings(columnsSettingsOf(expanded));
+    // Every part of the columns comes back: periods, moments, order, expansion, component columns.
+    expect(back).toEqual(expanded);
+    expect(back.expansion).toBe('quarterly');
     expect(orderedKeys(back)).toEqual(['base', 'cmp2', 'cmp1', 'calc1']);
+    // A column set saved before expansions and base periods were kept reads as none of them.
+    const old = columnsOfSettings({ reportColumns: ['base', 'cmp1'], comparisonBudgetIds: [{ budgetId: 'b2', copy: false }], calcColumns: [] });
+    expect(old).toMatchObject({
+      basePeriod: null,
+      expansion: 'none',
+      componentColumns: false,
+      comparisons: [{ budgetId: 'b2', copy: false, period: null, asOf: null }],
+    });
+  });
+
+  it('drops calculations on columns that an expansion change or hidden component columns take away', () => {
+    const quarterly = setExpansion(two, 'quarterly');
+    const withCalcs = [
+      { firstOperand: 'cmp1:2027-04', secondOperand: 'base:2027-04', operation: 'minus' as const },
+      { firstOperand: 'component:b9', secondOperand: 'base', operation: 'percent' as const },
+      { firstOperand: 'cmp1', secondOperand: 'base', operation: 'plus' as const },
+    ].reduce((state, calc) => addCalcColumn(state, calc), setComponentColumns(quarterly, true));
+    expect(setExpansion(withCalcs, 'quarterly')).toBe(withCalcs);
+    const monthly = setExpansion(withCalcs, 'monthly');
+    expect(monthly.calcColumns.map((calc) => calc.id)).toEqual(['calc2', 'calc3']);
+    expect(orderedKeys(monthly)).toEqual(['base', 'cmp1', 'cmp2', 'calc2', 'calc3']);
+    const hidden = setComponentColumns(monthly, false);
+    expect(hidden.componentColumns).toBe(false);
+    expect(orderedKeys(hidden)).toEqual(['base', 'cmp1', 'cmp2', 'calc3']);
   });
 
   it('puts expansion sub-columns after their column, in the screen order', () => {
@@ -142,5 +173,61 @@ describe('report tree', () => {
     expect(changedRows(undefined, rows)).toEqual([]);
     expect(changedRows(rows, [row('a', null, '5'), row('b', null, '2'), row('c', null)])).toEqual(['a']);
     expect(changedRows(rows, [{ ...row('a', null), sums: { base: '1', cmp1: '2' } }])).toEqual([]);
+  });
+});
+
+describe('highlighting filter chips', () => {
+  const step = (type: 'SUB_BUDGET' | 'CLASSIFIER', id: string | null, value: string) => ({ type, id, value });
+  const rows: ReportRow[] = [
+    { ...row('s1', null), text: 'Haridus', extra: { path: [step('SUB_BUDGET', null, 's1')] } },
+    { ...row('s1/A', 's1'), text: 'A Riik', extra: { path: [step('SUB_BUDGET', null, 's1'), step('CLASSIFIER', 'c1', 'A')] } },
+    { ...row('s1/B', 's1'), text: 'B Omavalitsus', extra: { path: [step('SUB_BUDGET', null, 's1'), step('CLASSIFIER', 'c1', 'B')] } },
+    { ...row('s2', null), text: 'Kultuur', extra: { path: [step('SUB_BUDGET', null, 's2')] } },
+  ];
+  const chip = (type: 'SUB_BUDGET' | 'CLASSIFIER', id: string, change: Record<string, unknown>) => ({
+    key: { id, type },
+    enabled: true,
+    visible: true,
+    ...change,
+  });
+
+  it('keeps a highlighting chip out of the request and marks the rows it chooses on its own level', () => {
+    const filters = [chip('CLASSIFIER', 'c1', { selectedItems: ['B'], highlight: true }), chip('SUB_BUDGET', 'scheme', { searchTerm: 'kult' })];
+    expect(activeFilters(filters).map((filter) => filter.key.type)).toEqual(['SUB_BUDGET']);
+    expect([...matchingRows(rows, filters)]).toEqual(['s1/B']);
+    // The sub-budget chip highlights by name; a term and a selection must both hold.
+    const bySubBudget = [chip('SUB_BUDGET', 'scheme', { searchTerm: 'KULT', highlight: true })];
+    expect([...matchingRows(rows, bySubBudget)]).toEqual(['s2']);
+    const both = [chip('CLASSIFIER', 'c1', { selectedItems: ['A', 'B'], searchTerm: 'riik', highlight: true })];
+    expect([...matchingRows(rows, both)]).toEqual(['s1/A']);
+  });
+
+  it('marks nothing for a chip that filters, is hidden or chooses nothing, or whose classifier the rows do not show', () => {
+    expect(matchingRows(rows, [chip('CLASSIFIER', 'c1', { selectedItems: ['B'] })]).size).toBe(0);
+    expect(matchingRows(rows, [chip('CLASSIFIER', 'c1', { selectedItems: ['B'], highlight: true, visible: false })]).size).toBe(0);
+    expect(matchingRows(rows, [chip('CLASSIFIER', 'c1', { selectedItems: [], searchTerm: ' ', highlight: true })]).size).toBe(0);
+    expect(matchingRows(rows, [chip('CLASSIFIER', 'c2', { selectedItems: ['B'], highlight: true })]).size).toBe(0);
+  });
+});
+
+describe('report moments', () => {
+  it('turns the picker value into ISO time in the browser time zone and back', () => {
+    const iso = fromLocalInput('2027-03-01T10:15:30');
+    expect(iso).toBe(new Date(2027, 2, 1, 10, 15, 30).toISOString());
+    expect(toLocalInput(iso as string)).toBe('2027-03-01T10:15:30');
+    expect(fromLocalInput('2027-03-01T10:15')).toBe(new Date(2027, 2, 1, 10, 15).toISOString());
+    expect(fromLocalInput('1 March')).toBeUndefined();
+    expect(fromLocalInput('')).toBeUndefined();
+  });
+
+  it('keeps a moment within the document lifetime and writes it in the organisation format', () => {
+    const created = '2027-01-10T08:00:00.400Z';
+    const now = new Date('2027-06-01T00:00:00Z');
+    expect(momentWithin('2027-01-10T08:00:00.000Z', created, now)).toBe(true);
+    expect(momentWithin('2027-01-10T07:59:59.000Z', created, now)).toBe(false);
+    expect(momentWithin('2027-06-01T00:00:01Z', created, now)).toBe(false);
+    const moment = new Date(2026, 10, 26, 10, 15).toISOString();
+    expect(momentLabel(moment, 'dd.MM.yyyy')).toBe('26.11.2026 10:15');
+    expect(momentLabel(new Date(2026, 10, 26, 10, 15, 7).toISOString(), 'yyyy-MM-dd')).toBe('2026-11-26 10:15:07');
   });
 });
