@@ -44,6 +44,9 @@ const RUNS = 50;
 const EDITS = 2_000;
 const TARGETS = { reportP95Ms: 300, asOfP95Ms: 600 };
 const assertTargets = !process.argv.includes('--no-assert');
+/** --explain: the embedded server logs the plan (EXPLAIN ANALYZE, BUFFERS) of every report statement slower than this, and the bench prints the slowest. */
+const explain = process.argv.includes('--explain');
+const EXPLAIN_MIN_MS = 50;
 
 const results: { name: string; target: string; value: string; met: boolean | null }[] = [];
 const report = (name: string, target: string, value: string, met: boolean | null) => {
@@ -179,6 +182,9 @@ function importedRecord(world: World, budgetIndex: number, index: number) {
 const actor = (world: World, correlationId: string) => ({ correlationId, ...world.user, organizationId: world.organizationId });
 
 /** Appends a budget's records as import chunks (CHUNKS_PER_APPEND chunk events per append). */
+/** Each budget's total in cents as seeded, to check the report the bench measures. */
+const seededCents = new Map<number, bigint>();
+
 async function seedRecords(app: App, world: World, budgetIndex: number): Promise<string[]> {
   const budgetId = world.budgetIds[budgetIndex] as string;
   const recordIds: string[] = [];
@@ -192,6 +198,7 @@ async function seedRecords(app: App, world: World, budgetIndex: number): Promise
         records.push(importedRecord(world, budgetIndex, index));
       }
       recordIds.push(...records.map((record) => record.recordId));
+      for (const record of records) seededCents.set(budgetIndex, (seededCents.get(budgetIndex) ?? 0n) + BigInt(record.amount.replace('.', '')));
       const data = {
         importId,
         budgetId,
@@ -262,6 +269,17 @@ function reportRequest(world: World, run: number, asOf: string | null) {
   };
 }
 
+/** The unfiltered report's totals must be the seeded ones: a fast wrong answer is no figure. */
+async function checkTotals(world: World): Promise<void> {
+  const response = await world.request({ method: 'POST', url: `/api/budget/${world.budgetIds[0]}/report`, payload: reportRequest(world, 0, null) });
+  const total = (response.json() as unknown as { total: { sums: Record<string, string> } }).total.sums;
+  const keys = ['base', ...world.budgetIds.slice(1).map((_, index) => `b${index + 2}`)];
+  for (const [index, key] of keys.entries()) {
+    const expected = euros(Number(seededCents.get(index) ?? 0n)).replace(/\.?0+$/, '');
+    if (total[key] !== expected) throw new Error(`report total ${key}: ${total[key]}, seeded ${expected}`);
+  }
+}
+
 async function measure(world: World, name: string, target: number, asOf: string | null): Promise<void> {
   const timings: number[] = [];
   let rows = 0;
@@ -276,6 +294,34 @@ async function measure(world: World, name: string, target: number, asOf: string 
   report(name, `≤ ${target} ms`, `p50 ${percentile(timings, 0.5).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (up to ${rows} rows; load ${load()})`, p95 <= target);
 }
 
+const explainFlags = ['-c', 'shared_preload_libraries=auto_explain', '-c', 'auto_explain.log_analyze=on', '-c', 'auto_explain.log_buffers=on'];
+
+/** The server's log while plans are logged (chunks of lines; a plan's lines after the first are indented). */
+let serverLog = '';
+const collectPlan = (text: string) => {
+  serverLog += text;
+};
+
+/** Plans are logged only while measuring (auto_explain's instrumentation slows every statement). */
+async function logPlans(adminUrl: string, on: boolean): Promise<void> {
+  if (!explain) return;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`ALTER SYSTEM SET auto_explain.log_min_duration = ${on ? EXPLAIN_MIN_MS : -1}`);
+  await admin.query('SELECT pg_reload_conf()');
+  await admin.end();
+}
+
+function printSlowestPlan(name: string): void {
+  const plans = serverLog
+    .split(/\n(?=\S)/)
+    .map((text) => ({ text, ms: Number(/duration: ([\d.]+) ms\s+plan:/.exec(text)?.[1] ?? Number.NaN) }))
+    .filter((plan) => plan.text.includes('GROUP BY ROLLUP') && !Number.isNaN(plan.ms));
+  const slowest = plans.sort((a, b) => b.ms - a.ms)[0];
+  if (slowest) console.log(`\nslowest plan of ${name} (${plans.length} logged):\n${slowest.text}\n`);
+  serverLog = '';
+}
+
 async function main(): Promise<void> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'eelarve-bench-report-'));
   await chmod(tmp, 0o755);
@@ -283,7 +329,10 @@ async function main(): Promise<void> {
   let server: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
   if (!adminUrl) {
     console.log(`starting an embedded PostgreSQL in ${tmp}`);
-    server = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'data') });
+    server = await startEmbeddedPostgres({
+      dataDir: path.join(tmp, 'data'),
+      ...(explain ? { postgresFlags: explainFlags, onLog: collectPlan } : {}),
+    });
     adminUrl = server.adminUrl;
   }
   const databaseName = `bench_report_${randomUUID().slice(0, 8)}`;
@@ -305,13 +354,20 @@ async function main(): Promise<void> {
     const facts = await db.query('SELECT count(*) AS n FROM read.report_facts WHERE budget_id = $1', [world.budgetIds[0]]);
     await db.end();
     report('fact rows of the base budget', 'informational', `${facts.rows[0]?.n} for ${PER_BUDGET} records`, null);
+    await checkTotals(world);
+    await logPlans(adminUrl, true);
     await measure(world, `report of ${PER_BUDGET} records, 3 comparisons, quarterly, 3 levels`, TARGETS.reportP95Ms, null);
+    printSlowestPlan('the report');
+    await logPlans(adminUrl, false);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const moment = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 20));
     await editRecords(app, world, baseRecords);
     await caughtUp(app);
+    await logPlans(adminUrl, true);
     await measure(world, `the same as of a moment before ${EDITS} edits`, TARGETS.asOfP95Ms, moment);
+    printSlowestPlan('the report as of a moment');
+    await logPlans(adminUrl, false);
   } finally {
     await app.close();
     await dropDatabase(adminUrl, databaseName).catch(() => undefined);

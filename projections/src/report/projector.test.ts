@@ -147,6 +147,10 @@ describe('report projector', () => {
     expect(await total('2026-11-05T12:00:00.000Z')).toBe('17.5');
     expect(await total('2026-11-07T12:00:00.000Z')).toBe('12.5');
     expect(await total('2026-10-01T00:00:00.000Z')).toBe('0');
+    // The as-of index's key: a version's end, or its start while it is current.
+    const { rows } = await sql<{ changed: Date }>`SELECT changed_at AS changed FROM read.report_record_versions
+      WHERE record_id = ${a}::uuid ORDER BY valid_from_commit, valid_from_prepare`.execute(spec.db);
+    expect(rows.map((row) => row.changed.toISOString())).toEqual([at(4), at(7), at(7)]);
   });
 
   it('forgets a deleted budget', async () => {

@@ -99,25 +99,29 @@ function allowedCodes(condition: ClassifierCondition): RawBuilder<unknown> {
    WHERE ${sql.join(where, sql` AND `)}`;
 }
 
+/**
+ * Each condition as `code = ANY(ARRAY(subquery))`: the allowed codes are an InitPlan read once,
+ * then a plain test per fact row. As an IN (subquery) the planner guessed a few rows from the
+ * jsonb expression and, as of a moment, re-ran the items' join for every version (1.7 s).
+ */
 function classifierWhere(conditions: readonly ClassifierCondition[], column: string): RawBuilder<unknown> {
   if (conditions.length === 0) return sql`true`;
   return sql.join(
-    conditions.map((condition) => sql`(${sql.raw(column)} ->> ${literal(condition.classifierId)}) IN (${allowedCodes(condition)})`),
+    conditions.map((condition) => sql`(${sql.raw(column)} ->> ${literal(condition.classifierId)}) = ANY(ARRAY(${allowedCodes(condition)}))`),
     sql` AND `,
   );
 }
 
-/** A record version as a fact: its amount, and the running sums of its split (as the facts keep them). */
-const VERSION_CUMULATIVE = sql.raw(`(SELECT array_agg(running ORDER BY n) FROM (SELECT n, sum(value) OVER (ORDER BY n) AS running
-  FROM unnest(v.months) WITH ORDINALITY AS u(value, n)) t)`);
-const VERSION_NEGATIVE = sql.raw(`(SELECT array_agg(-running ORDER BY n) FROM (SELECT n, sum(value) OVER (ORDER BY n) AS running
+/** A record version as a fact, signed: its amount and the running sums of its split (as the facts keep them). */
+const VERSION_CUMULATIVE = sql.raw(`(SELECT array_agg(v.sign * running ORDER BY n) FROM (SELECT n, sum(value) OVER (ORDER BY n) AS running
   FROM unnest(v.months) WITH ORDINALITY AS u(value, n)) t)`);
 const VERSION_FACT_ID = sql.raw(`CASE WHEN v.promoted THEN v.record_id ELSE '${SHARED_FACT_ID}'::uuid END`);
 
 /**
- * A source's fact rows: the current facts, and as of a moment the versions that began since
- * taken away and those valid then but ended since added back, so the cost grows with the changes
- * since the moment, not with the budget.
+ * A source's fact rows: the current facts, and as of a moment the versions changed since (one
+ * range of the changed_at index): one begun since and still current is taken away (-1), one valid
+ * then and ended since is added back (1), one begun and ended since never counted. So the cost
+ * grows with the changes since the moment, not with the budget.
  */
 function sourceRows(source: ReportSource, index: number, conditions: readonly ClassifierCondition[]): RawBuilder<unknown> {
   const budgets = sql`${[...source.budgetIds]}::uuid[]`;
@@ -127,13 +131,10 @@ function sourceRows(source: ReportSource, index: number, conditions: readonly Cl
   const asOf = sql`${source.asOf}::timestamptz`;
   return sql`${current}
     UNION ALL
-    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, -v.amount, ${VERSION_NEGATIVE}, -1
-      FROM read.report_record_versions v
-     WHERE v.budget_id = ANY(${budgets}) AND v.valid_from_at > ${asOf} AND v.valid_to_at IS NULL AND ${classifierWhere(conditions, 'v.classifiers')}
-    UNION ALL
-    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, v.amount, ${VERSION_CUMULATIVE}, 1
-      FROM read.report_record_versions v
-     WHERE v.budget_id = ANY(${budgets}) AND v.valid_to_at > ${asOf} AND v.valid_from_at <= ${asOf} AND ${classifierWhere(conditions, 'v.classifiers')}`;
+    SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, v.sign * v.amount, ${VERSION_CUMULATIVE}, v.sign
+      FROM (SELECT v.*, CASE WHEN v.valid_from_at > ${asOf} THEN -1 ELSE 1 END AS sign FROM read.report_record_versions v
+             WHERE v.budget_id = ANY(${budgets}) AND v.changed_at > ${asOf} AND (v.valid_from_at <= ${asOf} OR v.valid_to_at IS NULL)
+               AND ${classifierWhere(conditions, 'v.classifiers')}) v`;
 }
 
 /** The caller reads the row's sub-budget in the source's budgets. */
@@ -156,12 +157,27 @@ function subBudgetWhere(condition: SubBudgetCondition | null, id: string, name: 
 
 /** Months from..to of a fact's running sums (past the end of a shorter split the last sum holds: its later months are 0). */
 const monthsSum = (from: number, to: number) =>
-  sql.raw(`coalesce(cumulative[least(${to}, cardinality(cumulative))], 0) - coalesce(cumulative[least(${from - 1}, cardinality(cumulative))], 0)`);
+  sql.raw(`coalesce(s.cumulative[least(${to}, cardinality(s.cumulative))], 0) - coalesce(s.cumulative[least(${from - 1}, cardinality(s.cumulative))], 0)`);
 
-function columnSum(column: ReportSumColumn, index: number): RawBuilder<unknown> {
-  const value = column.months ? monthsSum(column.months.from, column.months.to) : sql.raw('amount');
-  return sql`trim_scale(coalesce(sum(${value}) FILTER (WHERE source = ANY(${[...column.sources]}::int[])), 0))::text AS ${sql.ref(`c${index}`)}`;
+/** The distinct month ranges of the columns ('' : the whole amount), each summed once per group of facts. */
+function monthRanges(columns: readonly ReportSumColumn[]): string[] {
+  return [...new Set(columns.map(rangeKey))];
 }
+
+const rangeKey = (column: ReportSumColumn) => (column.months ? `${column.months.from}-${column.months.to}` : '');
+
+function rangeSum(range: string, index: number): RawBuilder<unknown> {
+  const [from, to] = range.split('-').map(Number) as [number, number];
+  return sql`sum(${range === '' ? sql.raw('s.amount') : monthsSum(from, to)}) AS ${sql.ref(`r${index}`)}`;
+}
+
+/** A column of a leaf: its range's sum from the sources it adds up. */
+function leafSum(column: ReportSumColumn, index: number, ranges: readonly string[]): RawBuilder<unknown> {
+  const range = sql.ref(`r${ranges.indexOf(rangeKey(column))}`);
+  return sql`sum(${range}) FILTER (WHERE source = ANY(${[...column.sources]}::int[])) AS ${sql.ref(`c${index}`)}`;
+}
+
+const rolledUpSum = (index: number) => sql`trim_scale(coalesce(sum(${sql.ref(`c${index}`)}), 0))::text AS ${sql.ref(`c${index}`)}`;
 
 /** The grouping classifier's items with their parent group's code (null without one). */
 function groupingItems(grouping: NonNullable<ReportQuery['grouping']>): RawBuilder<unknown> {
@@ -178,14 +194,29 @@ export function reportLevels(grouping: ReportQuery['grouping']): ('sub' | 'paren
   return ['sub', ...(grouping?.parentClassifierId ? (['parent'] as const) : []), ...(grouping ? (['item'] as const) : []), 'rec'];
 }
 
-/** The report's statement (EXPLAIN it to see the plan). */
+/**
+ * The report's statement (EXPLAIN it to see the plan; `pnpm bench:report --explain` prints the
+ * slowest). The facts are summed in steps that each shrink the rows: per source, sub-budget key,
+ * item and promoted record (the month ranges, each once); per tree leaf (the columns, from their
+ * sources); then ROLLUP over the leaves only, so the grouping sets add up a few thousand rows.
+ */
 export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<string, unknown>> {
   const { grouping } = query;
   const levels = reportLevels(grouping);
+  const ranges = monthRanges(query.columns);
   const groupedLevels = sql.raw(levels.join(', '));
   const grouped = (level: string) => (levels.includes(level as never) ? sql.raw(`GROUPING(${level})`) : sql.raw('1'));
   const levelOf = sql.raw(`(${levels.map((level) => `1 - GROUPING(${level})`).join(' + ')})`);
   const schemeKey = (column: string) => sql`jsonb_build_array(${sql.join(query.schemeClassifierIds.map((id) => sql`${sql.raw(column)} -> ${literal(id)}`))})`;
+  const rangeColumns = sql.join(ranges.map((_, index) => sql.ref(`s.r${index}`)));
+  // The facts are grouped by the scheme classifiers' codes as text (comparing jsonb arrays made the sort 3 times slower).
+  const codes = query.schemeClassifierIds.map((id, index) => ({
+    select: sql`s.classifiers ->> ${literal(id)} AS ${sql.ref(`k${index}`)}`,
+    ref: sql.ref(`k${index}`),
+  }));
+  const preKeys = sql.join([sql`s.source`, ...codes.map((code) => code.select)]);
+  const preGroups = sql.join([sql`s.source`, ...codes.map((code) => code.ref)]);
+  const preSubKey = sql`jsonb_build_array(${sql.join(codes.map((code) => sql`to_jsonb(s.${code.ref})`))})`;
   return sql<Record<string, unknown>>`
     WITH sub AS (
       SELECT id::text AS id, name, ${schemeKey('classifiers')} AS key FROM read.sub_budgets WHERE scheme_id = ${query.schemeId}::uuid),
@@ -194,25 +225,34 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
       query.sources.map((source, index) => sourceRows(source, index, query.classifierConditions)),
       sql` UNION ALL `,
     )}),
-    fitted AS (
-      SELECT s.source, coalesce(sub.id, ${UNFIT_ROW}) AS sub, grp.parent, s.classifiers ->> ${literal(grouping?.classifierId ?? '')} AS item,
-             s.record_id AS rec, s.amount, s.cumulative, s.records
+    pre AS (
+      SELECT ${preKeys}, ${grouping ? sql`s.classifiers ->> ${literal(grouping.classifierId)}` : sql`NULL::text`} AS item,
+             s.record_id AS rec, ${sql.join(ranges.map(rangeSum))}, sum(s.records) AS records
         FROM src s
-        LEFT JOIN sub ON sub.key = ${schemeKey('s.classifiers')}
-        LEFT JOIN grp ON grp.code = s.classifiers ->> ${literal(grouping?.classifierId ?? '')}
+       GROUP BY ${preGroups}, item, rec),
+    fitted AS (
+      SELECT s.source, coalesce(sub.id, ${UNFIT_ROW}) AS sub, grp.parent, s.item, s.rec, ${rangeColumns}, s.records
+        FROM pre s
+        LEFT JOIN sub ON sub.key = ${preSubKey}
+        LEFT JOIN grp ON grp.code = s.item
        WHERE ${readableWhere(query.sources)} AND ${subBudgetWhere(query.subBudgetCondition, "coalesce(sub.id, '-2')", "coalesce(sub.name, '')")}
       UNION ALL
-      SELECT -1, sub.id, NULL, NULL, NULL, 0, NULL, 0 FROM sub
+      SELECT -1, sub.id, NULL, NULL, NULL, ${sql.join(ranges.map(() => sql`NULL::numeric`))}, 0 FROM sub
        WHERE ${query.listedSubBudgetIds === null ? sql`true` : sql`sub.id = ANY(${[...query.listedSubBudgetIds]}::text[])`}
          AND ${subBudgetWhere(query.subBudgetCondition, 'sub.id', 'sub.name')}),
+    leaf AS (
+      SELECT sub, parent, item, rec, ${sql.join(query.columns.map((column, index) => leafSum(column, index, ranges)))},
+             sum(records) FILTER (WHERE source >= 0) AS records, bool_or(source = -1) AS listed
+        FROM fitted
+       GROUP BY sub, parent, item, rec),
     agg AS (
       SELECT ${levelOf} AS level, sub, ${levels.includes('parent') ? sql`parent` : sql`NULL::text AS parent`}, ${levels.includes('item') ? sql`item` : sql`NULL::text AS item`}, rec,
              ${grouped('parent')} AS gp, ${grouped('item')} AS gi, GROUPING(rec) AS gr,
-             ${sql.join(query.columns.map(columnSum))}
-        FROM fitted
+             ${sql.join(query.columns.map((_, index) => rolledUpSum(index)))}
+        FROM leaf
        GROUP BY ROLLUP (${groupedLevels})
       HAVING (GROUPING(rec) = 1 OR rec <> ${SHARED_FACT_ID}::uuid)
-         AND (GROUPING(sub) = 1 OR (${grouped(levels[1] ?? 'rec')} = 1 AND bool_or(source = -1)) OR coalesce(sum(records) FILTER (WHERE source >= 0), 0) > 0))
+         AND (GROUPING(sub) = 1 OR (${grouped(levels[1] ?? 'rec')} = 1 AND bool_or(listed)) OR coalesce(sum(records), 0) > 0))
     SELECT agg.*, sub.name AS sub_budget_name,
            (SELECT name FROM grp WHERE grp.code = agg.item LIMIT 1) AS item_name,
            ${grouping?.parentClassifierId ? sql`(SELECT name FROM read.classifier_items WHERE classifier_id = ${grouping.parentClassifierId}::uuid AND code = agg.parent)` : sql`NULL::text`} AS parent_name,
@@ -222,9 +262,16 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
      ORDER BY level > 0, agg.sub = ${UNFIT_ROW}, sub.name, agg.sub, gp = 0, agg.parent NULLS LAST, gi = 0, agg.item NULLS LAST, gr = 0, record_name, agg.rec`;
 }
 
+/** Memory for the statement's hash tables and sorts: at the default 4 MB the ROLLUP's sort spilled to disk. */
+const REPORT_WORK_MEMORY = '64MB';
+
 /** The report's rows in tree order (each group before its children, the -2 row last), the total first. */
 export async function reportAggregates(read: ReadDatabase, query: ReportQuery): Promise<ReportAggregateRow[]> {
-  const rows = await reportAggregatesSql(query).execute(read);
+  const run = async (db: ReadDatabase) => {
+    await sql`set local work_mem = ${sql.lit(REPORT_WORK_MEMORY)}`.execute(db);
+    return reportAggregatesSql(query).execute(db);
+  };
+  const rows = read.isTransaction ? await run(read) : await read.transaction().execute(run);
   return rows.rows.map((row) => ({
     level: Number(row.level),
     sub_budget_id: row.sub as string | null,

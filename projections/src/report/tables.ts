@@ -28,6 +28,8 @@ export interface ReportRecordVersionsTable {
   valid_to_commit: ColumnType<string | null, string | bigint | null, string | bigint | null>;
   valid_to_prepare: ColumnType<string | null, string | bigint | null, string | bigint | null>;
   valid_to_at: ColumnType<Date | null, string | null, string | null>;
+  /** Generated: valid_to_at, or valid_from_at while current (the as-of index). */
+  changed_at: ColumnType<Date, never, never>;
 }
 
 /**
