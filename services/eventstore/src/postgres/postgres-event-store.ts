@@ -145,8 +145,7 @@ export class PostgresEventStore implements EventStore {
   async #writeGroup(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
     let outcomes: Array<AppendResult | Error>;
     try {
-      const values = appendValues(appends);
-      outcomes = (await this.#appendAll(values)) ?? appendOutcomes(appends, await this.#appendOneByOne(values));
+      outcomes = await this.#writeFresh(appends);
     } catch (error) {
       throw appends.length === 1 ? mapAppendError(error, appends[0]!.stream) : error;
     }
@@ -155,22 +154,37 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Every append of the group by one plain statement, or null when some append does not simply
-   * go through (almost never): then append_events answers each. Retrying after a lost
-   * connection is safe: the event ids make a repeated append a no-op.
+   * The group by the plain statement. Appends it refused as stale (a committed revision already
+   * contradicts them) get their error, and the others go again as a smaller group; append_events
+   * answers a group the statement cannot (almost never).
    */
-  async #appendAll(values: unknown[]): Promise<AppendResult[] | null> {
-    let rows: AllAppendedRow[];
+  async #writeFresh(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
+    const values = appendValues(appends);
+    const row = await this.#appendAll(values);
+    if (!row) return appendOutcomes(appends, await this.#appendOneByOne(values));
+    if (row.commit_position !== null) return allAppended(row);
+    const revisions = bigintElements(row.last_revisions);
+    const refused = new Set(bigintElements(row.refused ?? '{}').map((ordinal) => Number(ordinal) - 1));
+    const rest = appends.filter((_, index) => !refused.has(index));
+    if (rest.length === appends.length) throw new Error('the append statement refused a group without naming a stale append');
+    const restOutcomes = rest.length > 0 ? await this.#writeFresh(rest) : [];
+    let next = 0;
+    return appends.map((append, index) => (refused.has(index) ? staleRevisionError(append, revisions[index]!) : restOutcomes[next++]!));
+  }
+
+  /**
+   * The plain statement's row for the group, or null when some append does not simply go
+   * through (almost never): then append_events answers each. Retrying after a lost connection
+   * is safe: the event ids make a repeated append a no-op.
+   */
+  async #appendAll(values: unknown[]): Promise<AllAppendedRow | null> {
     try {
-      rows = await this.#queryWithRetry<AllAppendedRow>({ name: 'eventstore_append_fast', text: APPEND_ALL_SQL, values });
+      const rows = await this.#queryWithRetry<AllAppendedRow>({ name: 'eventstore_append_fast', text: APPEND_ALL_SQL, values });
+      return rows[0]!;
     } catch (error) {
       if (needsAppendEvents(error)) return null;
       throw error;
     }
-    const row = rows[0]!;
-    const commit = BigInt(row.commit_position);
-    const positions = bigintElements(row.last_positions);
-    return bigintElements(row.last_revisions).map((revision, index) => ({ nextExpectedRevision: revision, position: { commit, prepare: positions[index]! } }));
   }
 
   #appendOneByOne(values: unknown[]): Promise<AppendRow[]> {
@@ -227,6 +241,17 @@ export class PostgresEventStore implements EventStore {
       }
     }
   }
+}
+
+/** Each append's result, from the plain statement's row for a group that went in. */
+function allAppended(row: AllAppendedRow): AppendResult[] {
+  const commit = BigInt(row.commit_position!);
+  const positions = bigintElements(row.last_positions!);
+  return bigintElements(row.last_revisions).map((revision, index) => ({ nextExpectedRevision: revision, position: { commit, prepare: positions[index]! } }));
+}
+
+function staleRevisionError({ stream, expectedRevision }: AppendRequest, committed: bigint): Error {
+  return outcomeError('wrong_expected_revision', stream, expectedRevision, committed)!;
 }
 
 /** Each append's result or typed error, from append_events' rows. */

@@ -374,6 +374,99 @@ const lockStreamsInAppendEvents = appendEventsFunction(
 `,
 );
 
+/**
+ * append_events answers a stale expected revision before it locks anything (migration 005). The
+ * locking body of 004 goes on as eventstore.append_locked, for the appends still in the running;
+ * the new append_events in front of it reads the streams' committed revisions without a lock, and
+ * an append whose expected revision they contradict is answered at once: 'wrong_expected_revision'
+ * with that revision, or, when its event ids are stored already, as a retry or conflict
+ * (stored_outcomes; a stream's revision only moves with committed events, so the ids of an
+ * append that moved it are visible to this later statement). Before, such an append waited for
+ * the stream's lock and for the winner's commit only to find its revision stale; 20 writers of
+ * one stream queued behind each other that way. The text is written out here, not built from
+ * sql.ts, so that it stays as shipped whatever the live statements become.
+ */
+const refuseStaleBeforeLocks = `
+alter function eventstore.append_events(text[], text[], int[], uuid[], text[], jsonb, jsonb) rename to append_locked;
+
+create function eventstore.append_events(
+  p_streams text[], p_expected text[], p_counts int[],
+  p_ids uuid[], p_types text[], p_data jsonb, p_metadata jsonb)
+returns table (append_index int, outcome text, last_revision bigint, commit_position xid8, prepare_position bigint)
+language plpgsql
+set plan_cache_mode = force_generic_plan
+set enable_seqscan = off
+as $fn$
+declare
+  v_committed bigint[];
+  v_outcomes text[];
+  v_kept bigint[];
+  v_streams text[];
+  v_expected text[];
+  v_counts int[];
+  v_ids uuid[];
+  v_types text[];
+  v_data jsonb;
+  v_metadata jsonb;
+begin
+  select array_agg(coalesce(s.revision, -1) order by a.ord),
+    array_agg(case when case a.expected
+        when 'any' then true
+        when 'no_stream' then s.revision is null
+        when 'stream_exists' then s.revision is not null
+        else s.revision = a.expected::bigint
+      end then 'running' else 'wrong_expected_revision' end order by a.ord)
+    into v_committed, v_outcomes
+    from unnest(p_streams, p_expected) with ordinality as a(name, expected, ord)
+    left join eventstore.streams s on s.stream_name = a.name;
+  if v_outcomes <@ array['running'] then
+    return query select * from eventstore.append_locked(p_streams, p_expected, p_counts, p_ids, p_types, p_data, p_metadata);
+    return;
+  end if;
+  v_outcomes := eventstore.stored_outcomes(p_streams, p_counts, p_ids, v_outcomes, 'wrong_expected_revision');
+
+  -- The appends still running, and their events, go through the locking body together.
+  with appends as (
+    select a.*, sum(a.count) over (order by a.ord) - a.count as before
+    from unnest(p_streams, p_expected, p_counts, v_outcomes) with ordinality as a(name, expected, count, outcome, ord)
+  )
+  select array_agg(a.ord order by a.ord), array_agg(a.name order by a.ord), array_agg(a.expected order by a.ord), array_agg(a.count order by a.ord)
+    into v_kept, v_streams, v_expected, v_counts
+    from appends a where a.outcome = 'running';
+  if v_kept is not null then
+    with appends as (
+      select a.ord, a.count, a.outcome, sum(a.count) over (order by a.ord) - a.count as before
+      from unnest(p_counts, v_outcomes) with ordinality as a(count, outcome, ord)
+    )
+    select array_agg(u.id order by u.n), array_agg(u.type order by u.n), jsonb_agg(u.data order by u.n), jsonb_agg(u.metadata order by u.n)
+      into v_ids, v_types, v_data, v_metadata
+      from appends a
+      join rows from (unnest(p_ids), unnest(p_types), jsonb_array_elements(p_data), jsonb_array_elements(p_metadata))
+        with ordinality as u(id, type, data, metadata, n) on u.n > a.before and u.n <= a.before + a.count
+      where a.outcome = 'running';
+    return query
+    select v_kept[l.append_index]::int, l.outcome, l.last_revision, l.commit_position, l.prepare_position
+    from eventstore.append_locked(v_streams, v_expected, v_counts, v_ids, v_types, v_data, v_metadata) l;
+  end if;
+
+  return query
+  select a.ord::int, a.outcome,
+    case a.outcome when 'retried' then r.stream_revision else a.committed end,
+    r.transaction_id, r.position
+  from (
+    select a.*, sum(a.count) over (order by a.ord) as last
+    from unnest(v_outcomes, v_committed, p_counts) with ordinality as a(outcome, committed, count, ord)
+  ) a
+  left join lateral (
+    select e.stream_revision, e.transaction_id, e.position from eventstore.events e
+    where a.outcome = 'retried' and e.event_id = p_ids[a.last]
+  ) r on true
+  where a.outcome <> 'running'
+  order by a.ord;
+end;
+$fn$;
+`;
+
 /** Exported for the upgrade test, which builds a store as an earlier version left it. */
 export const migrations: Record<string, Migration> = {
   '001_events': {
@@ -396,6 +489,11 @@ export const migrations: Record<string, Migration> = {
   '004_stream_locks_before_writes': {
     up: async (db) => {
       await sql.raw(lockStreamsInAppendEvents).execute(db);
+    },
+  },
+  '005_stale_revisions_before_locks': {
+    up: async (db) => {
+      await sql.raw(refuseStaleBeforeLocks).execute(db);
     },
   },
 };

@@ -33,25 +33,59 @@ export function lockStreamsSql(names: string): string {
     from (select distinct hashtextextended(n.name, ${STREAM_LOCK_SEED}) as key from unnest(${names}) as n(name) order by key) k`;
 }
 
+/** SQL: whether an append's `expected` revision holds for its stream at revision `current` (-1: no stream). */
+function expectationHolds(expected: string, current: string): string {
+  return `case ${expected}
+      when 'any' then true
+      when 'no_stream' then ${current} = -1
+      when 'stream_exists' then ${current} >= 0
+      else ${current} = ${expected}::bigint
+    end`;
+}
+
 /**
  * The usual append of a group, as one plain statement with the parameters of APPEND_SQL: it
  * claims every stream's revisions (creating streams as needed; the row locks, taken in name
  * order, serialise each stream's writers), inserts all the events and notifies listeners, with
  * no function call, block or subtransaction around it, which cost the server as much again as
- * the inserts themselves. It locks the group's streams first (lockStreamsSql). It only knows
- * how to succeed: if an expected revision does not hold, eventstore.refuse_group() raises
- * EV001, and an event id stored before (a retry, or a reuse) breaks the unique index; either undoes the whole statement, and the group then goes through
- * append_events, which answers each append on its own. One row answers for the whole group
- * (AllAppendedRow): each append's last revision and last position as array texts, in order.
+ * the inserts themselves. It locks the group's streams first (lockStreamsSql). Past its first
+ * check it only knows how to succeed: if an expected revision does not hold once the locks are
+ * taken, eventstore.refuse_group() raises EV001, and an event id stored before (a retry, or a
+ * reuse) breaks the unique index; either undoes the whole statement, and the group then goes
+ * through append_events, which answers each append on its own. One row answers for the whole
+ * group (AllAppendedRow): each append's last revision and last position as array texts, in order.
+ *
+ * Before any lock it compares each expected revision with its stream's committed revision, read
+ * without a lock, and when one does not hold the group writes nothing: its row then has a null
+ * commit_position, each append's committed revision in last_revisions and the stale appends'
+ * numbers (from 1) in refused (the client sends the others again). A writer that lost a race so
+ * learns it in one round trip, without waiting for the winner's lock and commit, and without
+ * claiming and inserting what would be undone (each undone row is a dead tuple that later
+ * readers step over). A stale append may be a retry of one that went through: when any event id
+ * of the group is stored, the statement refuses the group (EV001) for append_events to tell. The
+ * check after the locks stays: a writer may commit between the two.
  */
 export const APPEND_ALL_SQL = `
-with locked as (
-  select count(*) as streams from (${lockStreamsSql('$1::text[]')}) l
+with committed as (
+  select a.ord, coalesce(s.revision, -1) as revision, ${expectationHolds('a.expected', 'coalesce(s.revision, -1)')} as holds
+  from unnest($1::text[], $2::text[]) with ordinality as a(name, expected, ord)
+  left join eventstore.streams s on s.stream_name = a.name
+), fresh as (
+  select case
+    when bool_and(c.holds) then true
+    when not exists (select from eventstore.events e where e.event_id = any($4::uuid[])) then false
+    else eventstore.refuse_group() is null
+  end as holds
+  from committed c
+), locked as (
+  -- The names pass through fresh, so no lock is taken before it has checked them.
+  select count(*) as streams from (${lockStreamsSql('(select $1::text[] from fresh f where f.holds)')}) l
 ), appends as (
   -- From the locked streams: every lock is taken before the claims below write anything.
   select a.ord, a.name, a.expected, a.count, sum(a.count) over (order by a.ord) - a.count as before
   from unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)
   cross join locked
+  where (select f.holds from fresh f)
 ), claimed as (
   insert into eventstore.streams as s (stream_name, revision)
   select a.name, a.count - 1 from appends a order by a.name
@@ -59,12 +93,7 @@ with locked as (
   returning s.stream_name, s.stream_id, s.revision
 ), checked as (
   select a.ord, a.name, a.count, a.before, c.stream_id, c.revision - a.count as current,
-    case a.expected
-      when 'any' then true
-      when 'no_stream' then c.revision - a.count = -1
-      when 'stream_exists' then c.revision - a.count >= 0
-      else c.revision - a.count = a.expected::bigint
-    end as holds
+    ${expectationHolds('a.expected', '(c.revision - a.count)')} as holds
   from appends a join claimed c on c.stream_name = a.name
 ), inserted as (
   -- The group's event n belongs to the append whose range holds it.
@@ -82,15 +111,25 @@ select
   array_agg(c.current + c.count order by c.ord)::text as last_revisions,
   array_agg(p.position order by c.ord)::text as last_positions,
   -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
-  pg_notify('eventstore_appended', '') is null as notified
+  pg_notify('eventstore_appended', '') is null as notified,
+  null as refused
 from checked c
-join (select i.stream_id, max(i.position) as position from inserted i group by i.stream_id) p on p.stream_id = c.stream_id`;
+join (select i.stream_id, max(i.position) as position from inserted i group by i.stream_id) p on p.stream_id = c.stream_id
+having count(*) > 0
+union all
+select null, array_agg(c.revision order by c.ord)::text, null, null, array_agg(c.ord) filter (where not c.holds)::text
+from committed c
+where not (select f.holds from fresh f)`;
 
-/** APPEND_ALL_SQL's answer: int8 arrays as text ({1,2,3}), one element per append. */
+/**
+ * APPEND_ALL_SQL's answer: int8 arrays as text ({1,2,3}), one element per append. A group it
+ * refused as stale has no commit_position, its committed revisions and the refused appends.
+ */
 export interface AllAppendedRow {
-  commit_position: string;
+  commit_position: string | null;
   last_revisions: string;
-  last_positions: string;
+  last_positions: string | null;
+  refused: string | null;
 }
 
 /** SQLSTATE of eventstore.refuse_group(): some append of the group needs append_events. */

@@ -1,0 +1,178 @@
+import { createPool, type Pool } from '@eelarve/postgres';
+import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WrongExpectedRevisionError } from '../src/errors';
+import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
+import { APPEND_ALL_SQL, APPEND_SQL, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
+import type { NewEvent } from '../src/types';
+import { newEvents, newStream, sleep } from './contract';
+
+/**
+ * A writer that lost a race learns it from the stream's committed revision, before it takes any
+ * lock: it does not wait for the stream's current writer to commit (issue 11, point 10). Each
+ * test holds a stream's locks in an open transaction; an append that waited for them would show
+ * up in pg_locks as a waiter, and the test says so instead of hanging.
+ */
+
+/** A transaction that appends to `stream` by the plain statement and stays open, holding its locks. */
+async function holdStream(url: string, stream: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('begin');
+  await client.query(APPEND_ALL_SQL, appendValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
+  return {
+    async commit() {
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+/** What `work` settled with, or 'waited for a lock' once some session waits for one first. */
+async function settledWithoutLockWait<T>(pool: Pool, work: Promise<T>): Promise<{ value: T } | { error: unknown } | 'waited for a lock'> {
+  let settled: { value: T } | { error: unknown } | undefined;
+  void work.then(
+    (value) => {
+      settled = { value };
+    },
+    (error: unknown) => {
+      settled = { error };
+    },
+  );
+  for (;;) {
+    if (settled) return settled;
+    const { rows } = await pool.query<{ waiting: number }>('select count(*)::int as waiting from pg_locks where not granted');
+    if (settled) return settled;
+    if (rows[0]!.waiting > 0) return 'waited for a lock';
+    await sleep(5);
+  }
+}
+
+interface AppendEventsRow {
+  append_index: number;
+  outcome: string;
+  last_revision: string;
+  commit_position: string | null;
+  prepare_position: string | null;
+}
+
+describe('PostgresEventStore refuses a stale expected revision before taking any lock', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let counting: Pool;
+  let store: PostgresEventStore;
+  const statements: string[] = [];
+
+  beforeEach(async () => {
+    database = await createTestDatabase('eventstore');
+    pool = createPool(database.url);
+    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
+    // The store's statements by name, to tell how many round trips an append took.
+    counting = createPool(database.url);
+    const countingQuery = counting.query.bind(counting) as typeof query;
+    (counting as unknown as { query: typeof query }).query = (config) => {
+      statements.push(config.name ?? 'unnamed');
+      return countingQuery(config);
+    };
+    store = createPostgresEventStore({ pool: counting });
+    await store.migrate();
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await counting.end();
+    await pool.end();
+    await database.drop();
+  });
+
+  /** A stream at revision 0 whose next append is held open by another transaction. */
+  async function heldStream(): Promise<{ stream: string; first: NewEvent[]; holder: Awaited<ReturnType<typeof holdStream>> }> {
+    const stream = newStream();
+    const first = newEvents(1);
+    await store.append(stream, first, { expectedRevision: 'no_stream' });
+    return { stream, first, holder: await holdStream(database.url, stream) };
+  }
+
+  it("answers the store's stale append in one statement while the stream's writer has not committed", async () => {
+    const { stream, holder } = await heldStream();
+    try {
+      for (const expectedRevision of ['no_stream', 5n] as const) {
+        statements.length = 0;
+        const outcome = await settledWithoutLockWait(pool, store.append(stream, newEvents(1), { expectedRevision }));
+        expect(outcome).toEqual({ error: expect.any(WrongExpectedRevisionError) });
+        expect((outcome as { error: WrongExpectedRevisionError }).error.actual).toBe(0n);
+        expect(statements).toEqual(['eventstore_append_fast']);
+      }
+    } finally {
+      await holder.commit();
+    }
+    await expect(store.append(stream, newEvents(1), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 2n });
+  });
+
+  it('writes the rest of a group whose stale append it refused, as a group again', async () => {
+    const { stream, holder } = await heldStream();
+    const fresh = newStream();
+    try {
+      statements.length = 0;
+      const outcomes = await settledWithoutLockWait(
+        pool,
+        Promise.allSettled([
+          store.append(stream, newEvents(1), { expectedRevision: 'no_stream' }),
+          store.append(fresh, newEvents(2), { expectedRevision: 'no_stream' }),
+        ]),
+      );
+      expect(outcomes).toEqual({
+        value: [
+          { status: 'rejected', reason: expect.any(WrongExpectedRevisionError) },
+          { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 1n }) },
+        ],
+      });
+      expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append_fast']);
+    } finally {
+      await holder.commit();
+    }
+    expect((await store.readStream(fresh)).map((event) => event.revision)).toEqual([0n, 1n]);
+    expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([0n, 1n]);
+  });
+
+  it('lets the plain statement refuse the group to append_events when a stale append may be a retry', async () => {
+    const { stream, first, holder } = await heldStream();
+    try {
+      const refusal = settledWithoutLockWait(pool, pool.query(APPEND_ALL_SQL, appendValues([{ stream, events: first, expectedRevision: 'no_stream' }])));
+      expect(await refusal).toEqual({ error: expect.objectContaining({ code: GROUP_REFUSED }) });
+    } finally {
+      await holder.commit();
+    }
+  });
+
+  it('answers stale appends in append_events without a lock, retries as the original, and appends the rest of the group', async () => {
+    const { stream, first, holder } = await heldStream();
+    const [original] = await store.readStream(stream);
+    const fresh = newStream();
+    let rows: AppendEventsRow[];
+    try {
+      const group = appendValues([
+        { stream, events: newEvents(1), expectedRevision: 'no_stream' },
+        { stream: fresh, events: newEvents(2), expectedRevision: 'no_stream' },
+        { stream, events: first, expectedRevision: 'no_stream' },
+      ]);
+      // The same stream twice in one group only works for appends answered before the claims.
+      const outcome = await settledWithoutLockWait(pool, pool.query<AppendEventsRow>(APPEND_SQL, group));
+      expect(outcome).toHaveProperty('value');
+      rows = (outcome as { value: pg.QueryResult<AppendEventsRow> }).value.rows;
+    } finally {
+      await holder.commit();
+    }
+    const byIndex = new Map(rows.map((row) => [row.append_index, row]));
+    expect(byIndex.get(1)).toMatchObject({ outcome: 'wrong_expected_revision', last_revision: '0', commit_position: null });
+    expect(byIndex.get(2)).toMatchObject({ outcome: 'appended', last_revision: '1' });
+    expect(byIndex.get(3)).toMatchObject({
+      outcome: 'retried',
+      last_revision: '0',
+      commit_position: original!.position.commit.toString(),
+      prepare_position: original!.position.prepare.toString(),
+    });
+    expect((await store.readStream(fresh)).map((event) => event.revision)).toEqual([0n, 1n]);
+  });
+});
