@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
-import { recordsJsonWhere } from './queries';
+import { recordsJsonBatches, recordsJsonWhere } from './queries';
 
 /**
  * The records API's reads of the `records` read model (issue 11). Lists are one JSON text joined
@@ -52,9 +52,9 @@ export function recordsAsJson(read: ReadDatabase, filter: RecordsFilter): Promis
   return recordsJsonWhere(read, whereOf(filter));
 }
 
-/** The records of the filter as objects of the shared `recordSchema` (for lists the gateway adds to), by name and id. */
-export async function recordsAsObjects<T>(read: ReadDatabase, filter: RecordsFilter): Promise<T[]> {
-  return JSON.parse(await recordsAsJson(read, filter)) as T[];
+/** The records of the filter as batches of their JSON texts, by name and id: a list of any size streams (queries.ts). */
+export function recordsAsJsonBatches(read: ReadDatabase, filter: RecordsFilter): AsyncGenerator<string[]> {
+  return recordsJsonBatches(read, whereOf(filter));
 }
 
 const rowColumns = sql`r.id, r.budget_id, r.document_id, r.organization_id, r.name, trim_scale(r.amount)::text as amount,

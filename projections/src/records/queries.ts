@@ -155,37 +155,71 @@ const LIST_JSON_OPEN = sql.raw(`convert_from(substring(convert_to(r.list_json, '
 /** Sorting a 10,000-record list (about 7 MB of rows) in memory: the default 4 MB spilled it to disk. */
 const LIST_SORT_MEMORY = '32MB';
 
+/** Records per fetch of a list's cursor: ~600 KB of JSON, so a list of any size streams in bounded memory. */
+export const LIST_BATCH_RECORDS = 1_000;
+
+let cursorCount = 0;
+
 /**
- * The records matching `where` (on `r`, read.records) as the API's JSON array text (the shared
- * recordSchema), by name and id: each row's stored list JSON with the last changer's name put
- * before its closing brace (the name's JSON made once per user, not per record), joined by
- * PostgreSQL.
+ * The records matching `where` (on `r`, read.records) by name and id, as batches of their JSON
+ * texts in the API's shape (the shared recordSchema): each row's stored list JSON with the last
+ * changer's name put before its closing brace (the name's JSON made once per user, not per
+ * record). A cursor reads them: one snapshot for the whole list, and never more than a batch in
+ * memory, so a whole budget of a million records (~600 MB, more than a JavaScript string holds)
+ * streams as well as a sub-budget. Ending the iteration early closes the cursor.
  */
-export async function recordsJsonWhere(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
-  const list = async (db: ReadDatabase) => {
+export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<unknown>, batchRecords = LIST_BATCH_RECORDS): AsyncGenerator<string[]> {
+  const transaction = read.isTransaction ? null : await read.startTransaction().execute();
+  const db = transaction ?? read;
+  const cursor = sql.id(`records_list_${++cursorCount}`);
+  let done = false;
+  try {
     await sql`set local work_mem = ${sql.lit(LIST_SORT_MEMORY)}`.execute(db);
-    const { rows } = await sql<{ json: string }>`
-      select '[' || coalesce(string_agg(${LIST_JSON_OPEN} || coalesce(u.tail, ',"user_name":""}'), ',' order by r.name, r.id), '') || ']' as json
+    // A cursor is planned for its first tenth by default: a sub-budget would then walk the budget's (name, id) index.
+    await sql`set local cursor_tuple_fraction = 1`.execute(db);
+    await sql`declare ${cursor} no scroll cursor for
+      select ${LIST_JSON_OPEN} || coalesce(u.tail, ',"user_name":""}') as json
         from read.records r
         left join (select id, ',"user_name":' || to_json(name)::text || '}' as tail from read.users) u on u.id = r.updated_by_user_id
-       where ${where}`.execute(db);
-    return rows[0]?.json ?? '[]';
-  };
-  // SET LOCAL lasts until the transaction ends: a caller's own transaction, or this one.
-  return read.isTransaction ? list(read) : read.transaction().execute(list);
+       where ${where}
+       order by r.name, r.id`.execute(db);
+    for (;;) {
+      const { rows } = await sql<{ json: string }>`fetch ${sql.lit(batchRecords)} from ${cursor}`.execute(db);
+      if (rows.length > 0) yield rows.map((row) => row.json);
+      if (rows.length < batchRecords) break;
+    }
+    await sql`close ${cursor}`.execute(db);
+    done = true;
+  } finally {
+    if (transaction) await (done ? transaction.commit() : transaction.rollback()).execute();
+  }
+}
+
+/** The records matching `where` as one JSON array text (lists known to be small; large ones stream: recordsJsonBatches). */
+export async function recordsJsonWhere(read: ReadDatabase, where: RawBuilder<unknown>): Promise<string> {
+  const texts: string[] = [];
+  for await (const batch of recordsJsonBatches(read, where)) texts.push(batch.join(','));
+  return `[${texts.join(',')}]`;
+}
+
+/** Which rows of read.records (`r`) are a budget's. */
+export const budgetRecordsWhere = (budgetId: string): RawBuilder<unknown> => sql`r.budget_id = ${budgetId}::uuid`;
+
+/** Which rows of read.records (`r`) of a budget fall in a sub-budget of the given fit. */
+export function fittingRecordsWhere(budgetId: string, fit: SubBudgetFit): RawBuilder<unknown> {
+  const empty = fit.emptyClassifierIds.length > 0 ? sql`and not (r.classifiers ?| ${fit.emptyClassifierIds}::text[])` : sql``;
+  return sql`${budgetRecordsWhere(budgetId)} and r.classifiers @> ${JSON.stringify(fit.classifiers)}::jsonb ${empty}`;
 }
 
 /** A budget's records as the API's JSON array text. */
 export function budgetRecordsJson(read: ReadDatabase, budgetId: string): Promise<string> {
-  return recordsJsonWhere(read, sql`r.budget_id = ${budgetId}::uuid`);
+  return recordsJsonWhere(read, budgetRecordsWhere(budgetId));
 }
 
 /** The records of a budget in a sub-budget as the API's JSON array text ('[]' when the sub-budget is unknown). */
 export async function subBudgetRecordsJson(read: ReadDatabase, budgetId: string, subBudgetId: string): Promise<string> {
   const fit = await subBudgetFit(read, subBudgetId);
-  if (!fit) return '[]';
-  const empty = fit.emptyClassifierIds.length > 0 ? sql`and not (r.classifiers ?| ${fit.emptyClassifierIds}::text[])` : sql``;
-  return recordsJsonWhere(read, sql`r.budget_id = ${budgetId}::uuid and r.classifiers @> ${JSON.stringify(fit.classifiers)}::jsonb ${empty}`);
+  return fit ? recordsJsonWhere(read, fittingRecordsWhere(budgetId, fit)) : '[]';
 }
 
 async function schemeClassifierIds(read: ReadDatabase, schemeId: string): Promise<string[] | undefined> {

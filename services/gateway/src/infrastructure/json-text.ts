@@ -1,4 +1,5 @@
 import { constants } from 'node:zlib';
+import { Readable } from 'node:stream';
 import type { FastifyCompressOptions } from '@fastify/compress';
 import type { FastifyReply } from 'fastify';
 
@@ -22,5 +23,31 @@ export async function sendJsonText(reply: FastifyReply, text: Promise<string>): 
   const body = await text;
   // An async handler that sends must resolve to the reply itself; typed `never` because the
   // route's typed reply expects the schema's shape, which this text already has.
+  return reply.type('application/json; charset=utf-8').send(body) as never;
+}
+
+/**
+ * Answers a JSON array whose elements arrive as batches of JSON texts (a cursor's fetches), as a
+ * stream: the first bytes leave (through the compressor) while PostgreSQL still reads, and no
+ * text of the whole list is ever built, so a list of any size is answered in bounded memory (a
+ * million records are ~600 MB of JSON, more than a JavaScript string holds). The first batch is
+ * awaited before the answer starts: a failure there (the database away, a refused read) answers
+ * with its error code as any route does; one later can only cut the stream short.
+ */
+export async function sendJsonArray(reply: FastifyReply, batches: AsyncIterable<readonly string[]>): Promise<never> {
+  const iterator = batches[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* arrayText() {
+    let separator = '[';
+    for (let step = first; !step.done; step = await iterator.next()) {
+      if (step.value.length === 0) continue;
+      yield Buffer.from(separator + step.value.join(','));
+      separator = ',';
+    }
+    yield Buffer.from(separator === '[' ? '[]' : ']');
+  }
+  const body = Readable.from(arrayText(), { objectMode: false });
+  // A client gone mid-list (or before the first read): the batches' source ends, closing its cursor.
+  body.once('close', () => void iterator.return?.()?.catch(() => undefined));
   return reply.type('application/json; charset=utf-8').send(body) as never;
 }

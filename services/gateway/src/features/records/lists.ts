@@ -1,19 +1,24 @@
-import { recordsAsObjects, subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
+import { recordsAsJsonBatches, subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
+import { budgetRecordsWhere, fittingRecordsWhere, recordsJsonBatches } from '@eelarve/projections/records/queries';
 import { findScheme } from '@eelarve/projections/schemes/queries';
 import { type BudgetRecord, DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
-import type { AuthContext } from '../../types';
+import type { AuthContext, Caller } from '../../types';
 import { subBudgetAccess } from '../permissions/authorize';
-import { type RecordsPlace, schemeOfBudget } from './access';
+import { budgetPlace, type RecordsPlace, schemeOfBudget, subBudgetPlace } from './access';
 import { schemeClassifierIds, schemeFitter } from './fitting';
 
 /**
- * Lists of a budget's records seen through schemes (spec 3, section 7), for callers who read the
- * whole budget and for those granted only some of its sub-budgets: a budget opened through a
- * sub-budget grant (to navigate to it) shows only the records that fall in the granted
- * sub-budgets, never the rest of the budget.
+ * Lists of a budget's records (spec 3, section 7), for callers who read the whole budget and for
+ * those granted only some of its sub-budgets: a budget opened through a sub-budget grant (to
+ * navigate to it) shows only the records that fall in the granted sub-budgets, never the rest of
+ * the budget. Every list is batches of records' JSON texts read by a cursor (json-text.ts's
+ * sendJsonArray streams them): a whole budget may hold a million records.
  */
+
+/** A list's records as batches of their JSON texts, in the list's order. */
+export type RecordBatches = AsyncIterable<string[]>;
 
 /** The sub-budgets granted one by one when the caller does not read the whole budget; null when they do. */
 async function grantedSubBudgets(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<Set<string> | null> {
@@ -23,38 +28,9 @@ async function grantedSubBudgets(app: FastifyInstance, auth: AuthContext, place:
   return new Set((await access.only.execute()).map((row) => row.id));
 }
 
-/** Whether the caller reads the whole budget (not only some of its sub-budgets). */
-export async function readsWholeBudget(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<boolean> {
-  return (await grantedSubBudgets(app, auth, place)) === null;
-}
-
 /** The unfit row of a scheme is no sub-budget's: only a reader of the whole budget reads it. */
-export async function wholeBudgetReader(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<void> {
-  if (!(await readsWholeBudget(app, auth, place))) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'the unfit row needs read on the whole budget');
-}
-
-/** The budget's records with the sub-budget each falls in per scheme, kept to what the caller reads. */
-async function fittedRecords(app: FastifyInstance, auth: AuthContext, place: RecordsPlace, schemeIds: readonly string[] | null) {
-  const read = readModels(app.db);
-  const granted = await grantedSubBudgets(app, auth, place);
-  const ids = schemeIds ?? (granted ? await schemesOf(app, [...granted]) : []);
-  const schemes = await Promise.all(ids.map((id) => schemeOfBudget(app, place.budget, id)));
-  const [records, subBudgets] = await Promise.all([
-    recordsAsObjects<BudgetRecord>(read, { kind: 'budget', budgetId: place.budget.id }),
-    subBudgetsForFitting(read, ids),
-  ]);
-  const fitters = schemes.map((scheme) => ({
-    schemeId: scheme.id,
-    fit: schemeFitter(
-      schemeClassifierIds(scheme),
-      subBudgets.filter((subBudget) => subBudget.scheme_id === scheme.id),
-    ),
-  }));
-  const fitted = records.map((record) => ({
-    ...record,
-    subBudgetIds: Object.fromEntries(fitters.map(({ schemeId, fit }) => [schemeId, fit(record.classifiers)])),
-  }));
-  return granted ? fitted.filter((record) => Object.values(record.subBudgetIds).some((id) => granted.has(id))) : fitted;
+async function wholeBudgetReader(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<void> {
+  if ((await grantedSubBudgets(app, auth, place)) !== null) throw new DomainError('INSUFFICIENT_PERMISSIONS', 'the unfit row needs read on the whole budget');
 }
 
 /** The schemes the sub-budgets belong to. */
@@ -69,15 +45,105 @@ async function schemesOf(app: FastifyInstance, subBudgetIds: readonly string[]):
   return rows.map((row) => row.scheme_id);
 }
 
-/** GET .../schema-records: with their sub-budget per scheme; null schemes (a partial reader's budget list): the records alone. */
-export async function schemesRecordsOf(app: FastifyInstance, auth: AuthContext, place: RecordsPlace, schemeIds: readonly string[] | null) {
-  const fitted = await fittedRecords(app, auth, place, schemeIds);
-  return schemeIds ? fitted : fitted.map(({ subBudgetIds: _, ...record }) => record);
+type FittedRecord = BudgetRecord & { subBudgetIds: Record<string, string> };
+
+/**
+ * How each record of a budget is answered when the list names its sub-budget per scheme (or when
+ * the caller reads only some sub-budgets): the record with its sub-budget in each scheme, or
+ * undefined when the caller may not see it.
+ */
+async function recordFitting(app: FastifyInstance, auth: AuthContext, place: RecordsPlace, schemeIds: readonly string[] | null) {
+  const granted = await grantedSubBudgets(app, auth, place);
+  const ids = schemeIds ?? (granted ? await schemesOf(app, [...granted]) : []);
+  const [schemes, subBudgets] = await Promise.all([
+    Promise.all(ids.map((id) => schemeOfBudget(app, place.budget, id))),
+    subBudgetsForFitting(readModels(app.db), ids),
+  ]);
+  const fitters = schemes.map((scheme) => ({
+    schemeId: scheme.id,
+    fit: schemeFitter(
+      schemeClassifierIds(scheme),
+      subBudgets.filter((subBudget) => subBudget.scheme_id === scheme.id),
+    ),
+  }));
+  return (record: BudgetRecord): FittedRecord | undefined => {
+    const subBudgetIds = Object.fromEntries(fitters.map(({ schemeId, fit }) => [schemeId, fit(record.classifiers)]));
+    if (granted && !Object.values(subBudgetIds).some((id) => granted.has(id))) return undefined;
+    return { ...record, subBudgetIds };
+  };
 }
 
-/** GET .../schema/{s}/records: each record with the scheme's sub-budget it falls in, or -2. */
-export async function schemeRecordsOf(app: FastifyInstance, auth: AuthContext, place: RecordsPlace, schemeId: string) {
-  if (!(await findScheme(readModels(app.db), schemeId))) throw new DomainError('SCHEME_NOT_FOUND');
-  const fitted = await fittedRecords(app, auth, place, [schemeId]);
-  return fitted.map(({ subBudgetIds, ...record }) => ({ ...record, subBudgetId: subBudgetIds[schemeId] as string }));
+/** The budget's records (batches of JSON texts) answered as `answer` makes each; undefined leaves a record out. */
+async function* reshaped(app: FastifyInstance, place: RecordsPlace, answer: (record: BudgetRecord) => object | undefined): RecordBatches {
+  for await (const batch of recordsAsJsonBatches(readModels(app.db), { kind: 'budget', budgetId: place.budget.id })) {
+    const records = JSON.parse(`[${batch.join(',')}]`) as BudgetRecord[];
+    yield records.flatMap((record) => {
+      const answered = answer(record);
+      return answered ? [JSON.stringify(answered)] : [];
+    });
+  }
+}
+
+/** Where a list of records is asked: a budget, a sub-budget (or a scheme's unfit row, -2, with `schemeId`). */
+export interface RecordListPath {
+  budgetId: string;
+  subBudgetId: string;
+  schemeId?: string;
+}
+
+/** The records lists of spec 3, section 7, access checked first: each answers batches of records' JSON texts. */
+export function recordLists(app: FastifyInstance) {
+  const read = () => readModels(app.db);
+
+  return {
+    /** GET api/budget/{id}/records: every record of the budget the caller reads. */
+    async ofBudget(caller: Caller, budgetId: string): Promise<RecordBatches> {
+      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
+      if ((await grantedSubBudgets(app, caller.auth, place)) === null) return recordsJsonBatches(read(), budgetRecordsWhere(place.budget.id));
+      const fitting = await recordFitting(app, caller.auth, place, null);
+      return reshaped(app, place, (record) => {
+        const fitted = fitting(record);
+        if (!fitted) return undefined;
+        const { subBudgetIds: _, ...plain } = fitted;
+        return plain;
+      });
+    },
+
+    /** GET api/budget/{b}/sub-budget/{s}/records: the sub-budget's records, or the scheme's unfit ones (-2). */
+    async ofSubBudget(caller: Caller, path: RecordListPath): Promise<RecordBatches> {
+      const place = await subBudgetPlace(app, caller.auth, path.budgetId, path.subBudgetId, 'read', path.schemeId);
+      const budgetId = place.budget.id;
+      if (place.kind === 'subBudget') {
+        const { classifiers, schemeClassifierIds: ids } = place.subBudgetFact;
+        return recordsJsonBatches(
+          read(),
+          fittingRecordsWhere(budgetId, { classifiers, emptyClassifierIds: ids.filter((id) => classifiers[id] === undefined) }),
+        );
+      }
+      if (place.kind === 'unfit') {
+        await wholeBudgetReader(app, caller.auth, place);
+        return recordsAsJsonBatches(read(), { kind: 'unfit', budgetId, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
+      }
+      return recordsJsonBatches(read(), budgetRecordsWhere(budgetId));
+    },
+
+    /** GET api/budget/{b}/schema/{s}/records: the budget's records, each with the sub-budget it falls in (or -2). */
+    async ofScheme(caller: Caller, budgetId: string, schemeId: string): Promise<RecordBatches> {
+      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
+      if (!(await findScheme(read(), schemeId))) throw new DomainError('SCHEME_NOT_FOUND');
+      const fitting = await recordFitting(app, caller.auth, place, [schemeId]);
+      return reshaped(app, place, (record) => {
+        const fitted = fitting(record);
+        if (!fitted) return undefined;
+        const { subBudgetIds, ...plain } = fitted;
+        return { ...plain, subBudgetId: subBudgetIds[schemeId] as string };
+      });
+    },
+
+    /** GET api/budget/{b}/schema-records?schemaIds=: the budget's records with their sub-budget in each scheme. */
+    async ofSchemes(caller: Caller, budgetId: string, schemeIds: readonly string[]): Promise<RecordBatches> {
+      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
+      return reshaped(app, place, await recordFitting(app, caller.auth, place, schemeIds));
+    },
+  };
 }

@@ -13,8 +13,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LARGE_JSON_COMPRESSION as compress, sendJsonText } from '../../infrastructure/json-text';
+import { LARGE_JSON_COMPRESSION as compress, sendJsonArray } from '../../infrastructure/json-text';
 import { RECORD_AUDITORS as auditors, RECORD_READERS as access, UNFIT_SUB_BUDGET } from './access';
+import { recordLists } from './lists';
 import { type RecordPath, recordService } from './service';
 
 /**
@@ -56,30 +57,31 @@ const pathOf = (params: { budgetId: string; subBudgetId: string }, query: { sche
 export async function budgetRecordRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const records = recordService(app);
+  const lists = recordLists(app);
   const place = '/api/budget/:budgetId/sub-budget/:subBudgetId';
 
   api.get(
     '/api/budget/:budgetId/records',
     { config: { access }, compress, schema: { tags, params: budgetParams, querystring: budgetRecordsQuery, response: { 200: z.array(recordSchema) } } },
-    (request, reply) => sendJsonText(reply, records.listOfBudget(request.caller, request.params.budgetId)),
+    async (request, reply) => sendJsonArray(reply, await lists.ofBudget(request.caller, request.params.budgetId)),
   );
 
   api.get(
     '/api/budget/:budgetId/schema/:schemaId/records',
     { config: { access }, compress, schema: { tags, params: budgetSchemeParams, response: { 200: z.array(schemeRecordSchema) } } },
-    (request, reply) => sendJsonText(reply, records.listOfScheme(request.caller, request.params.budgetId, request.params.schemaId)),
+    async (request, reply) => sendJsonArray(reply, await lists.ofScheme(request.caller, request.params.budgetId, request.params.schemaId)),
   );
 
   api.get(
     '/api/budget/:budgetId/schema-records',
     { config: { access }, compress, schema: { tags, params: budgetParams, querystring: schemesQuery, response: { 200: z.array(schemesRecordSchema) } } },
-    (request, reply) => sendJsonText(reply, records.listOfSchemes(request.caller, request.params.budgetId, request.query.schemaIds)),
+    async (request, reply) => sendJsonArray(reply, await lists.ofSchemes(request.caller, request.params.budgetId, request.query.schemaIds)),
   );
 
   api.get(
     `${place}/records`,
     { config: { access }, compress, schema: { tags, params: placeParams, querystring: placeQuery, response: { 200: z.array(recordSchema) } } },
-    (request, reply) => sendJsonText(reply, records.listOfSubBudget(request.caller, pathOf(request.params, request.query))),
+    async (request, reply) => sendJsonArray(reply, await lists.ofSubBudget(request.caller, pathOf(request.params, request.query))),
   );
 
   api.post(

@@ -9,18 +9,16 @@ import {
   snapshotAfter,
 } from '@eelarve/domain';
 import { formatPosition, parsePosition, comparePositions, type GlobalPosition } from '@eelarve/eventstore';
-import { findBudgetRecords, type RecordApiRow, recordsAsJson } from '@eelarve/projections/records/api-queries';
-import { budgetRecordsJson, findRecordOrigin, subBudgetRecordsJson } from '@eelarve/projections/records/queries';
+import { findBudgetRecords, type RecordApiRow } from '@eelarve/projections/records/api-queries';
+import { findRecordOrigin } from '@eelarve/projections/records/queries';
 import { DomainError, fieldError, type RecordHistoryEntry, type RecordInput, type recordsBulkEditSchema, type RecordStoredEvent } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { CommandContext, CommandResult } from '../../infrastructure/command-runner';
 import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
-import { budgetPlace, RECORD_COUNT_READ_MODELS, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
+import { RECORD_COUNT_READ_MODELS, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
 import { codesOf, recordFacts } from './facts';
-import { schemeClassifierIds } from './fitting';
-import { readsWholeBudget, schemeRecordsOf, schemesRecordsOf, wholeBudgetReader } from './lists';
 import { toStoredEvent } from './responses';
 import { actorNamesOf, namedVersions, recordOrigins, recordVersions } from './versions';
 
@@ -157,35 +155,6 @@ export function recordService(app: FastifyInstance) {
   }
 
   return {
-    /** GET api/budget/{id}/records: every record of the budget the caller reads. */
-    async listOfBudget(caller: Caller, budgetId: string): Promise<string> {
-      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
-      const whole = await readsWholeBudget(app, caller.auth, place);
-      return whole ? budgetRecordsJson(read(), place.budget.id) : JSON.stringify(await schemesRecordsOf(app, caller.auth, place, null));
-    },
-
-    /** GET api/budget/{b}/sub-budget/{s}/records: the sub-budget's records, or the scheme's unfit ones (-2). */
-    async listOfSubBudget(caller: Caller, path: RecordPath): Promise<string> {
-      const place = await placeOf(caller, path, 'read');
-      if (place.kind === 'unfit') await wholeBudgetReader(app, caller.auth, place);
-      if (place.kind === 'subBudget') return subBudgetRecordsJson(read(), place.budget.id, place.subBudget.id);
-      if (place.kind === 'unfit')
-        return recordsAsJson(read(), { kind: 'unfit', budgetId: place.budget.id, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
-      return budgetRecordsJson(read(), place.budget.id);
-    },
-
-    /** GET api/budget/{b}/schema/{s}/records: the budget's records, each with the sub-budget it falls in (or -2). */
-    async listOfScheme(caller: Caller, budgetId: string, schemeId: string): Promise<string> {
-      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
-      return JSON.stringify(await schemeRecordsOf(app, caller.auth, place, schemeId));
-    },
-
-    /** GET api/budget/{b}/schema-records?schemaIds=: the budget's records with their sub-budget in each scheme. */
-    async listOfSchemes(caller: Caller, budgetId: string, schemeIds: readonly string[]): Promise<string> {
-      const place = await budgetPlace(app, caller.auth, budgetId, 'read');
-      return JSON.stringify(await schemesRecordsOf(app, caller.auth, place, schemeIds));
-    },
-
     async create(caller: Caller, path: RecordPath, input: RecordInput): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
       if (input.duplicatedFrom) await recordsIn(place, [input.duplicatedFrom], () => fieldError('RECORD_ID_INVALID', 'duplicatedFrom', 'validation.invalid'));
