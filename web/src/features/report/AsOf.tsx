@@ -119,6 +119,7 @@ export function AsOfPicker({ asOf, bounds, onChange }: { asOf: string | null; bo
       title={intl.formatMessage({ id: 'report.asOf.title' })}
       testId="report-as-of"
       buttonClassName={asOf ? 'button report-as-of-past' : 'button'}
+      align="end"
     >
       {(close) => <AsOfForm asOf={asOf} bounds={bounds} onChange={onChange} close={close} />}
     </Popover>

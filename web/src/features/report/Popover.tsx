@@ -11,6 +11,7 @@ export function Popover({
   testId,
   children,
   title,
+  align = 'start',
 }: {
   /** The trigger's content. */
   label: ReactNode;
@@ -19,6 +20,8 @@ export function Popover({
   /** The trigger's tooltip and the panel's accessible name. */
   title: string;
   children: (close: () => void) => ReactNode;
+  /** `end`: the panel opens leftwards from the trigger's right edge (a trigger near the bar's end, whose panel would run off the page and scroll it, closing itself). */
+  align?: 'start' | 'end';
 }) {
   const [open, setOpen] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -49,7 +52,13 @@ export function Popover({
         {label}
       </button>
       {open ? (
-        <div ref={panelRef} className="report-popover" role="dialog" aria-label={title} data-testid={`${testId}-panel`}>
+        <div
+          ref={panelRef}
+          className={align === 'end' ? 'report-popover report-popover-end' : 'report-popover'}
+          role="dialog"
+          aria-label={title}
+          data-testid={`${testId}-panel`}
+        >
           {children(() => setOpen(false))}
         </div>
       ) : null}

@@ -30,6 +30,8 @@ const enc = encodeURIComponent;
 export const reportKeys = {
   all: ['report'] as const,
   data: (budgetId: string, request: ReportRequest) => ['report', 'data', budgetId, request] as const,
+  /** Every report answer of a budget. */
+  budgetData: (budgetId: string) => ['report', 'data', budgetId] as const,
   userSetting: (type: 'REPORT' | 'REPORT_COLUMNS', budgetId: string) => ['report', 'user-setting', type, budgetId] as const,
   stored: (documentId: string, budgetId: string, type: StoredSettingType) => ['report', 'stored-settings', documentId, budgetId, type] as const,
   schemes: (documentId: string) => ['report', 'schemes', documentId] as const,

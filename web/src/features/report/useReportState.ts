@@ -7,9 +7,9 @@ import {
   type Scheme,
   type StoredSetting,
 } from '@eelarve/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { classifiersQuery, reportQuery, reportUserSettingQuery, schemesQuery, storedSettingsQuery, useRememberReport } from './api';
+import { classifiersQuery, reportKeys, reportQuery, reportUserSettingQuery, schemesQuery, storedSettingsQuery, useRememberReport } from './api';
 import { type ColumnsState, columnsOfSettings, columnsSettingsOf, EMPTY_COLUMNS, type Expansion, requestComparisons, setExpansion } from './model/columns';
 import { activeFilters, filterDefinitions, filterKeyOf, mergeFilters } from './model/filters';
 
@@ -71,6 +71,7 @@ export function useReportState(document: Document, budgetId: string) {
   /** The log position of the latest change announced live: the report waits until it includes it. */
   const [after, setAfter] = useState<string | null>(null);
   const remember = useRememberReport(document.id, budgetId);
+  const queryClient = useQueryClient();
 
   const settingRead = !remembered.isPending && !rememberedColumns.isPending;
   const filtersRead = settingRead && !views.isPending && !schemes.isPending && !classifiers.isPending;
@@ -150,7 +151,11 @@ export function useReportState(document: Document, budgetId: string) {
     changeFilters,
     setColumns,
     setExpansion: (expansion: Expansion) => setColumns((current) => setExpansion(current, expansion)),
-    setAsOf,
+    setAsOf: (next: string | null) => {
+      // Back to now: the present may have changed while the past was shown (live updates paused), so the answer held for now is read again.
+      if (next === null && asOf !== null) void queryClient.invalidateQueries({ queryKey: reportKeys.budgetData(budgetId), refetchType: 'none' });
+      setAsOf(next);
+    },
     resetToDefault,
     /** Live reports (issue 12, point 8): the report is read again once it holds the change at `position`. */
     followChange: setAfter,
