@@ -1,4 +1,4 @@
-import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type QueryResult, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { ReadDatabase, ReadModels } from '../read-models';
 
 /**
@@ -173,24 +173,37 @@ export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<
   const db = transaction ?? read;
   const cursor = sql.id(`records_list_${++cursorCount}`);
   let done = false;
+  let pending: Promise<QueryResult<{ json: string }>> | null = null;
   try {
     await sql`set local work_mem = ${sql.lit(LIST_SORT_MEMORY)}`.execute(db);
     // A cursor is planned for its first tenth by default: a sub-budget would then walk the budget's (name, id) index.
     await sql`set local cursor_tuple_fraction = 1`.execute(db);
+    // Sorted first, each record's text made after (offset 0 keeps the sort below): the cursor's first
+    // batch waits only for the sort, and the texts are made batch by batch while the last is sent.
     await sql`declare ${cursor} no scroll cursor for
       select ${LIST_JSON_OPEN} || coalesce(u.tail, ',"user_name":""}') as json
-        from read.records r
+        from (select r.list_json, r.updated_by_user_id, r.name, r.id from read.records r where ${where} order by r.name, r.id offset 0) r
         left join (select id, ',"user_name":' || to_json(name)::text || '}' as tail from read.users) u on u.id = r.updated_by_user_id
-       where ${where}
        order by r.name, r.id`.execute(db);
+    const fetchBatch = () => {
+      const fetching = sql<{ json: string }>`fetch ${sql.lit(batchRecords)} from ${cursor}`.execute(db);
+      // Awaited below, or left behind by a reader that stopped: then its failure is no one's.
+      fetching.catch(() => undefined);
+      return fetching;
+    };
+    pending = fetchBatch();
     for (;;) {
-      const { rows } = await sql<{ json: string }>`fetch ${sql.lit(batchRecords)} from ${cursor}`.execute(db);
+      const { rows } = await pending;
+      const more = rows.length === batchRecords;
+      // PostgreSQL reads the next batch while this one is answered (compressed, sent).
+      pending = more ? fetchBatch() : null;
       if (rows.length > 0) yield rows.map((row) => row.json);
-      if (rows.length < batchRecords) break;
+      if (!more) break;
     }
     await sql`close ${cursor}`.execute(db);
     done = true;
   } finally {
+    await pending?.catch(() => undefined);
     if (transaction) await (done ? transaction.commit() : transaction.rollback()).execute();
   }
 }
