@@ -253,12 +253,17 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
        GROUP BY ROLLUP (${groupedLevels})
       HAVING (GROUPING(rec) = 1 OR rec <> ${SHARED_FACT_ID}::uuid)
          AND (GROUPING(sub) = 1 OR (${grouped(levels[1] ?? 'rec')} = 1 AND bool_or(listed)) OR coalesce(sum(records), 0) > 0))
-    SELECT agg.*, sub.name AS sub_budget_name,
-           (SELECT name FROM grp WHERE grp.code = agg.item LIMIT 1) AS item_name,
-           ${grouping?.parentClassifierId ? sql`(SELECT name FROM read.classifier_items WHERE classifier_id = ${grouping.parentClassifierId}::uuid AND code = agg.parent)` : sql`NULL::text`} AS parent_name,
+    SELECT agg.*, sub.name AS sub_budget_name, item_names.name AS item_name, parent_names.name AS parent_name,
            CASE WHEN agg.rec IS NOT NULL THEN (SELECT v.name FROM read.report_record_versions v WHERE v.record_id = agg.rec
                                                 ORDER BY v.valid_from_commit DESC, v.valid_from_prepare DESC LIMIT 1) END AS record_name
       FROM agg LEFT JOIN sub ON sub.id = agg.sub
+      -- Names by joins, not a subquery per row (5,600 rows: a third of the statement's time).
+      LEFT JOIN (SELECT DISTINCT ON (code) code, name FROM grp ORDER BY code, name) item_names ON item_names.code = agg.item
+      LEFT JOIN (${
+        grouping?.parentClassifierId
+          ? sql`SELECT DISTINCT ON (code) code, name FROM read.classifier_items WHERE classifier_id = ${grouping.parentClassifierId}::uuid ORDER BY code, name`
+          : sql`SELECT NULL::text AS code, NULL::text AS name WHERE false`
+      }) parent_names ON parent_names.code = agg.parent
      ORDER BY level > 0, agg.sub = ${UNFIT_ROW}, sub.name, agg.sub, gp = 0, agg.parent NULLS LAST, gi = 0, agg.item NULLS LAST, gr = 0, record_name, agg.rec`;
 }
 
