@@ -18,7 +18,9 @@
  * `--only=import` runs only the file import, with its phases (the client's, the job's wait in the
  * queue and the worker's logged phases) and the processes' peak memory; `--only=list` imports a
  * budget of BENCH_RECORDS records and measures only the list of a sub-budget (a hundredth of them).
- * BENCH_PORT (3480) is the gateway's port.
+ * BENCH_PORT (3480) is the gateway's port. BENCH_TRACE=1 runs the gateway with its command trace
+ * (EELARVE_TRACE_COMMANDS, every command logged with its phases and overlapping GC pauses) and
+ * prints where the slowest 1% of the edits spent their time beside the median edit's phases.
  *
  * Starts an embedded PostgreSQL (durable defaults) in a temporary directory unless DATABASE_URL
  * names a server; either way it works in a fresh database of its own.
@@ -60,6 +62,7 @@ if (ONLY !== undefined && ONLY !== 'edit' && ONLY !== 'import' && ONLY !== 'list
   throw new Error(`--only=${ONLY}: the parts that run alone are 'edit', 'import' and 'list'`);
 const TARGETS = { fileImportS: 20, memoryMiB: 1024, millionS: 180, listP95Ms: 200, editP99Ms: 50 };
 const assertTargets = !process.argv.includes('--no-assert');
+const TRACE = process.env.BENCH_TRACE === '1';
 
 interface Row {
   name: string;
@@ -271,7 +274,9 @@ async function startProduct(databaseUrl: string, dataDir: string): Promise<Produ
     DEMO_DATA: 'false',
     LOG_LEVEL: 'warn',
   };
-  const gateway = startService('services/gateway/src/main.ts', env);
+  const gateway = TRACE
+    ? startService('services/gateway/src/main.ts', { ...env, EELARVE_TRACE_COMMANDS: '1', EELARVE_TRACE_SLOW_MS: '0' }, collectTrace)
+    : startService('services/gateway/src/main.ts', env);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const up = await fetch(`http://127.0.0.1:${PORT}/health`).then(
@@ -358,6 +363,26 @@ async function signIn(email: string): Promise<Client> {
       return { status: response.status, json: async () => (text ? JSON.parse(text) : null) };
     },
   };
+}
+
+/** A command's phases as the gateway traced them (services/gateway/src/infrastructure/command-trace.ts). */
+interface ServerTrace {
+  totalMs: number;
+  spans: { name: string; at: number; ms: number }[];
+  gc: { kind: string; ms: number }[];
+  stalls: number[];
+}
+/** The gateway's traces by request id (BENCH_TRACE=1). */
+const serverTraces = new Map<string, ServerTrace>();
+
+function collectTrace(line: string): void {
+  if (!line.includes('slow command')) return;
+  try {
+    const entry = JSON.parse(line) as { trace: ServerTrace & { requestId: string } };
+    serverTraces.set(entry.trace.requestId, entry.trace);
+  } catch {
+    // not a JSON log line
+  }
 }
 
 /** Milliseconds per phase of each import the worker finished (its 'records import finished' log line), by import id. */
@@ -527,6 +552,8 @@ const ALONE_SECONDS = Math.min(EDIT_SECONDS, 15);
 
 interface EditingRun {
   latencies: number[];
+  /** The request id of each latency (the gateway's trace of it, with BENCH_TRACE=1). */
+  requestIds: string[];
   failures: number;
   /** Record id → the amount its editor wrote last (answered 200). */
   lastWritten: Map<string, string>;
@@ -543,16 +570,18 @@ async function importBudget(client: Client, db: pg.Pool, world: World): Promise<
 
 /** Each editor in a loop over their own records for `seconds`, pausing `thinkMs()` after each answer. */
 async function editFor(editors: Client[], owned: EditorRecord[][], base: string, seconds: number, thinkMs: () => number): Promise<EditingRun> {
-  const run: EditingRun = { latencies: [], failures: 0, lastWritten: new Map(), seconds };
+  const run: EditingRun = { latencies: [], requestIds: [], failures: 0, lastWritten: new Map(), seconds };
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     editors.map(async (editor, index) => {
       for (let round = 0; Date.now() < until; round++) {
         const record = owned[index]![round % RECORDS_PER_EDITOR]!;
         const amount = euros(10_000 + Math.floor(Math.random() * 10_000_000));
+        const requestId = randomUUID();
         const started = performance.now();
-        const response = await editor.call('PUT', `${base}/record/${record.id}`, { ...record.body, amount });
+        const response = await editor.call('PUT', `${base}/record/${record.id}`, { ...record.body, amount }, { 'x-request-id': requestId });
         run.latencies.push(performance.now() - started);
+        run.requestIds.push(requestId);
         if (response.status === 200) run.lastWritten.set(record.id, amount);
         else run.failures++;
         const pause = thinkMs();
@@ -593,8 +622,39 @@ async function withCpu(meter: CpuMeter, edit: () => Promise<EditingRun>): Promis
   return { run, cpu: `CPU per edit: gateway ${perEdit(before.gateway, after.gateway)}, PostgreSQL ${perEdit(before.database, after.database)}` };
 }
 
+/** Median of each phase over the traces given (phases absent from a trace count as absent, not 0). */
+function phaseMedians(traces: readonly ServerTrace[]): string {
+  const byName = new Map<string, number[]>();
+  for (const trace of traces) for (const span of trace.spans) byName.set(span.name, [...(byName.get(span.name) ?? []), span.ms]);
+  return [...byName].map(([name, values]) => `${name} ${percentile(values, 0.5).toFixed(1)}`).join(', ');
+}
+
+/**
+ * Where the slowest 1% of a run's edits spent their time, by the gateway's trace (BENCH_TRACE=1):
+ * each one's phases and the GC pauses that overlapped it, then the median edit's phases to compare.
+ */
+async function reportSlowest(label: string, run: EditingRun): Promise<void> {
+  if (!TRACE) return;
+  await sleep(500);
+  const order = run.latencies.map((ms, index) => ({ ms, id: run.requestIds[index]! })).sort((a, b) => b.ms - a.ms);
+  const slowest = order.slice(0, Math.max(1, Math.ceil(order.length / 100)));
+  const all = order.flatMap((entry) => serverTraces.get(entry.id) ?? []);
+  console.log(`  ${label}: phases (ms) of the median edit: ${phaseMedians(all)}`);
+  console.log(`  ${label}: the slowest 1% (${slowest.length}), client ms → server phases (start+ms) | GC | event-loop stalls:`);
+  for (const entry of slowest) {
+    const trace = serverTraces.get(entry.id);
+    const phases = trace ? trace.spans.map((span) => `${span.name} ${span.at.toFixed(0)}+${span.ms.toFixed(0)}`).join(', ') : 'no trace';
+    const gc = trace?.gc.length ? trace.gc.map((pause) => `${pause.kind} ${pause.ms.toFixed(1)}`).join(', ') : 'none';
+    const stalls = trace?.stalls.length ? trace.stalls.map((ms) => ms.toFixed(0)).join(', ') : 'none';
+    console.log(`    ${entry.ms.toFixed(0)} ms → server ${trace?.totalMs.toFixed(0) ?? '?'}: ${phases} | ${gc} | ${stalls}`);
+  }
+  console.log(`  ${label}: phases (ms), median over the slowest 1%: ${phaseMedians(slowest.flatMap((entry) => serverTraces.get(entry.id) ?? []))}`);
+}
+
 const latencySummary = (run: EditingRun) => `p50 ${percentile(run.latencies, 0.5).toFixed(0)} ms, p99 ${percentile(run.latencies, 0.99).toFixed(0)} ms`;
-const editsLabel = (run: EditingRun) => `${run.latencies.length.toLocaleString('en')} edits, ${run.failures} refused`;
+/** With the machine's load average at the end of the run: the latencies mean little without it on a shared machine. */
+const editsLabel = (run: EditingRun) =>
+  `${run.latencies.length.toLocaleString('en')} edits, ${run.failures} refused, load average ${os.loadavg()[0]?.toFixed(1)}`;
 
 async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
   const editors = await Promise.all(world.editors.map((editor) => signIn(editor.email)));
@@ -621,6 +681,7 @@ async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
 
   const { run: alone, cpu: aloneCpu } = await withCpu(meter, () => editFor(editors.slice(0, 1), owned, base, ALONE_SECONDS, noPause));
   report(`one editor alone, no pause (service time; ${editsLabel(alone)})`, 'informational', `${latencySummary(alone)}; ${aloneCpu}`, null);
+  await reportSlowest('alone', alone);
 
   const people = await editFor(editors, owned, base, EDIT_SECONDS, () => THINK_MS.min + Math.random() * (THINK_MS.max - THINK_MS.min));
   const p99 = percentile(people.latencies, 0.99);
@@ -630,6 +691,7 @@ async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
     latencySummary(people),
     p99 <= TARGETS.editP99Ms && people.failures === 0,
   );
+  await reportSlowest('with pauses', people);
   const lost = await lostUpdates(editors[0]!, base, people);
   report('lost updates', '0', String(lost), lost === 0);
 
@@ -641,6 +703,7 @@ async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
     `${perSecond.toFixed(0)} edits/s, ${latencySummary(saturation)}; ${saturationCpu}`,
     null,
   );
+  await reportSlowest('saturation', saturation);
   const lostAtSaturation = await lostUpdates(editors[0]!, base, saturation);
   report('lost updates at saturation', '0', String(lostAtSaturation), lostAtSaturation === 0);
 }

@@ -4,6 +4,7 @@ import { type EventStore, formatPosition, type GlobalPosition, parsePosition } f
 import { DomainError } from '@eelarve/shared';
 import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 import { withAdvisoryLock } from './advisory-lock';
+import { commandTracing, traceCommand, traced } from './command-trace';
 import { type CommandActor, executeCommand } from './commands';
 
 /** What the runner gives a command as it is built: the clock and new ids (never read inside deciders). */
@@ -93,11 +94,26 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
 
   async function decideAndAppend<Command, Event extends DomainEvent, State>(spec: RunCommand<Command, Event, State>) {
     const now = clock();
+    const requestId = spec.actor.correlationId;
     const command =
-      typeof spec.command === 'function' ? await (spec.command as (context: CommandContext) => Command | Promise<Command>)({ now, newId }) : spec.command;
-    const outcome = await executeCommand(store, spec.decider, command, spec.actor, { now, eventIds: spec.eventIds });
+      typeof spec.command === 'function'
+        ? await traced(requestId, 'build', Promise.resolve((spec.command as (context: CommandContext) => Command | Promise<Command>)({ now, newId })))
+        : spec.command;
+    const outcome = await traced(
+      requestId,
+      'decideAndAppend',
+      executeCommand(tracedStore(store, requestId), spec.decider, command, spec.actor, { now, eventIds: spec.eventIds }),
+    );
     return { command, outcome };
   }
+
+  /** Read-your-writes; traced, each read model is awaited as its own phase. */
+  const awaitTraced = async (spec: { actor: CommandActor; readModels: readonly string[] }, position: GlobalPosition | null) => {
+    const requestId = spec.actor.correlationId;
+    if (!commandTracing || !position) return awaitReadModels(spec.readModels, position);
+    const each = spec.readModels.map((name) => traced(requestId, `wait.${name}`, awaitReadModels([name], position)));
+    return (await Promise.all(each)).every(Boolean);
+  };
 
   async function underLock<Command, Event extends DomainEvent, State>(spec: RunCommand<Command, Event, State>, lock: CommandLock) {
     return withAdvisoryLock(db, `eelarve.commands:${lock.name}`, async (connection) => {
@@ -114,8 +130,9 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
   return {
     awaitReadModels,
     async run(spec) {
+      traceCommand(spec.actor.correlationId);
       const { command, outcome } = spec.lock ? await underLock(spec, spec.lock) : await decideAndAppend(spec);
-      await awaitReadModels(spec.readModels, outcome.position);
+      await awaitTraced(spec, outcome.position);
       return {
         id: spec.id ?? aggregateId(spec.decider.streamName(command)),
         position: positionOf(outcome.position),
@@ -124,6 +141,15 @@ export function createCommandRunner(dependencies: CommandRunnerDependencies): Co
       };
     },
   };
+}
+
+/** The store with its stream reads and appends timed as phases of the request (when tracing). */
+function tracedStore(store: EventStore, requestId: string): EventStore {
+  if (!commandTracing) return store;
+  return Object.assign(Object.create(store) as EventStore, {
+    readStream: (...args: Parameters<EventStore['readStream']>) => traced(requestId, 'stream.read', store.readStream(...args)),
+    append: (...args: Parameters<EventStore['append']>) => traced(requestId, 'stream.append', store.append(...args)),
+  });
 }
 
 type LockTables = { 'operational.serialised_writes': SerialisedWritesTable };

@@ -15,6 +15,7 @@ import { DomainError, fieldError, type RecordHistoryEntry, type RecordInput, typ
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { CommandContext, CommandResult } from '../../infrastructure/command-runner';
+import { traced } from '../../infrastructure/command-trace';
 import { readModels } from '../../infrastructure/database';
 import type { Caller } from '../../types';
 import { RECORD_COUNT_READ_MODELS, RECORD_READ_MODELS, type RecordAction, type RecordsPlace, subBudgetPlace } from './access';
@@ -90,7 +91,7 @@ export function recordService(app: FastifyInstance) {
     app.commands.run({ decider: recordDecider, command, actor: caller.actor, readModels });
 
   const placeOf = (caller: Caller, path: RecordPath, action: RecordAction) =>
-    subBudgetPlace(app, caller.auth, path.budgetId, path.subBudgetId, action, path.schemeId);
+    traced(caller.actor.correlationId, 'access', subBudgetPlace(app, caller.auth, path.budgetId, path.subBudgetId, action, path.schemeId));
 
   /** The records of the place by id; an id that is not one of them answers `missing(id, index)`. */
   async function recordsIn(place: RecordsPlace, recordIds: readonly string[], missing: (id: string, index: number) => DomainError): Promise<RecordApiRow[]> {
@@ -181,17 +182,22 @@ export function recordService(app: FastifyInstance) {
 
     async update(caller: Caller, path: RecordPath, recordId: string, input: RecordInput): Promise<CommandResult> {
       const place = await placeOf(caller, path, 'update');
-      const reading = oneRecord(place, recordId);
+      const requestId = caller.actor.correlationId;
+      const reading = traced(requestId, 'record', oneRecord(place, recordId));
       // The items of the codes sent are read with the record, not after it: only the record's other codes wait for it.
       const [row, facts] = await Promise.all([
         reading,
-        factsFor(
-          place,
-          codesOf(input.classifiers),
-          reading.then((found) => codesOf(found.classifiers)),
+        traced(
+          requestId,
+          'facts',
+          factsFor(
+            place,
+            codesOf(input.classifiers),
+            reading.then((found) => codesOf(found.classifiers)),
+          ),
         ),
       ]);
-      const origin = await originOf(row);
+      const origin = await traced(requestId, 'origin', originOf(row));
       return run(caller, { type: 'UpdateRecord', recordId, changes: changesOf(input), facts, origin });
     },
 
