@@ -2,7 +2,7 @@ import { createKysely } from '@eelarve/postgres';
 import { comparePositions, type EventStore, type GlobalPosition, START } from '@eelarve/eventstore';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { type Checkpoint, loadActivePositions, loadCheckpoint, loadCheckpoints, requestRebuild, setStatus } from './checkpoints';
+import { type Checkpoint, CheckpointBatcher, loadActivePositions, loadCheckpoint, loadCheckpoints, requestRebuild, setStatus } from './checkpoints';
 import { createGeneration, dropGeneration, dropOrphanSchemas, switchOver } from './generations';
 import { LockSession } from './lock';
 import { assertDistinctTables, type Projector } from './projector';
@@ -94,6 +94,8 @@ class Engine implements ProjectionEngine {
   /** Notified when the log may have grown: idle runners wait on it. */
   private readonly growth = new LogGrowth();
   private readonly waker: Waker;
+  /** Idle runners' progress, saved together (one statement, one asynchronous commit). */
+  private readonly checkpoints: CheckpointBatcher;
   private session: LockSession | undefined;
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -105,6 +107,7 @@ class Engine implements ProjectionEngine {
     private readonly db: Kysely<unknown>,
   ) {
     this.projectors = options.projectors;
+    this.checkpoints = new CheckpointBatcher(db);
     this.waker = new Waker(options.store, this.growth, [...new Set(options.projectors.flatMap((projector) => projector.eventTypes))], (error) =>
       this.report(error, 'live subscription'),
     );
@@ -287,6 +290,7 @@ class Engine implements ProjectionEngine {
       growth: this.growth,
       idleReadMs: this.options.idleReadMs ?? 5_000,
       retry: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
+      saveProgress: (move) => this.checkpoints.advance(move),
       onProgress: () => this.progress.notify(),
       onParked: (event) => this.report(new EventParkedError(event), `projector ${event.projector} generation ${event.generation} parked an event`),
       onCaughtUp: (runner) => {

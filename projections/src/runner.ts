@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   advanceCheckpoint,
   type Checkpoint,
+  type CheckpointMove,
   countApplied,
   type GenerationKey,
   type GenerationStatus,
@@ -39,6 +40,8 @@ export interface RunnerOptions {
   /** Fallback read interval when no wake-up comes (e.g. the wake-up subscription is down). */
   idleReadMs: number;
   retry: RetryPolicy;
+  /** Stores progress over unhandled events (the engine gathers its runners' saves into one statement); default: alone. */
+  saveProgress?: (move: CheckpointMove) => Promise<void>;
   onProgress(runner: GenerationRunner): void;
   /** An event was parked (its checkpoint already moved past it). */
   onParked(event: ParkedEvent, runner: GenerationRunner): void;
@@ -55,6 +58,8 @@ export interface RunnerOptions {
  */
 const QUIET_BEFORE_SAVING_MS = 200;
 const UNSAVED_MAX_AGE_MS = 1_000;
+/** The longest pause between reads for a wanted position hidden by a running transaction (awaitHidden). */
+const HIDDEN_READ_MAX_MS = 20;
 
 /** A generation whose checkpoint row disappeared (dropped by a switch-over elsewhere). */
 class GenerationGoneError extends Error {}
@@ -84,6 +89,8 @@ export class GenerationRunner {
    * built writes every step: the switch-over compares the stored checkpoints.
    */
   private deferProgress: boolean;
+  /** Reads in a row that did not reach `wanted` (awaitHidden's backoff). */
+  private hiddenReads = 0;
   /** Consecutive failures, for the backoff; a committed batch resets it. */
   private failures = 0;
   /** The handler's consecutive failures on the batch at `failingAt`, and when the first came. */
@@ -199,6 +206,8 @@ export class GenerationRunner {
   private async idle(seen: number, mark: number): Promise<number> {
     const { growth, idleReadMs } = this.options;
     const fallbackAt = Date.now() + idleReadMs;
+    if (comparePositions(this.wanted, this.position) > 0) return this.awaitHidden(seen);
+    this.hiddenReads = 0;
     for (;;) {
       await this.saveWhenQuiet(seen);
       await growth.signal.wait(seen, Math.max(0, fallbackAt - Date.now()), this.abort.signal);
@@ -207,6 +216,20 @@ export class GenerationRunner {
       this.skipUnhandled();
       if (growth.beyond(this.position, mark) || comparePositions(this.wanted, this.position) > 0) return seen;
     }
+  }
+
+  /**
+   * A position a command waits for exists (its append answered), yet the last read ended before
+   * it: a transaction older than the append's is still running, and $all shows only what lies
+   * below the oldest running one. When that transaction ends (a checkpoint save, a session
+   * touch, a job fetch) no append announces it, so the next wake-up was the subscription's poll,
+   * 500 ms later: the stalls of edits under light load. Read again after a short pause instead
+   * (1 ms, doubling, at most HIDDEN_READ_MAX_MS), or at once when woken.
+   */
+  private async awaitHidden(seen: number): Promise<number> {
+    const pause = Math.min(HIDDEN_READ_MAX_MS, 2 ** this.hiddenReads++);
+    await this.options.growth.signal.wait(seen, pause, this.abort.signal);
+    return this.options.growth.signal.current;
   }
 
   /** Moves past announced stretches of the log that hold none of the projector's events, without reading them. */
@@ -223,16 +246,19 @@ export class GenerationRunner {
   private async saveWhenQuiet(seen: number): Promise<void> {
     const since = this.unsavedSince;
     if (since === undefined) return;
+    const { signal } = this.options.growth;
     const old = () => Date.now() - since >= UNSAVED_MAX_AGE_MS;
-    if (!old()) await this.options.growth.signal.wait(seen, QUIET_BEFORE_SAVING_MS, this.abort.signal);
-    if ((this.options.growth.signal.current === seen || old()) && !this.stopped) await this.saveProgress();
+    // Quiet counts from the last wake-up, the same moment for every runner: their saves meet in one statement.
+    if (!old()) await signal.wait(seen, Math.max(0, signal.notifiedAt + QUIET_BEFORE_SAVING_MS - Date.now()), this.abort.signal);
+    if ((signal.current === seen || old()) && !this.stopped) await this.saveProgress();
   }
 
   /** Stores the position reached over events the projector does not handle. */
   private async saveProgress(): Promise<void> {
     if (this.unsavedSince === undefined) return;
     const to = this.position;
-    await advanceCheckpoint(this.options.db, this.key, this.saved, to, 0);
+    const move = { key: this.key, from: this.saved, to };
+    await (this.options.saveProgress ? this.options.saveProgress(move) : advanceCheckpoint(this.options.db, this.key, move.from, to, 0));
     this.saved = to;
     this.unsavedSince = undefined;
   }

@@ -6,6 +6,8 @@
 export class Signal {
   private version = 0;
   private readonly waiters = new Set<() => void>();
+  /** When the last notification came (Date.now()): waiters for a quiet spell all end it at the same moment. */
+  notifiedAt = Date.now();
 
   get current(): number {
     return this.version;
@@ -13,6 +15,7 @@ export class Signal {
 
   notify(): void {
     this.version++;
+    this.notifiedAt = Date.now();
     for (const wake of this.waiters) wake();
     this.waiters.clear();
   }
