@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // One run covers every suite: pure unit tests, integration tests against a real PostgreSQL
-// (one embedded server per run, one database per test file) and browser tests in headless Chromium.
+// (one embedded server per run, one database per test file; test servers' databases are clones of
+// one migrated at the run's start) and browser tests in headless Chromium.
 export default defineConfig({
   test: {
     include: [
@@ -11,8 +12,12 @@ export default defineConfig({
       'web/{src,e2e}/**/*.test.ts',
       'scripts/**/*.test.ts',
     ],
-    globalSetup: ['services/postgres/src/testing/global-setup.ts'],
+    // PostgreSQL first; then the migrated database test servers clone.
+    globalSetup: ['services/postgres/src/testing/global-setup.ts', 'services/testing/src/template-database.ts'],
     pool: 'forks',
+    // vitest's default on a 2-core machine is one file at a time; most files wait on PostgreSQL,
+    // Chromium or timers rather than the CPU, so three at once keep both cores busy.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,

@@ -15,6 +15,27 @@ function run(line, options = {}) {
   return result.status;
 }
 
+/**
+ * Runs independent steps at the same time (each mostly waits on one core, the machine has two),
+ * prints each one's output whole once it ends, in the given order, and exits if any failed.
+ */
+async function runTogether(lines) {
+  const steps = lines.map((line) => {
+    const child = spawn(line, { cwd: root, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
+    return new Promise((resolve) => child.on('close', (code) => resolve({ line, code, output: () => output })));
+  });
+  let failed = 0;
+  for (const step of steps) {
+    const { line, code, output } = await step;
+    console.log(`> ${line}`);
+    process.stdout.write(output());
+    if (code !== 0) failed = code ?? 1;
+  }
+  if (failed !== 0) process.exit(failed);
+}
+
 function has(line) {
   try {
     execSync(line, { stdio: 'ignore' });
@@ -175,9 +196,7 @@ if (command === 'start') {
 } else if (command === 'test') {
   install();
   ensureChromium();
-  run('pnpm lint');
-  run('pnpm typecheck');
-  run('pnpm --filter @eelarve/web build');
+  await runTogether(['pnpm lint', 'pnpm typecheck', 'pnpm --filter @eelarve/web build']);
   vitest();
 } else if (command === 'api-tests') {
   // .ci/run runs these on Node.js 24 after `npm test`; `api-tests all` runs the whole gateway suite.

@@ -4,9 +4,17 @@ import path from 'node:path';
 import { type LocalEidProvider, startLocalEidProvider } from '@eelarve/eid-provider';
 import { createTestDatabase } from '@eelarve/postgres/testing/test-database';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '@eelarve/gateway/app';
 import { type AppConfig, DEMO_ADMIN, defaultWebDist } from '@eelarve/gateway/config';
 import { startWorker, type Worker } from '@eelarve/workers/worker';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by template-database.ts (a global setup): a database with the schema a gateway start creates, to clone. */
+    appTemplateDatabase: string;
+  }
+}
 
 export interface TestServer {
   app: FastifyInstance;
@@ -50,7 +58,8 @@ export async function startTestServer(
     worker?: boolean;
   } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase('app');
+  // A clone of the migrated schema (template-database.ts) when the run's global setup made one.
+  const database = await createTestDatabase('app', { template: inject('appTemplateDatabase') });
   const listen = options.listen ?? true;
   const app = await buildApp(testConfig(database.url, { webDist: options.webDist ?? (listen ? defaultWebDist() : undefined), ...options.config }));
   let url = '';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { createDatabase, dropDatabase } from '../database';
+import pg from 'pg';
+import { createDatabase, dropDatabase, withDatabase } from '../database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,14 +16,29 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of its own for one test file (or one test). */
-export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
+/**
+ * A fresh database of its own for one test file (or one test): empty, or a copy of `template`
+ * (a database nobody is connected to, cloned by CREATE DATABASE ... TEMPLATE).
+ */
+export async function createTestDatabase(prefix = 't', options: { template?: string } = {}): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const url = await createDatabase(adminUrl, name);
+  const url = options.template ? await cloneDatabase(adminUrl, options.template, name) : await createDatabase(adminUrl, name);
   return { url, name, drop: () => dropDatabase(adminUrl, name) };
 }
 
 export function adminDatabaseUrl(): string {
   return inject('adminDatabaseUrl');
+}
+
+async function cloneDatabase(adminUrl: string, template: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+    await client.query(`create database ${quoted(name)} template ${quoted(template)}`);
+  } finally {
+    await client.end();
+  }
+  return withDatabase(adminUrl, name);
 }
