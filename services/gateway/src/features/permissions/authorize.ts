@@ -218,9 +218,13 @@ const holdsAny = (auth: AuthContext, privileges: readonly Privilege[] | undefine
 
 /** A resource's grants: every occupation reads its own organisation; the rest is granted per occupation. */
 async function grantsOf(app: FastifyInstance, auth: AuthContext, resource: ResourceRef): Promise<{ read: boolean; update: boolean }> {
-  if (await holdsEveryGrant(app, auth, resource.organizationId)) return { read: true, update: true };
-  if (!auth.occupationId) return { read: false, update: false };
-  const grants = await grantsOn(readModels(app.db), auth.occupationId, resource);
+  if (!auth.occupationId) return (await holdsEveryGrant(app, auth, resource.organizationId)) ? { read: true, update: true } : { read: false, update: false };
+  // Asked beside the occupation, not after it (a round trip less on every command); unused for administrators.
+  const [everything, grants] = await Promise.all([
+    holdsEveryGrant(app, auth, resource.organizationId),
+    grantsOn(readModels(app.db), auth.occupationId, resource),
+  ]);
+  if (everything) return { read: true, update: true };
   return { read: grants.read || !resource.documentId, update: grants.update };
 }
 
