@@ -266,6 +266,7 @@ describe('web: the report as of a moment, component columns, saved column sets, 
     await eventually(matched).toEqual(['Kultuur']);
     expect(await totalCell(page, 'base').textContent()).toBe('310,00');
     expect(await page.getByTestId('report-chip').first().getAttribute('data-highlight')).toBe('true');
+    expect(await page.getByTestId('report-chip').first().textContent()).toBe('AlameelarveKõik · “kult” · esiletõstuga');
     expect(await seriousViolations(page)).toEqual([]);
     // Off again: the server filters.
     await page.getByTestId('report-chip-SUB_BUDGET').click();

@@ -141,6 +141,7 @@ export function FilterChips({ filters, choices, onChange }: { filters: ReportFil
                     <span className="report-chip-value">
                       {count > 0 ? intl.formatMessage({ id: 'report.filter.selected' }, { count }) : intl.formatMessage({ id: 'report.filter.all' })}
                       {term ? ` · “${term}”` : ''}
+                      {filter.highlight ? ` · ${intl.formatMessage({ id: 'report.filter.highlighting' })}` : ''}
                     </span>
                   </>
                 }

@@ -2,7 +2,8 @@ import type { ReportColumn } from '@eelarve/shared';
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import { columnTitles } from './columnTitles';
-import { reportMessages } from './messages';
+import { en } from '../../i18n/messages/en';
+import { et } from '../../i18n/messages/et';
 
 const column = (key: string, change: Partial<ReportColumn> = {}): ReportColumn => ({
   key,
@@ -33,7 +34,7 @@ describe('report column titles', () => {
       ['et', ['Linna eelarve (koopia) seisuga <2027-03-01T10:15>', 'Linna eelarve − Linna eelarve (koopia) seisuga <2027-03-01T10:15>']],
       ['en', ['Linna eelarve (copy) as of <2027-03-01T10:15>', 'Linna eelarve − Linna eelarve (copy) as of <2027-03-01T10:15>']],
     ] as const) {
-      const intl = createIntl({ locale, messages: reportMessages[locale] });
+      const intl = createIntl({ locale, messages: locale === 'et' ? et : en });
       const titles = columnTitles(columns, 'Linna eelarve', intl, { label, reportAsOf: null });
       expect([titles.get('cmp1'), titles.get('calc1')]).toEqual(expected);
       expect(titles.get('cmp2')).toBe('Lisaeelarve 01.2027–06.2027');
@@ -41,7 +42,7 @@ describe('report column titles', () => {
   });
 
   it("leaves out a moment that is the whole report's own", () => {
-    const intl = createIntl({ locale: 'en', messages: reportMessages.en });
+    const intl = createIntl({ locale: 'en', messages: en });
     const columns = [column('base', { asOf: '2027-03-01T12:15:00+02:00' }), column('cmp1', { copy: true, asOf: '2027-03-01T10:15:00.000Z' })];
     const titles = columnTitles(columns, 'Linna eelarve', intl, { label, reportAsOf: '2027-03-01T10:15:00Z' });
     expect([titles.get('base'), titles.get('cmp1')]).toEqual(['Linna eelarve', 'Linna eelarve (copy)']);
