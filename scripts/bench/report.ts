@@ -13,11 +13,15 @@
  * unless run with --no-assert. Starts an embedded PostgreSQL in a temporary directory unless
  * DATABASE_URL names a server; either way it works in a fresh database of its own.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '@eelarve/gateway/app';
+import { defaultWebDist } from '@eelarve/gateway/config';
 import { eventMetadata } from '@eelarve/gateway/infrastructure/commands';
 import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { createDatabase, dropDatabase, startEmbeddedPostgres } from '@eelarve/postgres';
@@ -43,7 +47,11 @@ const SOURCES = ['RE', 'OT', 'VV'];
 const CHUNKS_PER_APPEND = 200;
 const RUNS = 50;
 const EDITS = 2_000;
-const TARGETS = { reportP95Ms: 300, asOfP95Ms: 600 };
+const TARGETS = { reportP95Ms: 300, asOfP95Ms: 600, browserP95Ms: 1_500, browserAsOfP95Ms: 3_000 };
+const BROWSER_RUNS = 10;
+/** --no-browser: the server figures only. */
+const inBrowser = !process.argv.includes('--no-browser');
+const PORT = Number(process.env.BENCH_PORT ?? 3580);
 const assertTargets = !process.argv.includes('--no-assert');
 /** --explain: the embedded server logs the plan (EXPLAIN ANALYZE, BUFFERS) of every report statement slower than this, and the bench prints the slowest. */
 const explain = process.argv.includes('--explain');
@@ -69,6 +77,8 @@ interface World {
   expense: string;
   source: string;
   user: { userId: string; occupationId: string };
+  /** The member's session, for the browser. */
+  cookies: { name: string; value: string }[];
   request: (options: InjectOptions) => Promise<{ statusCode: number; body: string; json(): { id: string; rows: unknown[] } }>;
 }
 
@@ -159,6 +169,7 @@ async function seedStructure(app: App): Promise<World> {
     expense: expense.id,
     source: source.id,
     user: { userId: member.userId, occupationId: member.occupationId },
+    cookies: signIn.cookies.map(({ name, value }) => ({ name, value })),
     request,
   };
 }
@@ -332,6 +343,127 @@ function printSlowestPlan(name: string): void {
   serverLog = '';
 }
 
+/**
+ * The few playwright-core calls the bench makes. playwright-core is the web package's dependency
+ * (its browser tests); the bench loads it from there rather than adding a second copy.
+ */
+interface BrowserPage {
+  goto(url: string): Promise<unknown>;
+  waitForFunction<T>(fn: (arg: T) => unknown, arg: T, options: { polling: 'raf'; timeout: number }): Promise<{ jsonValue(): Promise<unknown> }>;
+  evaluate<R>(fn: () => R): Promise<R>;
+  getByTestId(id: string): { click(): Promise<void>; fill(value: string): Promise<void> };
+}
+interface BrowserContext {
+  addCookies(cookies: { name: string; value: string; url: string }[]): Promise<void>;
+  newPage(): Promise<BrowserPage>;
+  close(): Promise<void>;
+}
+interface Browser {
+  newContext(options: object): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+/** The page's document as the bench's page functions read it (the scripts compile without the DOM library). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { textContent: string | null } | null; querySelectorAll(selector: string): { length: number } };
+}
+const webDir = path.resolve(import.meta.dirname, '../../web');
+const playwright = () => createRequire(path.join(webDir, 'package.json'))('playwright-core') as { chromium: { launch(options: object): Promise<Browser> } };
+
+/** Serves web/dist: built when missing (or with --build-web, when the sources changed since). */
+function ensureWebBuild(): void {
+  if (existsSync(path.join(defaultWebDist(), 'index.html')) && !process.argv.includes('--build-web')) return;
+  console.log('building the web (pnpm --filter @eelarve/web build)');
+  execFileSync('pnpm', ['--filter', '@eelarve/web', 'build'], { stdio: 'inherit' });
+}
+
+/** The report's settings as the screen reads them (user settings REPORT and REPORT_COLUMNS): the bench's report, unfiltered. */
+async function rememberReportSettings(world: World): Promise<void> {
+  const put = async (type: string, settings: object) => {
+    const response = await world.request({
+      method: 'PUT',
+      url: '/api/user-settings',
+      payload: { type, documentId: world.documentId, budgetId: world.budgetIds[0], settings },
+    });
+    if (response.statusCode >= 300) throw new Error(`user setting ${type}: ${response.statusCode} ${response.body}`);
+  };
+  await put('REPORT', { rememberedSchemeId: world.schemeId, rememberedGroupingClassifierId: world.expense, filters: [] });
+  await put('REPORT_COLUMNS', {
+    comparisonBudgetIds: world.budgetIds.slice(1).map((budgetId) => ({ budgetId, copy: false })),
+    calcColumns: [{ id: 'share', firstOperand: 'base', secondOperand: 'cmp1', operation: 'percent' }],
+    expansion: 'quarterly',
+  });
+}
+
+/** Resolves with the page's clock (ms since navigation start) at the first frame where the grid shows the total and rows, differing from `before`. */
+async function gridPainted(page: BrowserPage, before: string | null): Promise<number> {
+  const handle = await page.waitForFunction(
+    (previous: string | null) => {
+      const { document } = globalThis as unknown as PageGlobals;
+      const total = document.querySelector('.ag-floating-bottom .ag-row [col-id="base"]')?.textContent?.trim();
+      const rows = document.querySelectorAll('[data-testid="report-row-name"]').length;
+      return total && rows > 0 && total !== previous ? performance.now() : false;
+    },
+    before,
+    { polling: 'raf', timeout: 120_000 },
+  );
+  return Number(await handle.jsonValue());
+}
+
+const totalText = (page: BrowserPage) =>
+  page.evaluate(
+    () => (globalThis as unknown as PageGlobals).document.querySelector('.ag-floating-bottom .ag-row [col-id="base"]')?.textContent?.trim() ?? null,
+  );
+
+/**
+ * Chromium (Debian's, through playwright-core, as the browser tests run it), a fresh context per
+ * run: from navigation start to the frame where the grid shows its total and rows; as of the
+ * moment, from the picker's apply to the frame where the grid shows the past total.
+ */
+async function measureInBrowser(world: World, baseUrl: string, moment: string): Promise<void> {
+  const { chromium } = playwright();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const now: number[] = [];
+  const past: number[] = [];
+  try {
+    for (let run = 0; run < BROWSER_RUNS; run++) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'et-EE', timezoneId: 'UTC' });
+      await context.addCookies(world.cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/document/${world.documentId}/budget/${world.budgetIds[0]}/report`);
+      now.push(await gridPainted(page, null));
+      const current = await totalText(page);
+      await page.getByTestId('report-as-of').click();
+      await page.getByTestId('report-as-of-input').fill(moment.slice(0, 19));
+      const applied = await page.evaluate(() => performance.now());
+      await page.getByTestId('report-as-of-apply').click();
+      past.push((await gridPainted(page, current)) - applied);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const figure = (values: number[]) =>
+    `p50 ${percentile(values, 0.5).toFixed(0)} ms, p95 ${percentile(values, 0.95).toFixed(0)} ms (${values.length} runs; load ${load()})`;
+  report('Chromium: navigation → grid painted', `≤ ${TARGETS.browserP95Ms} ms`, figure(now), percentile(now, 0.95) <= TARGETS.browserP95Ms);
+  report(
+    'Chromium: as of the moment, apply → grid painted',
+    `≤ ${TARGETS.browserAsOfP95Ms} ms`,
+    figure(past),
+    percentile(past, 0.95) <= TARGETS.browserAsOfP95Ms,
+  );
+}
+
+/** Waits for the next whole second (the as-of picker takes seconds) and returns it. */
+async function wholeSecond(): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+  const moment = new Date(Math.floor(Date.now() / 1_000) * 1_000).toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  return moment;
+}
+
 async function main(): Promise<void> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'eelarve-bench-report-'));
   await chmod(tmp, 0o755);
@@ -347,9 +479,15 @@ async function main(): Promise<void> {
   }
   const databaseName = `bench_report_${randomUUID().slice(0, 8)}`;
   const databaseUrl = await createDatabase(adminUrl, databaseName);
-  const app = await buildApp(testConfig(databaseUrl, { dataDir: path.join(tmp, 'app') }));
+  if (inBrowser) ensureWebBuild();
+  const app = await buildApp(testConfig(databaseUrl, { dataDir: path.join(tmp, 'app'), ...(inBrowser ? { webDist: defaultWebDist() } : {}) }));
   try {
     await app.ready();
+    const baseUrl = `http://127.0.0.1:${PORT}`;
+    if (inBrowser) {
+      await app.listen({ port: PORT, host: '127.0.0.1' });
+      app.config.publicUrl = baseUrl;
+    }
     console.log(`seeding a document of ${RECORDS_TOTAL} records in ${BUDGETS} budgets (load ${load()} on ${os.cpus().length} cores)`);
     const world = await seedStructure(app);
     const started = performance.now();
@@ -373,15 +511,17 @@ async function main(): Promise<void> {
     await measure(world, `report of ${PER_BUDGET} records, 3 comparisons, quarterly, 3 levels`, TARGETS.reportP95Ms, null);
     printSlowestPlan('the report');
     await logPlans(adminUrl, false);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const moment = new Date().toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const moment = await wholeSecond();
     await editRecords(app, world, baseRecords);
     await caughtUp(app);
     await logPlans(adminUrl, true);
     await measure(world, `the same as of a moment before ${EDITS} edits`, TARGETS.asOfP95Ms, moment);
     printSlowestPlan('the report as of a moment');
     await logPlans(adminUrl, false);
+    if (inBrowser) {
+      await rememberReportSettings(world);
+      await measureInBrowser(world, baseUrl, moment);
+    }
   } finally {
     await app.close();
     await dropDatabase(adminUrl, databaseName).catch(() => undefined);
