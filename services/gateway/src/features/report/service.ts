@@ -87,8 +87,21 @@ export function reportService(app: FastifyInstance) {
     return components.filter((_, index) => readableOnes[index]);
   }
 
+  /** `readable` asked once per budget in a request (the base budget's answer serves its column and the listed sub-budgets). */
+  function readableOnce(auth: AuthContext) {
+    const answers = new Map<string, ReturnType<typeof readable>>();
+    return (budget: Budget) => {
+      let answer = answers.get(budget.id);
+      if (!answer) {
+        answer = readable(auth, budget);
+        answers.set(budget.id, answer);
+      }
+      return answer;
+    };
+  }
+
   /** Sources by budget and moment, each once. */
-  function sourcePlanner(auth: AuthContext) {
+  function sourcePlanner(readableOf: ReturnType<typeof readableOnce>) {
     const sources: ReportSource[] = [];
     const indexes = new Map<string, Promise<number>>();
     return {
@@ -97,7 +110,7 @@ export function reportService(app: FastifyInstance) {
         const key = `${budget.id}|${asOf ?? ''}`;
         let index = indexes.get(key);
         if (!index) {
-          index = readable(auth, budget).then(({ ids }) => sources.push({ budgetIds: [budget.id], asOf, readableSubBudgetIds: ids }) - 1);
+          index = readableOf(budget).then(({ ids }) => sources.push({ budgetIds: [budget.id], asOf, readableSubBudgetIds: ids }) - 1);
           indexes.set(key, index);
         }
         return index;
@@ -126,8 +139,30 @@ export function reportService(app: FastifyInstance) {
     return budget;
   }
 
-  async function plannedColumns(auth: AuthContext, base: Budget, request: ReportRequestParsed, period: DocumentPeriod) {
-    const planner = sourcePlanner(auth);
+  /**
+   * The comparison budgets, looked up and checked at once (each lookup is a few reads), their
+   * readable sub-budgets asked meanwhile; a refusal is the first in request order, as one by one.
+   */
+  async function comparisonBudgets(auth: AuthContext, base: Budget, request: ReportRequestParsed, readableOf: ReturnType<typeof readableOnce>) {
+    const settled = await Promise.allSettled(
+      request.comparisons.map(async (comparison, index) => {
+        const budget = comparison.copy ? base : await comparisonBudget(auth, base, comparison.budgetId, index);
+        void readableOf(budget).catch(() => undefined);
+        return budget;
+      }),
+    );
+    return settled;
+  }
+
+  async function plannedColumns(
+    auth: AuthContext,
+    base: Budget,
+    request: ReportRequestParsed,
+    period: DocumentPeriod,
+    readableOf: ReturnType<typeof readableOnce>,
+  ) {
+    const planner = sourcePlanner(readableOf);
+    const comparisons = comparisonBudgets(auth, base, request, readableOf);
     const asOf = request.asOf ?? null;
     const planned: PlannedSumColumn[] = [
       {
@@ -142,7 +177,9 @@ export function reportService(app: FastifyInstance) {
         throw new DomainError('SCHEMA_VALIDATION_ERROR', 'column keys repeat', [{ path: `comparisons.${index}.key`, message: 'validation.unique' }]);
       }
       keys.add(comparison.key);
-      const budget = comparison.copy ? base : await comparisonBudget(auth, base, comparison.budgetId, index);
+      const looked = (await comparisons)[index] as PromiseSettledResult<Budget>;
+      if (looked.status === 'rejected') throw looked.reason;
+      const budget = looked.value;
       const moment = comparison.asOf ?? asOf;
       planned.push({
         column: sumColumn({
@@ -203,11 +240,12 @@ export function reportService(app: FastifyInstance) {
     readableBudget,
     async report(auth: AuthContext, budgetId: string, request: ReportRequestParsed & { after?: string | null }): Promise<ReportResponse> {
       const base = await readableBudget(auth, budgetId);
+      const readableOf = readableOnce(auth);
       const [document, scheme, classifiers, baseReadable] = await Promise.all([
         findDocument(read, base.documentId),
         findScheme(read, request.schemeId),
         documentClassifiers(base.documentId),
-        readable(auth, base),
+        readableOf(base),
         awaitPosition(request.after),
       ]);
       if (!document) throw new DomainError('BUDGET_NOT_FOUND');
@@ -215,7 +253,7 @@ export function reportService(app: FastifyInstance) {
       const period: DocumentPeriod = { year: document.period_year, month: document.period_month, months: document.period_duration * 12 };
       const grouping = groupingOf(request, classifiers);
       const conditions = reportConditions(request.filters, classifiers, document.master_classifier_id);
-      const { planned, sources } = await plannedColumns(auth, base, request, period);
+      const { planned, sources } = await plannedColumns(auth, base, request, period, readableOf);
       const sums = planned.map((column) => column.column);
       const calculated = calculatedColumns(request, sums);
       const aggregates = await withRegexRefusal(() =>
