@@ -175,9 +175,9 @@ export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<
   let done = false;
   let pending: Promise<QueryResult<{ json: string }>> | null = null;
   try {
-    await sql`set local work_mem = ${sql.lit(LIST_SORT_MEMORY)}`.execute(db);
-    // A cursor is planned for its first tenth by default: a sub-budget would then walk the budget's (name, id) index.
-    await sql`set local cursor_tuple_fraction = 1`.execute(db);
+    // Both for this transaction only (set_config's true: SET LOCAL), in one round trip. A cursor is
+    // planned for its first tenth by default: a sub-budget would then walk the budget's (name, id) index.
+    await sql`select set_config('work_mem', ${LIST_SORT_MEMORY}, true), set_config('cursor_tuple_fraction', '1', true)`.execute(db);
     // Sorted first, each record's text made after (offset 0 keeps the sort below): the cursor's first
     // batch waits only for the sort, and the texts are made batch by batch while the last is sent.
     await sql`declare ${cursor} no scroll cursor for
@@ -200,7 +200,8 @@ export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<
       if (rows.length > 0) yield rows.map((row) => row.json);
       if (!more) break;
     }
-    await sql`close ${cursor}`.execute(db);
+    // Our own transaction's end closes the cursor; a caller's goes on.
+    if (!transaction) await sql`close ${cursor}`.execute(db);
     done = true;
   } finally {
     await pending?.catch(() => undefined);

@@ -4,14 +4,20 @@ import type { FastifyCompressOptions } from '@fastify/compress';
 import type { FastifyReply } from 'fastify';
 
 /**
+ * The compressor's output pieces for lists of megabytes: the default 16 KB made ~30 trips between
+ * the compression thread and the main thread, and as many socket writes, per 10,000-record list.
+ */
+const LARGE_JSON_CHUNK_BYTES = 128 * 1024;
+
+/**
  * A route's `compress` option for JSON lists of megabytes (a 10,000-record list is ~6.4 MB):
  * brotli at quality 1 (browsers) or gzip at level 1 (other clients) shrink it ~14× in 8-12 ms of
  * CPU, where the plugin's defaults (brotli 4, gzip 6) took 25-31 ms for ~10% less; 6.4 MB take
  * ~50 ms on the wire even at 1 Gbit/s.
  */
 export const LARGE_JSON_COMPRESSION = {
-  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } },
-  zlibOptions: { level: 1 },
+  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 1 }, chunkSize: LARGE_JSON_CHUNK_BYTES },
+  zlibOptions: { level: 1, chunkSize: LARGE_JSON_CHUNK_BYTES },
 } satisfies FastifyCompressOptions;
 
 /**
