@@ -132,6 +132,16 @@ describe('report projector', () => {
     expect(rows[0]?.n).toBe(3);
   });
 
+  it('moves the running sums of splits on edits and deletions: a shorter split carries its last sum on', async () => {
+    await spec.given(
+      created(a, { name: 'A', amount: '6', months: ['1', '2', '3'], classifiers: { [konto]: '4500' } }, 1),
+      created(b, { name: 'B', amount: '4', months: ['4'], classifiers: { [konto]: '4500' } }, 1),
+    );
+    expect((await facts()).map((row) => row.cumulative)).toEqual([['5', '7', '10']]);
+    await spec.given(updated(a, { name: 'A', amount: '3', months: ['1', '1', '1'], classifiers: { [konto]: '4500' } }, 2), deleted(b, 3));
+    expect(await facts()).toEqual([{ classifiers: { [konto]: '4500' }, record_id: SHARED_FACT_ID, amount: '3', cumulative: ['1', '2', '3'], records: 1 }]);
+  });
+
   it('answers the budget as it stood at any moment: versions valid then', async () => {
     await spec.given(
       created(a, { name: 'A', amount: '10', classifiers: { [konto]: '4500' } }, 1),
