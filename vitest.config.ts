@@ -18,6 +18,10 @@ export default defineConfig({
     // vitest's default on a 2-core machine is one file at a time; most files wait on PostgreSQL,
     // Chromium or timers rather than the CPU, so three at once keep both cores busy.
     maxWorkers: 3,
+    // expect.poll's own default (1 s) is shorter than a page load or a read model's catch-up when
+    // three files share two cores; 15 s as the browser tests' locators (web/e2e/harness.ts). A
+    // poll still ends as soon as it passes.
+    expect: { poll: { timeout: 15_000 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,
