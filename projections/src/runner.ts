@@ -58,8 +58,10 @@ export interface RunnerOptions {
  */
 const QUIET_BEFORE_SAVING_MS = 200;
 const UNSAVED_MAX_AGE_MS = 1_000;
-/** The longest pause between reads for a wanted position hidden by a running transaction (awaitHidden). */
+/** The longest pause between looks at the head for a wanted position hidden by a running transaction (awaitHidden). */
 const HIDDEN_READ_MAX_MS = 20;
+/** How long after a command asked for a position the runner keeps looking for it (the read-your-writes bound). */
+const HIDDEN_READ_WINDOW_MS = 5_000;
 
 /** A generation whose checkpoint row disappeared (dropped by a switch-over elsewhere). */
 class GenerationGoneError extends Error {}
@@ -89,7 +91,9 @@ export class GenerationRunner {
    * built writes every step: the switch-over compares the stored checkpoints.
    */
   private deferProgress: boolean;
-  /** Reads in a row that did not reach `wanted` (awaitHidden's backoff). */
+  /** Until when a command waits for `wanted` (awaitHidden looks for it only then: a report's `after` comes from the client). */
+  private wantedUntil = 0;
+  /** Looks in a row that did not find `wanted` visible (awaitHidden's backoff). */
   private hiddenReads = 0;
   /** Consecutive failures, for the backoff; a committed batch resets it. */
   private failures = 0;
@@ -114,6 +118,7 @@ export class GenerationRunner {
   /** Asks the runner to read up to `position` at its next wake-up (a command waits for it). */
   readUpTo(position: GlobalPosition): void {
     if (comparePositions(position, this.wanted) > 0) this.wanted = position;
+    this.wantedUntil = Date.now() + HIDDEN_READ_WINDOW_MS;
   }
 
   /** The generation now serves reads (a switch-over made it active): its idle progress may wait. */
@@ -206,7 +211,7 @@ export class GenerationRunner {
   private async idle(seen: number, mark: number): Promise<number> {
     const { growth, idleReadMs } = this.options;
     const fallbackAt = Date.now() + idleReadMs;
-    if (comparePositions(this.wanted, this.position) > 0) return this.awaitHidden(seen);
+    if (comparePositions(this.wanted, this.position) > 0 && Date.now() < this.wantedUntil) return this.awaitHidden(seen);
     this.hiddenReads = 0;
     for (;;) {
       await this.saveWhenQuiet(seen);
@@ -220,16 +225,23 @@ export class GenerationRunner {
 
   /**
    * A position a command waits for exists (its append answered), yet the last read ended before
-   * it: a transaction older than the append's is still running, and $all shows only what lies
-   * below the oldest running one. When that transaction ends (a checkpoint save, a session
-   * touch, a job fetch) no append announces it, so the next wake-up was the subscription's poll,
-   * 500 ms later: the stalls of edits under light load. Read again after a short pause instead
-   * (1 ms, doubling, at most HIDDEN_READ_MAX_MS), or at once when woken.
+   * it: a transaction older than the append's is still running (in any database of the cluster:
+   * transaction ids are shared), and $all shows only what lies below the oldest running one. When
+   * that transaction ends (a checkpoint save, a session touch, a job fetch) no append announces
+   * it, so the next wake-up was the subscription's poll, 500 ms later: the stalls of edits under
+   * light load. Instead the runner asks for the visible head after a short pause (1 ms, doubling,
+   * at most HIDDEN_READ_MAX_MS; an index probe, not a page read) and reads once it covers the
+   * position, or at once when woken.
    */
   private async awaitHidden(seen: number): Promise<number> {
-    const pause = Math.min(HIDDEN_READ_MAX_MS, 2 ** this.hiddenReads++);
-    await this.options.growth.signal.wait(seen, pause, this.abort.signal);
-    return this.options.growth.signal.current;
+    const { growth, store } = this.options;
+    for (;;) {
+      const pause = Math.min(HIDDEN_READ_MAX_MS, 2 ** this.hiddenReads++);
+      await growth.signal.wait(seen, pause, this.abort.signal);
+      if (growth.signal.current !== seen || this.stopped || Date.now() >= this.wantedUntil) return growth.signal.current;
+      const head = await store.headPosition().catch(() => null);
+      if (!head || comparePositions(head, this.wanted) >= 0) return growth.signal.current;
+    }
   }
 
   /** Moves past announced stretches of the log that hold none of the projector's events, without reading them. */

@@ -71,6 +71,26 @@ describe('read-your-writes', () => {
     expect(Date.now() - ended).toBeLessThan(1_000);
   });
 
+  it('stops looking for a position that never comes (a report asks for the client’s `after`) once no command waits for it', async () => {
+    const engine = await start([ledgerProjector()]);
+    const head = await appendDeposits(quietStore, 1);
+    expect(await engine.waitForPosition(['ledger'], head, 2_000)).toBe(true);
+    const headPosition = quietStore.headPosition.bind(quietStore);
+    let looks = 0;
+    quietStore.headPosition = () => {
+      looks++;
+      return headPosition();
+    };
+    const beyond = { commit: head.commit + 1_000_000n, prepare: head.prepare + 1_000_000n };
+    expect(await engine.waitForPosition(['ledger'], beyond, 300)).toBe(false);
+    // While a command may still wait (5 s), the runner looks at the head often; after that, never.
+    expect(looks).toBeGreaterThan(5);
+    await sleep(5_000);
+    const before = looks;
+    await sleep(500);
+    expect(looks - before).toBe(0);
+  });
+
   it('stores the progress of projectors falling quiet together in one statement', async () => {
     const names = ['ledger_a', 'ledger_b', 'ledger_c', 'ledger_d'];
     const engine = await start(names.map((name) => ledgerProjector({ name })));
