@@ -1,4 +1,5 @@
 import { createPool, type Pool } from '@eelarve/postgres';
+import type { PoolClient } from 'pg';
 import { backoffDelay } from '../internal/wakeup';
 import {
   type AppendResult,
@@ -272,11 +273,24 @@ function pageKey(from: GlobalPosition, maxCount: number, eventTypes: readonly st
   return `${from.commit}/${from.prepare}/${maxCount}/${eventTypes?.join(',') ?? ''}`;
 }
 
+/**
+ * One generic plan per prepared statement on the store's own connections. Left to choose, the
+ * server planned the append statement anew at every execution for groups of one append (the
+ * gateway's usual command), as its estimate for one-element arrays beat the generic plan's:
+ * 0.5 ms of planning for 0.2 ms of running, measured by pg_stat_statements (plans = calls).
+ * Every statement of the store looks rows up by key or reads an index in order, so the
+ * generic plan is right for each. The query goes first in the new connection's queue.
+ */
+function planGenerically(client: PoolClient): void {
+  client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
+}
+
 export type PostgresEventStoreConfig = ({ connectionString: string; maxConnections?: number } | { pool: Pool }) & Omit<PostgresEventStoreOptions, 'ownsPool'>;
 
 /** Creates the store without touching the schema: call `migrate()` (or migrateEventStore) for that. */
 export function createPostgresEventStore(config: PostgresEventStoreConfig): PostgresEventStore {
   if ('pool' in config) return new PostgresEventStore(config.pool, config);
   const pool = createPool(config.connectionString, { max: config.maxConnections, applicationName: 'eventstore' });
+  pool.on('connect', planGenerically);
   return new PostgresEventStore(pool, { ...config, ownsPool: true });
 }

@@ -142,11 +142,12 @@ export interface AppendRequest {
 }
 
 export function appendValues(appends: readonly AppendRequest[]): unknown[] {
-  const events = appends.flatMap((append) => append.events);
+  const events = appends.length === 1 ? appends[0]!.events : appends.flatMap((append) => append.events);
   return [
-    appends.map((append) => append.stream),
-    appends.map((append) => String(append.expectedRevision)),
-    appends.map((append) => append.events.length),
+    arrayLiteral(appends.map((append) => append.stream)),
+    // 'any', 'no_stream', 'stream_exists' or a number: nothing to quote, so no driver escaping.
+    `{${appends.map((append) => append.expectedRevision).join(',')}}`,
+    `{${appends.map((append) => append.events.length).join(',')}}`,
     arrayLiteral(events.map((event) => event.id)),
     arrayLiteral(events.map((event) => event.type)),
     JSON.stringify(events.map((event) => event.data ?? null)),
@@ -154,7 +155,7 @@ export function appendValues(appends: readonly AppendRequest[]): unknown[] {
   ];
 }
 
-/** Characters that never need quoting in an array literal (ids and event type names are made of them). */
+/** Characters that never need quoting in an array literal (ids, event types and most stream names are made of them). */
 const PLAIN_ELEMENT = /^[\w.:-]+$/;
 
 /**
@@ -163,7 +164,7 @@ const PLAIN_ELEMENT = /^[\w.:-]+$/;
  * events. Anything else (and the word null, which would read as NULL) goes to the driver.
  */
 function arrayLiteral(values: string[]): string | string[] {
-  for (const value of values) if (!PLAIN_ELEMENT.test(value) || value.toLowerCase() === 'null') return values;
+  for (const value of values) if (!PLAIN_ELEMENT.test(value) || (value.length === 4 && value.toLowerCase() === 'null')) return values;
   return `{${values.join(',')}}`;
 }
 
