@@ -191,12 +191,14 @@ export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<
       fetching.catch(() => undefined);
       return fetching;
     };
-    pending = fetchBatch();
+    let fetching = fetchBatch();
+    pending = fetching;
     for (;;) {
-      const { rows } = await pending;
+      const { rows }: QueryResult<{ json: string }> = await fetching;
       const more = rows.length === batchRecords;
       // PostgreSQL reads the next batch while this one is answered (compressed, sent).
-      pending = more ? fetchBatch() : null;
+      if (more) fetching = fetchBatch();
+      pending = more ? fetching : null;
       if (rows.length > 0) yield rows.map((row) => row.json);
       if (!more) break;
     }
