@@ -1,5 +1,6 @@
 import { type ReportAggregateRow, type ReportQuery, reportLevels, UNFIT_ROW } from '@eelarve/projections/report/queries';
-import { calculatedValue, type ReportColumn, type ReportRow, type ReportRowType } from '@eelarve/shared';
+import type { ReportColumn, ReportRow, ReportRowType } from '@eelarve/shared';
+import { exactCalculatedValue } from './calculations';
 
 /**
  * The aggregated rows as the report's flattened tree (DESIGN.md, section 5): a key made of the
@@ -67,7 +68,11 @@ function textOf(row: ReportAggregateRow, level: Level | undefined): string {
 export function withCalculations(sums: Record<string, string>, calculated: readonly ReportColumn[]): Record<string, string | null> {
   const all: Record<string, string | null> = { ...sums };
   for (const column of calculated) {
-    all[column.key] = calculatedValue(all[column.firstOperand as string] ?? null, all[column.secondOperand as string] ?? null, column.operation ?? 'percent');
+    all[column.key] = exactCalculatedValue(
+      all[column.firstOperand as string] ?? null,
+      all[column.secondOperand as string] ?? null,
+      column.operation ?? 'percent',
+    );
   }
   return all;
 }
