@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // One run covers every suite: pure unit tests, integration tests against a real PostgreSQL
-// (one embedded server per run, one database per test file; test servers' databases are clones of
-// one migrated at the run's start) and browser tests in headless Chromium.
+// (one embedded server per worker, one database per test file; test servers' databases are clones
+// of one migrated at the run's start) and browser tests in headless Chromium.
 export default defineConfig({
   test: {
     include: [

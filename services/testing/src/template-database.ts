@@ -11,23 +11,30 @@ import { testConfig } from './server';
  * A gateway start on an empty database migrates the event store, the operational tables, every
  * projector's generation and pg-boss's schema: seconds per test server, for each of about a
  * hundred servers a run starts. This runs once per run, after the PostgreSQL global setup, on a
- * database that test servers then clone (CREATE DATABASE ... TEMPLATE); their own start still
- * runs every migration step, finding it done. No data is put in: the bootstrap administrator,
+ * database (one on each worker's PostgreSQL) that test servers then clone (CREATE DATABASE ...
+ * TEMPLATE); their own start still runs every migration step, finding it done. No data is put in: the bootstrap administrator,
  * one-off migrations and secrets stay each server's own.
  */
 export default async function setup(project: TestProject) {
-  const adminUrl = project.getProvidedContext().adminDatabaseUrl;
+  const adminUrls = project.getProvidedContext().adminDatabaseUrls;
   const name = `app_template_${randomBytes(6).toString('hex')}`;
+  await Promise.all(adminUrls.map((adminUrl) => migrateTemplate(adminUrl, name)));
+  project.provide('appTemplateDatabase', name);
+  return async () => {
+    await Promise.all(adminUrls.map((adminUrl) => dropDatabase(adminUrl, name)));
+  };
+}
+
+/** The template on one worker's PostgreSQL: what a gateway start migrates, no data. */
+async function migrateTemplate(adminUrl: string, name: string): Promise<void> {
   const config = testConfig(await createDatabase(adminUrl, name));
   const errors: unknown[] = [];
   const runtime = await startRuntime(config, (error) => errors.push(error));
   const queue = await openTaskQueue(config.databaseUrl, { worker: false, log: silentLog(errors) });
   await queue.stop({ graceful: false, wait: true });
   await runtime.close();
-  if (errors.length > 0) throw errors[0];
   await rm(config.dataDir, { recursive: true, force: true });
-  project.provide('appTemplateDatabase', name);
-  return () => dropDatabase(adminUrl, name);
+  if (errors.length > 0) throw errors[0];
 }
 
 /** The queue's background failures, kept to fail the set-up; its other news is not needed here. */

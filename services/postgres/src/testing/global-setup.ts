@@ -2,20 +2,39 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../embedded';
+import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from '../embedded';
 
 import './test-database';
 
 /**
- * Starts one PostgreSQL for the whole run (or uses DATABASE_URL's server); each test file then
- * creates its own database on it, so files run in parallel without seeing each other's data.
+ * Starts one PostgreSQL per vitest worker (or uses DATABASE_URL's server); each test file then
+ * creates its own database on its worker's server. Files running at once on one server would
+ * still meet there: a transaction one of them holds open hides every later commit of the whole
+ * server from $all (its snapshot's horizon), and tests that count lock waiters see the others'.
  */
 export default async function setup(project: TestProject) {
   const external = process.env.DATABASE_URL;
   if (external) {
-    project.provide('adminDatabaseUrl', external);
+    project.provide('adminDatabaseUrls', [external]);
     return;
   }
+  const workers = Math.max(1, Number(project.vitest.config.maxWorkers) || 1);
+  const servers = await Promise.all(Array.from({ length: workers }, () => startThrowawayServer()));
+  project.provide(
+    'adminDatabaseUrls',
+    servers.map(({ server }) => server.adminUrl),
+  );
+  return async () => {
+    await Promise.all(
+      servers.map(async ({ server, dataDir }) => {
+        await server.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }),
+    );
+  };
+}
+
+async function startThrowawayServer(): Promise<{ server: EmbeddedPostgresHandle; dataDir: string }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'eelarve-test-pg-'));
   await chmod(dataDir, 0o755); // the server runs as the postgres user when we are root
   const server = await startEmbeddedPostgres({
@@ -23,9 +42,5 @@ export default async function setup(project: TestProject) {
     // A throwaway cluster: durability is not what the tests are about.
     postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
   });
-  project.provide('adminDatabaseUrl', server.adminUrl);
-  return async () => {
-    await server.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  };
+  return { server, dataDir };
 }

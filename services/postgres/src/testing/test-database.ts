@@ -5,8 +5,8 @@ import { createDatabase, dropDatabase, withDatabase } from '../database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Set by the global setup: the maintenance database of the run's PostgreSQL. */
-    adminDatabaseUrl: string;
+    /** Set by the global setup: the maintenance database of each worker's PostgreSQL. */
+    adminDatabaseUrls: string[];
   }
 }
 
@@ -21,14 +21,16 @@ export interface TestDatabase {
  * (a database nobody is connected to, cloned by CREATE DATABASE ... TEMPLATE).
  */
 export async function createTestDatabase(prefix = 't', options: { template?: string } = {}): Promise<TestDatabase> {
-  const adminUrl = inject('adminDatabaseUrl');
+  const adminUrl = adminDatabaseUrl();
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const url = options.template ? await cloneDatabase(adminUrl, options.template, name) : await createDatabase(adminUrl, name);
   return { url, name, drop: () => dropDatabase(adminUrl, name) };
 }
 
+/** The maintenance database of this worker's PostgreSQL (VITEST_POOL_ID: 1 to maxWorkers). */
 export function adminDatabaseUrl(): string {
-  return inject('adminDatabaseUrl');
+  const urls = inject('adminDatabaseUrls');
+  return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length]!;
 }
 
 async function cloneDatabase(adminUrl: string, template: string, name: string): Promise<string> {
