@@ -359,6 +359,30 @@ describe('records projector', () => {
     expect((await findRecordOrigin(spec.read, gone))?.deleted).toBe(false);
   });
 
+  it('keeps one combination row per classifier values with records: an edit or deletion that empties one removes it, and only it', async () => {
+    const [moved, deleted, stays, elsewhere] = [newId(), newId(), newId(), newId()];
+    await spec.given(
+      created(moved, { name: 'A', amount: '1', classifiers: { [konto]: '01' } }),
+      created(deleted, { name: 'B', amount: '2', classifiers: { [konto]: '02' } }),
+      created(stays, { name: 'C', amount: '3', classifiers: { [konto]: '03' } }),
+      created(elsewhere, { name: 'D', amount: '4', classifiers: { [konto]: '01' } }, 1, otherBudgetId),
+    );
+    const combinations = async () =>
+      (
+        await sql<{ budget_id: string; code: string; records: number }>`select budget_id, classifiers ->> ${konto} as code, records
+          from read.record_combinations order by budget_id = ${budgetId}, code`.execute(spec.db)
+      ).rows.map((row) => `${row.budget_id === budgetId ? 'b' : 'other'}:${row.code}:${row.records}`);
+    expect(await combinations()).toEqual(['other:01:1', 'b:01:1', 'b:02:1', 'b:03:1']);
+    await spec.given(updated(moved, { name: 'A', amount: '1', classifiers: { [konto]: '03' } }, 2), {
+      stream: stream(deleted),
+      type: 'RecordDeleted',
+      data: ref(deleted),
+      ...by(3),
+    });
+    // The other budget's row with the same values stays: it lost nothing.
+    expect(await combinations()).toEqual(['other:01:1', 'b:03:2']);
+  });
+
   it('places records in the sub-budgets of a scheme (an empty scheme classifier must be empty) or in the -2 row, with counts', async () => {
     const [school, stateSchool, concert, unfit, elsewhere] = [newId(), newId(), newId(), newId(), newId()];
     await spec.given(
