@@ -212,6 +212,9 @@ export class GenerationRunner {
     const { growth, idleReadMs } = this.options;
     const fallbackAt = Date.now() + idleReadMs;
     if (comparePositions(this.wanted, this.position) > 0 && Date.now() < this.wantedUntil) return this.awaitHidden(seen);
+    // Past its window nobody waits for it any more (a report's `after` may name a position that never
+    // comes): forget it, or every later wake-up would read instead of skipping unhandled stretches.
+    if (comparePositions(this.wanted, this.position) > 0) this.wanted = this.position;
     this.hiddenReads = 0;
     for (;;) {
       await this.saveWhenQuiet(seen);

@@ -120,9 +120,9 @@ describe('projection engine', () => {
     }
     await sleep(300);
     expect(await handledEvents()).toBe(appends);
-    // Before: a read per announcement, two per append. An append hidden for a moment by a writer in
-    // another database of the test cluster costs a second read (the one that found it hidden).
-    expect(reads).toBeLessThan(appends * 2);
+    // Before: a read per announcement, two per append. Each vitest worker has its own PostgreSQL, but a
+    // checkpoint store of this file's engine can still hide an append for a moment and cost a second read.
+    expect(reads).toBeLessThanOrEqual(appends * 1.5);
   });
 
   it('moves past appends of events it does not handle without reading them', async () => {

@@ -68,7 +68,7 @@ describe('read-your-writes', () => {
     await older.end();
     expect(await waiting).toBe(true);
     // Before: the next wake-up was the subscription's poll (here a minute; 500 ms in the product).
-    expect(Date.now() - ended).toBeLessThan(1_000);
+    expect(Date.now() - ended).toBeLessThan(4_000);
   });
 
   it('stops looking for a position that never comes (a report asks for the client’s `after`) once no command waits for it', async () => {
@@ -89,6 +89,16 @@ describe('read-your-writes', () => {
     const before = looks;
     await sleep(500);
     expect(looks - before).toBe(0);
+    // Nor does the forgotten position make it read stretches it would skip: another feature's append is passed in memory.
+    const readAll = quietStore.readAll.bind(quietStore);
+    let reads = 0;
+    quietStore.readAll = (options) => {
+      reads++;
+      return readAll(options);
+    };
+    await quietStore.append('noise-1', [newEvent('Noise', {})], { expectedRevision: 'any' });
+    await sleep(500);
+    expect(reads).toBe(0);
   });
 
   it('stores the progress of projectors falling quiet together in one statement', async () => {
