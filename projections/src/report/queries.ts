@@ -267,8 +267,13 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
      ORDER BY level > 0, agg.sub = ${UNFIT_ROW}, sub.name, agg.sub, gp = 0, agg.parent NULLS LAST, gi = 0, agg.item NULLS LAST, gr = 0, record_name, agg.rec`;
 }
 
-/** Memory for the statement's hash tables and sorts: at the default 4 MB the ROLLUP's sort spilled to disk. */
-const REPORT_WORK_MEMORY = '64MB';
+/**
+ * Memory for each of the statement's hash tables and sorts: at the default 4 MB the ROLLUP's sort of a
+ * 250,000-record budget's leaves (4.3 MB) spilled to disk. Each sort or hash node may take this (a hash
+ * twice), and several reports may run at once, so it stays a small multiple of what the bench needs;
+ * a larger report spills, slower but within bounds.
+ */
+const REPORT_WORK_MEMORY = '16MB';
 
 /** The report's rows in tree order (each group before its children, the -2 row last), the total first. */
 export async function reportAggregates(read: ReadDatabase, query: ReportQuery): Promise<ReportAggregateRow[]> {
