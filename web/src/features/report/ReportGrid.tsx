@@ -30,6 +30,8 @@ export interface GridColumn {
 
 interface RowContext {
   expanded: ReadonlySet<string>;
+  /** Rows a highlighting chip picks out: marked in words too, not by colour alone. */
+  matched: ReadonlySet<string>;
   onToggle: (key: string) => void;
   rowText: (row: ReportRow) => string;
 }
@@ -59,6 +61,7 @@ function NameCell({ data, context, node }: ICellRendererParams<ReportRow, unknow
       <span className="report-name-text" data-testid={pinned ? 'report-total-name' : 'report-row-name'}>
         {text}
       </span>
+      {!pinned && context.matched.has(data.key) ? <span className="visually-hidden">{intl.formatMessage({ id: 'report.row.matched' })}</span> : null}
     </span>
   );
 }
@@ -191,7 +194,7 @@ export function ReportGrid({
     if (api && rowNodes.length > 0) api.redrawRows({ rowNodes });
   }, [highlighted, matched]);
 
-  const context = useMemo<RowContext>(() => ({ expanded, onToggle, rowText }), [expanded, onToggle, rowText]);
+  const context = useMemo<RowContext>(() => ({ expanded, matched, onToggle, rowText }), [expanded, matched, onToggle, rowText]);
   // The name cells read the expanded keys from the context: a toggle redraws their arrows.
   useEffect(() => {
     const api = gridApi.current;

@@ -1,4 +1,4 @@
-import type { ReportFilter, ReportRow } from '@eelarve/shared';
+import { compileReportRegex, type ReportFilter, type ReportRow } from '@eelarve/shared';
 
 /**
  * The report's filters (spec 3, section 3 "Report filter"): one chip per filter the scheme offers,
@@ -57,7 +57,8 @@ export function mergeFilters(definitions: readonly FilterDefinition[], saved: re
     .map(({ filter }) => filter);
 }
 
-const choosesSomething = (filter: ReportFilter) => (filter.selectedItems?.length ?? 0) > 0 || (filter.searchTerm ?? '').trim() !== '';
+const choosesSomething = (filter: ReportFilter) =>
+  (filter.selectedItems?.length ?? 0) > 0 || [filter.searchTerm, filter.comboSearch, filter.regex].some((text) => (text ?? '').trim() !== '');
 
 /** The filters that change the report: shown, enabled, choosing something, and filtering (a highlighting chip keeps every row). */
 export function activeFilters(filters: readonly ReportFilter[]): ReportFilter[] {
@@ -80,24 +81,40 @@ function ownStep(row: ReportRow, filter: ReportFilter) {
 /**
  * The rows a highlighting chip picks out, among the rows the server sent (the server filters only
  * for chips that do not highlight): rows of the chip's level whose value is selected (if any is)
- * and whose code or text holds the search term (if any), as the server's filter would choose them.
+ * and whose code or name match its search term, combined search and regex (those given), as the server's
+ * filter would choose them.
  * A chip of a classifier the report is not grouped by has no rows of its level to mark.
  */
 export function matchingRows(rows: readonly ReportRow[], filters: readonly ReportFilter[]): Set<string> {
   const matched = new Set<string>();
   for (const filter of highlightingFilters(filters)) {
     const selected = new Set(filter.selectedItems ?? []);
-    const term = (filter.searchTerm ?? '').trim().toLowerCase();
+    const matches = textMatches(filter);
     for (const row of rows) {
       const step = ownStep(row, filter);
       if (!step || step.value === null) continue;
       if (selected.size > 0 && !selected.has(step.value)) continue;
-      const text = filter.key.type === 'SUB_BUDGET' ? row.text : `${step.value} ${row.text}`;
-      if (term !== '' && !text.toLowerCase().includes(term)) continue;
-      matched.add(row.key);
+      // A row's value is its sub-budget id or item code; an item row's text is 'code name': the server's filter reads code and name.
+      const code = step.value;
+      const name = row.text.startsWith(`${code} `) ? row.text.slice(code.length + 1) : row.text;
+      if (matches.every((match) => match(code, name))) matched.add(row.key);
     }
   }
   return matched;
+}
+
+type RowMatch = (code: string, name: string) => boolean;
+
+/** The chip's search term, combined search and regex as the server applies them (services/gateway/src/features/report/filters.ts). */
+function textMatches(filter: ReportFilter): RowMatch[] {
+  const matches: RowMatch[] = [];
+  const term = (filter.searchTerm ?? '').trim().toLowerCase();
+  if (term) matches.push((code, name) => code.toLowerCase().includes(term) || name.toLowerCase().includes(term));
+  const combo = (filter.comboSearch ?? '').trim().toLowerCase();
+  if (combo) matches.push((code, name) => `${code} ${name}`.toLowerCase().includes(combo));
+  const regex = filter.regex ? compileReportRegex(filter.regex) : undefined;
+  if (regex) matches.push((code, name) => regex.test(code) || regex.test(name));
+  return matches;
 }
 
 export function updateFilter(filters: readonly ReportFilter[], key: string, change: Partial<ReportFilter>): ReportFilter[] {

@@ -202,6 +202,18 @@ describe('highlighting filter chips', () => {
     expect([...matchingRows(rows, both)]).toEqual(['s1/A']);
   });
 
+  it('applies a chip’s combined search and regex as the server does, and counts a chip with only those as choosing something', () => {
+    const regex = chip('CLASSIFIER', 'c1', { regex: '^omav', highlight: true });
+    expect([...matchingRows(rows, [regex])]).toEqual(['s1/B']);
+    // The regex reads the code too; the combined search reads 'code name' as one text.
+    expect([...matchingRows(rows, [chip('CLASSIFIER', 'c1', { regex: '^a$', highlight: true })])]).toEqual(['s1/A']);
+    expect([...matchingRows(rows, [chip('CLASSIFIER', 'c1', { comboSearch: 'b omav', highlight: true })])]).toEqual(['s1/B']);
+    expect([...matchingRows(rows, [chip('CLASSIFIER', 'c1', { comboSearch: 'riik omav', highlight: true })])]).toEqual([]);
+    // Without highlight the same chips filter on the server: they go in the request.
+    const filtering = [chip('CLASSIFIER', 'c1', { regex: '^omav' }), chip('SUB_BUDGET', 'scheme', { comboSearch: 's2 kult' })];
+    expect(activeFilters(filtering).map((filter) => filter.key.type)).toEqual(['CLASSIFIER', 'SUB_BUDGET']);
+  });
+
   it('marks nothing for a chip that filters, is hidden or chooses nothing, or whose classifier the rows do not show', () => {
     expect(matchingRows(rows, [chip('CLASSIFIER', 'c1', { selectedItems: ['B'] })]).size).toBe(0);
     expect(matchingRows(rows, [chip('CLASSIFIER', 'c1', { selectedItems: ['B'], highlight: true, visible: false })]).size).toBe(0);
