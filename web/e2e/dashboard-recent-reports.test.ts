@@ -76,11 +76,10 @@ describe('web: recently visited reports on the dashboard (browser)', () => {
     await logIn(page, { email: member.email, password: PASSWORD });
     await page.getByTestId('dashboard').waitFor();
     await page.getByRole('heading', { name: en['dashboard.recentReports.title'] }).waitFor();
-    expect(await page.getByRole('columnheader').allTextContents()).toEqual([
-      en['dashboard.recentReports.budget'],
-      en['dashboard.recentReports.document'],
-      en['dashboard.recentReports.visitedAt'],
-    ]);
+    // The table renders after its heading: wait for its headers rather than read them at once.
+    await expect
+      .poll(() => page.getByRole('columnheader').allTextContents())
+      .toEqual([en['dashboard.recentReports.budget'], en['dashboard.recentReports.document'], en['dashboard.recentReports.visitedAt']]);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
