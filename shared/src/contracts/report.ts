@@ -5,8 +5,10 @@ import {
   CALC_COLUMN_OPERATIONS,
   calcColumnSchema,
   comparisonBudgetSchema,
+  REPORT_COLUMN_EXPANSIONS,
   REPORT_FILTERS_MAX,
   reportFilterSchema,
+  reportMomentSchema,
   reportPeriodSchema,
 } from './stored-settings';
 
@@ -32,7 +34,8 @@ export const REPORT_BASE_COLUMN_KEY = 'base';
 /** A report compares at most this many budgets side by side, and computes at most this many columns. */
 export const REPORT_COMPARISONS_MAX = 10;
 export const REPORT_CALC_COLUMNS_MAX = 20;
-export const REPORT_EXPANSIONS = ['none', 'quarterly', 'monthly'] as const;
+/** The saved column set's expansions are the request's: one list (stored-settings.ts). */
+export const REPORT_EXPANSIONS = REPORT_COLUMN_EXPANSIONS;
 /** Calculated results below this in absolute value are 0 (spec 3, sections 5 and 9). */
 export const REPORT_ZERO_TOLERANCE = '0.001';
 /** Decimal places of a calculated percentage. */
@@ -43,7 +46,7 @@ const columnKey = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'validation.format' })
   .refine((key) => key !== REPORT_BASE_COLUMN_KEY, { message: 'validation.unique' });
 const operandKey = z.string().regex(/^[A-Za-z0-9_:-]{1,128}$/, { message: 'validation.format' });
-const moment = z.iso.datetime({ offset: true, message: 'validation.format' });
+const moment = reportMomentSchema;
 
 export const reportComparisonSchema = comparisonBudgetSchema.extend({
   key: columnKey,
