@@ -2,7 +2,7 @@ import { createPool, type Pool } from '@eelarve/postgres';
 import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WrongExpectedRevisionError } from '../src/errors';
+import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
 import { APPEND_ALL_SQL, APPEND_SQL, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
 import type { NewEvent } from '../src/types';
@@ -174,5 +174,74 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
       prepare_position: original!.position.prepare.toString(),
     });
     expect((await store.readStream(fresh)).map((event) => event.revision)).toEqual([0n, 1n]);
+  });
+
+  /** A stream whose row is at revision -1, no stream, as an idempotency conflict on a new stream leaves it. */
+  async function streamRowWithoutEvents(): Promise<string> {
+    const owned = newEvents(1);
+    await store.append(newStream(), owned, { expectedRevision: 'no_stream' });
+    const stream = newStream();
+    await expect(store.append(stream, [...owned, ...newEvents(1)], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(IdempotencyConflictError);
+    const { rows } = await pool.query('select revision from eventstore.streams where stream_name = $1', [stream]);
+    expect(rows).toEqual([{ revision: '-1' }]);
+    return stream;
+  }
+
+  it('takes a stream row at revision -1 for no stream in append_events, as the plain statement does', async () => {
+    const alone = await streamRowWithoutEvents();
+    const [noStream, exists, numbered, any] = [
+      await streamRowWithoutEvents(),
+      await streamRowWithoutEvents(),
+      await streamRowWithoutEvents(),
+      await streamRowWithoutEvents(),
+    ];
+    // Every append of the group holds: append_events passes it whole to the locking body.
+    const single = await pool.query<AppendEventsRow>(APPEND_SQL, appendValues([{ stream: alone, events: newEvents(1), expectedRevision: 'no_stream' }]));
+    expect(single.rows).toMatchObject([{ append_index: 1, outcome: 'appended', last_revision: '0' }]);
+    // Some do not: append_events answers those itself and passes on the rest.
+    const { rows } = await pool.query<AppendEventsRow>(
+      APPEND_SQL,
+      appendValues([
+        { stream: noStream, events: newEvents(2), expectedRevision: 'no_stream' },
+        { stream: exists, events: newEvents(1), expectedRevision: 'stream_exists' },
+        { stream: numbered, events: newEvents(1), expectedRevision: 0n },
+        { stream: any, events: newEvents(1), expectedRevision: 'any' },
+      ]),
+    );
+    expect(rows.sort((a, b) => a.append_index - b.append_index)).toMatchObject([
+      { append_index: 1, outcome: 'appended', last_revision: '1' },
+      { append_index: 2, outcome: 'wrong_expected_revision', last_revision: '-1', commit_position: null },
+      { append_index: 3, outcome: 'wrong_expected_revision', last_revision: '-1', commit_position: null },
+      { append_index: 4, outcome: 'appended', last_revision: '0' },
+    ]);
+    expect((await store.readStream(noStream)).map((event) => event.revision)).toEqual([0n, 1n]);
+    expect(await store.readStream(exists)).toEqual([]);
+  });
+
+  it("takes a stream row at revision -1 for no stream in the store's appends, by either statement", async () => {
+    const retried = newStream();
+    const stored = newEvents(1);
+    await store.append(retried, stored, { expectedRevision: 'no_stream' });
+    const [noStream, exists] = [await streamRowWithoutEvents(), await streamRowWithoutEvents()];
+    statements.length = 0;
+    // The retry in the group sends it to append_events.
+    const outcomes = await Promise.allSettled([
+      store.append(retried, stored, { expectedRevision: 'no_stream' }),
+      store.append(noStream, newEvents(1), { expectedRevision: 'no_stream' }),
+      store.append(exists, newEvents(1), { expectedRevision: 'stream_exists' }),
+    ]);
+    expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append']);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 0n }) },
+      { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 0n }) },
+      { status: 'rejected', reason: expect.objectContaining({ name: 'WrongExpectedRevisionError', actual: 'no_stream' }) },
+    ]);
+
+    // Alone, by the plain statement.
+    const [plainNoStream, plainExists] = [await streamRowWithoutEvents(), await streamRowWithoutEvents()];
+    statements.length = 0;
+    await expect(store.append(plainNoStream, newEvents(1), { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 0n });
+    await expect(store.append(plainExists, newEvents(1), { expectedRevision: 'stream_exists' })).rejects.toMatchObject({ actual: 'no_stream' });
+    expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append_fast']);
   });
 });

@@ -100,4 +100,39 @@ describe('PostgresEventStore upgrade', () => {
       await database.drop();
     }
   });
+
+  it('takes the stream rows at revision -1 that refused first appends left under migration 004 for no stream', async () => {
+    const database = await createTestDatabase('eventstore');
+    const pool = createPool(database.url);
+    const store = createPostgresEventStore({ pool });
+    try {
+      const upTo004 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '005'));
+      await migrate(createKysely(pool), 'eventstore', upTo004);
+      const [refused, retried] = [newStream(), newStream()];
+      const stored = newEvents(1);
+      const first = await pool.query<{ outcome: string }>(
+        APPEND_SQL,
+        appendValues([
+          { stream: refused, events: newEvents(1), expectedRevision: 0n },
+          { stream: retried, events: stored, expectedRevision: 'no_stream' },
+        ]),
+      );
+      expect(first.rows.map((row) => row.outcome).sort()).toEqual(['appended', 'wrong_expected_revision']);
+      expect((await pool.query('select revision from eventstore.streams where stream_name = $1', [refused])).rows).toEqual([{ revision: '-1' }]);
+
+      await store.migrate();
+
+      // The retry in the group sends it through append_events.
+      const outcomes = await Promise.all([
+        store.append(retried, stored, { expectedRevision: 'no_stream' }),
+        store.append(refused, newEvents(1), { expectedRevision: 'no_stream' }),
+      ]);
+      expect(outcomes.map((outcome) => outcome.nextExpectedRevision)).toEqual([0n, 0n]);
+      expect((await store.readStream(refused)).map((event) => event.revision)).toEqual([0n]);
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
 });

@@ -384,12 +384,12 @@ const lockStreamsInAppendEvents = appendEventsFunction(
  * append that moved it are visible to this later statement). Before, such an append waited for
  * the stream's lock and for the winner's commit only to find its revision stale; 20 writers of
  * one stream queued behind each other that way. The text is written out here, not built from
- * sql.ts, so that it stays as shipped whatever the live statements become.
+ * sql.ts, so that it stays as shipped whatever the live statements become; `holds` is the SQL
+ * case that tells, from the committed revision s.revision (null: no row), whether an append's
+ * expectation a.expected holds (005 and 006 differ only there).
  */
-const refuseStaleBeforeLocks = `
-alter function eventstore.append_events(text[], text[], int[], uuid[], text[], jsonb, jsonb) rename to append_locked;
-
-create function eventstore.append_events(
+function appendEventsBeforeLocks(create: 'create' | 'create or replace', holds: string): string {
+  return `${create} function eventstore.append_events(
   p_streams text[], p_expected text[], p_counts int[],
   p_ids uuid[], p_types text[], p_data jsonb, p_metadata jsonb)
 returns table (append_index int, outcome text, last_revision bigint, commit_position xid8, prepare_position bigint)
@@ -410,12 +410,7 @@ declare
   v_metadata jsonb;
 begin
   select array_agg(coalesce(s.revision, -1) order by a.ord),
-    array_agg(case when case a.expected
-        when 'any' then true
-        when 'no_stream' then s.revision is null
-        when 'stream_exists' then s.revision is not null
-        else s.revision = a.expected::bigint
-      end then 'running' else 'wrong_expected_revision' end order by a.ord)
+    array_agg(case when ${holds} then 'running' else 'wrong_expected_revision' end order by a.ord)
     into v_committed, v_outcomes
     from unnest(p_streams, p_expected) with ordinality as a(name, expected, ord)
     left join eventstore.streams s on s.stream_name = a.name;
@@ -466,6 +461,38 @@ begin
 end;
 $fn$;
 `;
+}
+
+/** Migration 005 as shipped: a stream row, whatever its revision, counts as an existing stream. */
+const refuseStaleBeforeLocks = `
+alter function eventstore.append_events(text[], text[], int[], uuid[], text[], jsonb, jsonb) rename to append_locked;
+
+${appendEventsBeforeLocks(
+  'create',
+  `case a.expected
+        when 'any' then true
+        when 'no_stream' then s.revision is null
+        when 'stream_exists' then s.revision is not null
+        else s.revision = a.expected::bigint
+      end`,
+)}`;
+
+/**
+ * Migration 006: a stream row at revision -1 is no stream. Such rows exist: each refused first
+ * append under 002-004 left one, and an idempotency conflict still does (append_locked gives the
+ * claimed revisions back, to -1). 005 took them for existing streams, so a valid 'no_stream'
+ * append to one was refused, with actual -1, whenever it went through append_events (the plain
+ * statement accepted it). Now the rule is that of expectationHolds in sql.ts and of append_locked.
+ */
+const noStreamAtRevisionMinusOne = appendEventsBeforeLocks(
+  'create or replace',
+  `case a.expected
+        when 'any' then true
+        when 'no_stream' then coalesce(s.revision, -1) = -1
+        when 'stream_exists' then coalesce(s.revision, -1) >= 0
+        else coalesce(s.revision, -1) = a.expected::bigint
+      end`,
+);
 
 /** Exported for the upgrade test, which builds a store as an earlier version left it. */
 export const migrations: Record<string, Migration> = {
@@ -494,6 +521,11 @@ export const migrations: Record<string, Migration> = {
   '005_stale_revisions_before_locks': {
     up: async (db) => {
       await sql.raw(refuseStaleBeforeLocks).execute(db);
+    },
+  },
+  '006_no_stream_at_revision_minus_one': {
+    up: async (db) => {
+      await sql.raw(noStreamAtRevisionMinusOne).execute(db);
     },
   },
 };
