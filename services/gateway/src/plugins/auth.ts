@@ -101,4 +101,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const trace = finishTrace(request.id);
     if (trace) request.log.warn({ trace }, 'slow command');
   });
+  // A request the client gave up on gets no onResponse: its trace goes too.
+  app.addHook('onRequestAbort', async (request) => {
+    finishTrace(request.id);
+  });
 });
