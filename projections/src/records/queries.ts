@@ -166,13 +166,16 @@ let cursorCount = 0;
  * changer's name put before its closing brace (the name's JSON made once per user, not per
  * record). A cursor reads them: one snapshot for the whole list, and never more than a batch in
  * memory, so a whole budget of a million records (~600 MB, more than a JavaScript string holds)
- * streams as well as a sub-budget. Ending the iteration early closes the cursor.
+ * streams as well as a sub-budget. Ending the iteration early closes the cursor. Outside a
+ * caller's transaction the list holds a connection of `read`'s pool until it ends: the gateway
+ * gives lists their own pool.
  */
 export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<unknown>, batchRecords = LIST_BATCH_RECORDS): AsyncGenerator<string[]> {
   const transaction = read.isTransaction ? null : await read.startTransaction().execute();
   const db = transaction ?? read;
   const cursor = sql.id(`records_list_${++cursorCount}`);
   let done = false;
+  let declared = false;
   let pending: Promise<QueryResult<{ json: string }>> | null = null;
   try {
     // Both for this transaction only (set_config's true: SET LOCAL), in one round trip. A cursor is
@@ -185,6 +188,7 @@ export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<
         from (select r.list_json, r.updated_by_user_id, r.name, r.id from read.records r where ${where} order by r.name, r.id offset 0) r
         left join (select id, ',"user_name":' || to_json(name)::text || '}' as tail from read.users) u on u.id = r.updated_by_user_id
        order by r.name, r.id`.execute(db);
+    declared = true;
     const fetchBatch = () => {
       const fetching = sql<{ json: string }>`fetch ${sql.lit(batchRecords)} from ${cursor}`.execute(db);
       // Awaited below, or left behind by a reader that stopped: then its failure is no one's.
@@ -202,12 +206,13 @@ export async function* recordsJsonBatches(read: ReadDatabase, where: RawBuilder<
       if (rows.length > 0) yield rows.map((row) => row.json);
       if (!more) break;
     }
-    // Our own transaction's end closes the cursor; a caller's goes on.
-    if (!transaction) await sql`close ${cursor}`.execute(db);
     done = true;
   } finally {
     await pending?.catch(() => undefined);
+    // Our own transaction's end closes the cursor; a caller's goes on, so the cursor is closed here,
+    // also when the reader stopped early (a failed one has aborted that transaction: nothing to close).
     if (transaction) await (done ? transaction.commit() : transaction.rollback()).execute();
+    else if (declared) await sql`close ${cursor}`.execute(db).catch(() => undefined);
   }
 }
 

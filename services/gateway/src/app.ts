@@ -184,6 +184,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const buildInfo = readBuildInfo();
   app.decorate('config', config);
   app.decorate('db', runtime.db);
+  app.decorate('listsDb', runtime.listsDb);
   await setUpSecrets(secretKeys, runtime.db, app.log);
   app.decorate('store', runtime.store);
   app.decorate('projections', projectionsHandle(runtime));

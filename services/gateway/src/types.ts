@@ -58,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
     db: AppDatabase;
+    /** The records lists' own pool (infrastructure/runtime.ts). */
+    listsDb: AppDatabase;
     store: EventStore;
     projections: ProjectionsHandle;
     buildInfo: BuildInfo;

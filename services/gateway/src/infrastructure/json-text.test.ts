@@ -56,6 +56,17 @@ describe('sendJsonArray', () => {
     expect(response.json()).toMatchObject({ message: 'the database is away' });
   });
 
+  it.each(['identity', 'br'])('cuts the connection (never a complete-looking 200) when a batch fails mid-list, %s', async (encoding) => {
+    app = await appAnswering(async function* () {
+      for (let n = 0; n < 4; n++) yield [JSON.stringify({ n, pad: 'x'.repeat(100_000) })];
+      throw new Error('the connection was terminated (idle in transaction)');
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/list`, { headers: { 'accept-encoding': encoding } });
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+
   it('ends the batches (closing their cursor) when the client goes away mid-list', async () => {
     let closed = false;
     app = await appAnswering(async function* () {

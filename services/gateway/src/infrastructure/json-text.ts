@@ -38,7 +38,8 @@ export async function sendJsonText(reply: FastifyReply, text: Promise<string>): 
  * text of the whole list is ever built, so a list of any size is answered in bounded memory (a
  * million records are ~600 MB of JSON, more than a JavaScript string holds). The first batch is
  * awaited before the answer starts: a failure there (the database away, a refused read) answers
- * with its error code as any route does; one later can only cut the stream short.
+ * with its error code as any route does (a pool wait that timed out: 503); one later destroys the
+ * socket (json-text.test.ts), so the client sees a failed transfer, never a cut body that looks whole.
  */
 export async function sendJsonArray(reply: FastifyReply, batches: AsyncIterable<readonly string[]>): Promise<never> {
   const iterator = batches[Symbol.asyncIterator]();

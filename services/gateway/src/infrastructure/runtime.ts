@@ -11,6 +11,8 @@ import { operationalMigrations } from './operational-migrations';
 export interface Runtime {
   pool: Pool;
   db: AppDatabase;
+  /** The records lists' cursors only (listsPool below). */
+  listsDb: AppDatabase;
   store: EventStore;
   engine: ProjectionEngine | null;
   close(): Promise<void>;
@@ -19,6 +21,10 @@ export interface Runtime {
 export async function startRuntime(config: AppConfig, onError: (error: unknown, context: string) => void): Promise<Runtime> {
   const pool = createPool(config.databaseUrl, { max: 20, applicationName: 'eelarve-gateway' });
   const db = createKysely<unknown>(pool);
+  // A streamed records list holds its connection until the client has read it all: lists get
+  // their own few, so slow or stalled readers can never take the main pool's from sign-in,
+  // commands and projections. A list finding them all busy waits the pool's connection timeout (503).
+  const listsPool = createPool(config.databaseUrl, { max: 4, applicationName: 'eelarve-gateway-lists' });
   if (!config.eventStoreConnectionString) await migrateEventStore(pool);
   await migrate(db as Kysely<unknown>, 'operational', operationalMigrations);
   const store = createEventStore({ databaseUrl: config.databaseUrl, eventStoreConnectionString: config.eventStoreConnectionString });
@@ -26,12 +32,13 @@ export async function startRuntime(config: AppConfig, onError: (error: unknown, 
   return {
     pool,
     db: db as unknown as AppDatabase,
+    listsDb: createKysely<unknown>(listsPool) as unknown as AppDatabase,
     store,
     engine,
     async close() {
       await engine?.stop();
       await store.close();
-      await pool.end();
+      await Promise.all([pool.end(), listsPool.end()]);
     },
   };
 }

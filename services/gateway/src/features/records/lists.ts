@@ -14,7 +14,9 @@ import { schemeClassifierIds, schemeFitter } from './fitting';
  * those granted only some of its sub-budgets: a budget opened through a sub-budget grant (to
  * navigate to it) shows only the records that fall in the granted sub-budgets, never the rest of
  * the budget. Every list is batches of records' JSON texts read by a cursor (json-text.ts's
- * sendJsonArray streams them): a whole budget may hold a million records.
+ * sendJsonArray streams them): a whole budget may hold a million records. The cursor holds its
+ * connection until the client has read the list, so cursors read through the lists' own pool
+ * (app.listsDb), never the one sign-in, commands and projections share.
  */
 
 /** A list's records as batches of their JSON texts, in the list's order. */
@@ -75,7 +77,7 @@ async function recordFitting(app: FastifyInstance, auth: AuthContext, place: Rec
 
 /** The budget's records (batches of JSON texts) answered as `answer` makes each; undefined leaves a record out. */
 async function* reshaped(app: FastifyInstance, place: RecordsPlace, answer: (record: BudgetRecord) => object | undefined): RecordBatches {
-  for await (const batch of recordsAsJsonBatches(readModels(app.db), { kind: 'budget', budgetId: place.budget.id })) {
+  for await (const batch of recordsAsJsonBatches(readModels(app.listsDb), { kind: 'budget', budgetId: place.budget.id })) {
     const records = JSON.parse(`[${batch.join(',')}]`) as BudgetRecord[];
     yield records.flatMap((record) => {
       const answered = answer(record);
@@ -94,12 +96,14 @@ export interface RecordListPath {
 /** The records lists of spec 3, section 7, access checked first: each answers batches of records' JSON texts. */
 export function recordLists(app: FastifyInstance) {
   const read = () => readModels(app.db);
+  /** Where a list's cursor reads: the lists' pool. */
+  const cursorRead = () => readModels(app.listsDb);
 
   return {
     /** GET api/budget/{id}/records: every record of the budget the caller reads. */
     async ofBudget(caller: Caller, budgetId: string): Promise<RecordBatches> {
       const place = await budgetPlace(app, caller.auth, budgetId, 'read');
-      if ((await grantedSubBudgets(app, caller.auth, place)) === null) return recordsJsonBatches(read(), budgetRecordsWhere(place.budget.id));
+      if ((await grantedSubBudgets(app, caller.auth, place)) === null) return recordsJsonBatches(cursorRead(), budgetRecordsWhere(place.budget.id));
       const fitting = await recordFitting(app, caller.auth, place, null);
       return reshaped(app, place, (record) => {
         const fitted = fitting(record);
@@ -116,15 +120,15 @@ export function recordLists(app: FastifyInstance) {
       if (place.kind === 'subBudget') {
         const { classifiers, schemeClassifierIds: ids } = place.subBudgetFact;
         return recordsJsonBatches(
-          read(),
+          cursorRead(),
           fittingRecordsWhere(budgetId, { classifiers, emptyClassifierIds: ids.filter((id) => classifiers[id] === undefined) }),
         );
       }
       if (place.kind === 'unfit') {
         await wholeBudgetReader(app, caller.auth, place);
-        return recordsAsJsonBatches(read(), { kind: 'unfit', budgetId, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
+        return recordsAsJsonBatches(cursorRead(), { kind: 'unfit', budgetId, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
       }
-      return recordsJsonBatches(read(), budgetRecordsWhere(budgetId));
+      return recordsJsonBatches(cursorRead(), budgetRecordsWhere(budgetId));
     },
 
     /** GET api/budget/{b}/schema/{s}/records: the budget's records, each with the sub-budget it falls in (or -2). */
