@@ -1,8 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, call, documentWithMaster, seriousViolations, signIn } from './harness';
 import { estonianTextsOn, useEnglish } from './record-english';
+import { columnMenu, eventually, grid, ready, rowNamed, rows, totalCell } from './report-screen';
 
 /**
  * The report screen's further columns and moments (issue 12, points 2, 3, 5 and 7): the report as
@@ -13,16 +14,10 @@ import { estonianTextsOn, useEnglish } from './record-english';
  * tooltips; axe with the picker open, and the screen in English.
  */
 
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
-const grid = (page: Page) => page.getByTestId('report-grid');
-const rows = (page: Page): Locator => grid(page).locator('.ag-center-cols-container .ag-row');
-const rowNamed = (page: Page, name: string): Locator => rows(page).filter({ has: page.getByTestId('report-row-name').getByText(name, { exact: true }) });
-const totalCell = (page: Page, key: string) => grid(page).locator(`.ag-floating-bottom .ag-row [col-id="${key}"]`);
 const headerKeys = (page: Page) =>
   grid(page)
     .getByTestId('report-column-header')
     .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-column-key')));
-const ready = (page: Page) => page.locator('[data-testid="report-screen"][data-step="ready"]').waitFor();
 
 /** A moment in whole seconds after everything so far, and the wait until it has passed (the picker counts seconds). */
 async function nextWholeSecond(): Promise<string> {
@@ -38,21 +33,6 @@ const localInput = (page: Page, iso: string) =>
     const pad = (part: number) => String(part).padStart(2, '0');
     return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
   }, iso);
-
-async function columnMenu(page: Page, key: string, item: string) {
-  const button = page.getByTestId(`report-column-menu-${key}`);
-  await button.scrollIntoViewIfNeeded();
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-    try {
-      await page.getByTestId(`report-column-${item}`).click({ timeout: 2000 });
-      return;
-    } catch {
-      await page.waitForTimeout(300);
-    }
-  }
-  throw new Error(`the menu of column ${key} has no ${item}`);
-}
 
 describe('web: the report as of a moment, component columns, saved column sets, highlighting chips (browser)', () => {
   const suite = browserSuite();

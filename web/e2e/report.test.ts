@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, call, documentWithMaster, seriousViolations, signIn } from './harness';
 import { estonianTextsOn, useEnglish } from './record-english';
+import { columnMenu, eventually, grid, ready, rowNamed, rows, totalCell } from './report-screen';
 
 /**
  * The report screen (issue 12, points 5 and 6; spec 3, sections 2 and 9): a budget's report grouped
@@ -17,36 +18,10 @@ import { estonianTextsOn, useEnglish } from './record-english';
  */
 
 const NBSP = '\u00a0';
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const work = mkdtempSync(path.join(os.tmpdir(), 'eelarve-report-'));
 
-const grid = (page: Page) => page.getByTestId('report-grid');
-const rows = (page: Page): Locator => grid(page).locator('.ag-center-cols-container .ag-row');
-const rowNamed = (page: Page, name: string): Locator => rows(page).filter({ has: page.getByTestId('report-row-name').getByText(name, { exact: true }) });
-const totalCell = (page: Page, key: string) => grid(page).locator(`.ag-floating-bottom .ag-row [col-id="${key}"]`);
 const headers = (page: Page) => grid(page).getByTestId('report-column-header');
-const ready = (page: Page) => page.locator('[data-testid="report-screen"][data-step="ready"]').waitFor();
 const money = (text: string) => text.replace(/ /g, NBSP);
-
-/**
- * Picks an item of a column's menu. A column out of sight is scrolled to first: the grid's header
- * follows the scroll a moment later, and a menu closes on a scroll (as it does for a user who
- * scrolls while it is open), so the menu is opened once the header has settled.
- */
-async function columnMenu(page: Page, key: string, item: string) {
-  const button = page.getByTestId(`report-column-menu-${key}`);
-  await button.scrollIntoViewIfNeeded();
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-    try {
-      await page.getByTestId(`report-column-${item}`).click({ timeout: 2000 });
-      return;
-    } catch {
-      await page.waitForTimeout(300);
-    }
-  }
-  throw new Error(`the menu of column ${key} has no ${item}`);
-}
 
 const packagePart = (file: string, part: string) => execFileSync('unzip', ['-p', file, part], { encoding: 'utf8' });
 
