@@ -3,12 +3,12 @@ export const DEFAULT_DATE_FORMAT = 'dd.MM.yyyy';
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
-/** Formats an ISO timestamp or date in local time with a pattern of dd, MM, yyyy, HH and mm. */
+/** Formats an ISO timestamp or date in local time with a pattern of dd, MM, yyyy, HH, mm and ss. */
 export function formatDate(value: string | Date | null | undefined, pattern: string = DEFAULT_DATE_FORMAT): string {
   if (value === null || value === undefined || value === '') return '';
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return pattern.replace(/yyyy|MM|dd|HH|mm/g, (token) => {
+  return pattern.replace(/yyyy|MM|dd|HH|mm|ss/g, (token) => {
     switch (token) {
       case 'yyyy':
         return pad(date.getFullYear(), 4);
@@ -18,6 +18,8 @@ export function formatDate(value: string | Date | null | undefined, pattern: str
         return pad(date.getDate());
       case 'HH':
         return pad(date.getHours());
+      case 'ss':
+        return pad(date.getSeconds());
       default:
         return pad(date.getMinutes());
     }

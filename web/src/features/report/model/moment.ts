@@ -6,12 +6,9 @@ import { formatDate } from '../../../i18n/format';
  * labels follow the organisation's date format with the time of day.
  */
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
 /** An ISO time as a `datetime-local` value (yyyy-MM-ddTHH:mm:ss) in the browser's time zone. */
 export function toLocalInput(iso: string | Date): string {
-  const date = iso instanceof Date ? iso : new Date(iso);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  return formatDate(iso, 'yyyy-MM-ddTHH:mm:ss');
 }
 
 /** A `datetime-local` value (read in the browser's time zone) as ISO time; undefined when it is no time. */
@@ -31,7 +28,5 @@ export function momentWithin(iso: string, createdAt: string, now: Date = new Dat
 
 /** A moment as the organisation writes dates, with the time of day (seconds only when it has them). */
 export function momentLabel(iso: string, dateFormat: string): string {
-  const date = new Date(iso);
-  const seconds = date.getSeconds();
-  return `${formatDate(date, `${dateFormat} HH:mm`)}${seconds > 0 ? `:${pad(seconds)}` : ''}`;
+  return formatDate(iso, `${dateFormat} HH:mm${new Date(iso).getSeconds() > 0 ? ':ss' : ''}`);
 }
