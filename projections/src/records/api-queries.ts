@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
-import { recordsJsonBatches, recordsJsonWhere } from './queries';
+import { recordsJsonBatches } from './queries';
 
 /**
  * The records API's reads of the `records` read model (issue 11). Lists are one JSON text joined
@@ -45,11 +45,6 @@ function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
     case 'ids':
       return sql`r.budget_id = ${filter.budgetId}::uuid and r.id = any(${[...filter.recordIds]}::uuid[])`;
   }
-}
-
-/** The records of the filter as a JSON array text, by name and id (their stored list texts, queries.ts). */
-export function recordsAsJson(read: ReadDatabase, filter: RecordsFilter): Promise<string> {
-  return recordsJsonWhere(read, whereOf(filter));
 }
 
 /** The records of the filter as batches of their JSON texts, by name and id: a list of any size streams (queries.ts). */
