@@ -35,6 +35,19 @@ export const productProjectors: readonly Projector[] = [
   storedSettingsProjector,
 ];
 
+/**
+ * Projectors no command waits on for read-your-writes (the report's read model is read by report
+ * queries, which wait for it themselves): the gateway runs them on a thread of its own
+ * (thread.ts), so their batches — every record edit is one for the report too — and their garbage
+ * collections never hold up the event loop that answers requests.
+ */
+const BACKGROUND = new Set([reportProjector.name]);
+export const backgroundProjectors: readonly Projector[] = productProjectors.filter((projector) => BACKGROUND.has(projector.name));
+/** This module, for a thread that imports the lists above itself (startProjectionsThread). */
+export const REGISTRY_MODULE = import.meta.url;
+/** The rest: commands wait for them, so they run beside the requests (a wait is then a look at memory). */
+export const foregroundProjectors: readonly Projector[] = productProjectors.filter((projector) => !BACKGROUND.has(projector.name));
+
 /** The projectors a process should run; a hook so scripts and tests can substitute their own. */
 export function resolveProjectors(): readonly Projector[] {
   return productProjectors;

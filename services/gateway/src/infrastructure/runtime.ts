@@ -1,7 +1,8 @@
 import { createEventStore, type EventStore, migrateEventStore } from '@eelarve/eventstore';
 import { createKysely, createPool, migrate, type Pool } from '@eelarve/postgres';
 import { type ProjectionEngine, startProjections } from '@eelarve/projections/engine';
-import { productProjectors } from '@eelarve/projections/registry';
+import { foregroundProjectors, REGISTRY_MODULE } from '@eelarve/projections/registry';
+import { combineEngines, startProjectionsThread } from '@eelarve/projections/thread';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import type { AppDatabase } from './database';
@@ -28,7 +29,7 @@ export async function startRuntime(config: AppConfig, onError: (error: unknown, 
   if (!config.eventStoreConnectionString) await migrateEventStore(pool);
   await migrate(db as Kysely<unknown>, 'operational', operationalMigrations);
   const store = createEventStore({ databaseUrl: config.databaseUrl, eventStoreConnectionString: config.eventStoreConnectionString });
-  const engine = config.runProjections ? await startProjections({ pool, store, projectors: productProjectors, onError }) : null;
+  const engine = config.runProjections ? await startEngines(config, pool, store, onError) : null;
   return {
     pool,
     db: db as unknown as AppDatabase,
@@ -41,4 +42,26 @@ export async function startRuntime(config: AppConfig, onError: (error: unknown, 
       await Promise.all([pool.end(), listsPool.end()]);
     },
   };
+}
+
+/**
+ * The projectors commands wait on run on this event loop (a wait is then a look at memory); the
+ * others (the report) on a thread of their own, whose batches and collections cannot stall
+ * requests: they did, for up to ~100 ms, at each record edit (issue 11, point 9).
+ */
+async function startEngines(config: AppConfig, pool: Pool, store: EventStore, onError: (error: unknown, context: string) => void): Promise<ProjectionEngine> {
+  const background = await startProjectionsThread({
+    databaseUrl: config.databaseUrl,
+    eventStoreConnectionString: config.eventStoreConnectionString,
+    projectors: { module: REGISTRY_MODULE, exportName: 'backgroundProjectors' },
+    applicationName: 'eelarve-gateway-projections',
+    onError,
+  });
+  try {
+    const foreground = await startProjections({ pool, store, projectors: foregroundProjectors, onError });
+    return combineEngines([foreground, background]);
+  } catch (error) {
+    await background.stop();
+    throw error;
+  }
 }

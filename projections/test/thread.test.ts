@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ProjectionEngine, startProjections } from '../src/engine';
+import { combineEngines, startProjectionsThread } from '../src/thread';
+import { ledgerProjector } from './ledger';
+import { appendDeposits, createHarness, type Harness, waitFor } from './support';
+
+/**
+ * Projectors on a worker thread (the gateway runs the report's there): the thread takes the
+ * projector's lock like a process, answers waits and rebuilds by message, and a combined engine
+ * sends each wait to the engine that runs the projector.
+ */
+let harness: Harness;
+const engines: ProjectionEngine[] = [];
+const FIXTURES = new URL('./fixtures/thread-projectors.ts', import.meta.url).href;
+
+beforeEach(async () => {
+  harness = await createHarness();
+});
+
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.stop()));
+  await harness.close();
+});
+
+/** The ledger's total as PostgreSQL adds it (exact decimals). */
+async function ledgerTotal(): Promise<string> {
+  const { rows } = await sql<{ total: string }>`select sum(balance)::text as total from read.ledger_balances`.execute(harness.db);
+  return rows[0]!.total;
+}
+
+async function startThread(exportName = 'ledgerProjectors'): Promise<ProjectionEngine> {
+  const errors: string[] = [];
+  const engine = await startProjectionsThread({
+    databaseUrl: harness.database.url,
+    projectors: { module: FIXTURES, exportName },
+    engine: { pollIntervalMs: 200 },
+    onError: (error, context) => errors.push(`${context}: ${String(error)}`),
+  });
+  engines.push(engine);
+  return engine;
+}
+
+describe('projections thread', () => {
+  it('runs its projectors off this thread: a wait answers once the read model holds the write', async () => {
+    const engine = await startThread();
+    expect(engine.projectors.map((projector) => projector.name)).toEqual(['ledger']);
+    expect(engine.runs('ledger')).toBe(true);
+    const position = await appendDeposits(harness.store, 20);
+    expect(await engine.waitForPosition(['ledger'], position, 5_000)).toBe(true);
+    expect(await ledgerTotal()).toBe('22.00');
+    const status = await engine.status();
+    expect(status.find((row) => row.name === 'ledger')?.state).toBe('live');
+  });
+
+  it('holds the projector lock: an engine on this thread leaves the projector to it', async () => {
+    const thread = await startThread();
+    const local = await startProjections({ pool: harness.pool, store: harness.store, projectors: [ledgerProjector()], pollIntervalMs: 200, onError: () => {} });
+    engines.push(local);
+    expect(thread.runs('ledger')).toBe(true);
+    expect(local.runs('ledger')).toBe(false);
+    // The local engine waits on the thread's checkpoint for a projector it does not run.
+    const position = await appendDeposits(harness.store, 3);
+    expect(await local.waitForPosition(['ledger'], position, 5_000)).toBe(true);
+  });
+
+  it('rebuilds a projector it runs, reporting progress across the thread', async () => {
+    const engine = await startThread();
+    await engine.waitForPosition(['ledger'], await appendDeposits(harness.store, 10), 5_000);
+    const progress: number[] = [];
+    const { generation } = await engine.rebuildProjector('ledger', { onProgress: (rows) => progress.push(rows.length), progressIntervalMs: 20 });
+    expect(generation).toBe(2);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(await ledgerTotal()).toBe('11.00');
+  });
+
+  it('fails to start when the module has no projector list, leaving no thread behind', async () => {
+    await expect(startThread('notProjectors')).rejects.toThrow(/no projector list notProjectors/);
+  });
+
+  it('combined with an engine on this thread, sends each wait to the engine that runs the projector', async () => {
+    const thread = await startThread();
+    const local = await startProjections({
+      pool: harness.pool,
+      store: harness.store,
+      projectors: [ledgerProjector({ name: 'other' })],
+      pollIntervalMs: 200,
+      onError: () => {},
+    });
+    const combined = combineEngines([local, thread]);
+    engines.push(local);
+    expect(combined.projectors.map((projector) => projector.name).sort()).toEqual(['ledger', 'other']);
+    expect(combined.runs('ledger') && combined.runs('other')).toBe(true);
+    const position = await appendDeposits(harness.store, 5);
+    expect(await combined.waitForPosition(['ledger', 'other'], position, 5_000)).toBe(true);
+    await waitFor(async () => (await combined.status()).every((row) => row.state === 'live'), 'both projectors live');
+  });
+});
