@@ -91,7 +91,7 @@ async function total(asOf: string | null = null): Promise<string | undefined> {
     subBudgetCondition: null,
   };
   const rows = await reportAggregates(spec.read, query);
-  return rows.find((row) => row.level === 0)?.sums.base;
+  return rows.find((row) => row.level === 0)?.sums[0];
 }
 
 const a = newId();

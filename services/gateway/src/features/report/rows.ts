@@ -64,21 +64,40 @@ function textOf(row: ReportAggregateRow, level: Level | undefined): string {
   }
 }
 
-/** The calculated columns' values of a row, in order (a later one may use an earlier one). */
-export function withCalculations(sums: Record<string, string>, calculated: readonly ReportColumn[]): Record<string, string | null> {
-  const all: Record<string, string | null> = { ...sums };
-  for (const column of calculated) {
-    all[column.key] = exactCalculatedValue(
-      all[column.firstOperand as string] ?? null,
-      all[column.secondOperand as string] ?? null,
-      column.operation ?? 'percent',
-    );
-  }
-  return all;
+/** Where a calculated column's operands are among a row's values (sums, then the calculated values before it); -1: none. */
+interface Calculation {
+  first: number;
+  second: number;
+  operation: NonNullable<ReportColumn['operation']>;
+}
+
+/** The calculated columns' operands as positions, found once per report rather than by key in every row. */
+function calculationsOf(sumKeys: readonly string[], calculated: readonly ReportColumn[]): Calculation[] {
+  const keys = [...sumKeys, ...calculated.map((column) => column.key)];
+  // A calculation reads the sums and the calculated values before it (a later one has no value yet: null).
+  return calculated.map((column, index) => {
+    const known = keys.slice(0, sumKeys.length + index);
+    return {
+      first: known.indexOf(column.firstOperand as string),
+      second: known.indexOf(column.secondOperand as string),
+      operation: column.operation ?? 'percent',
+    };
+  });
+}
+
+/** A row's sums and calculated values by column key, in the columns' order, built in one pass from its sums (in `keys` order). */
+function sumsOf(sums: readonly string[], keys: readonly string[], calculations: readonly Calculation[]): Record<string, string | null> {
+  const values: (string | null)[] = [...sums];
+  for (const { first, second, operation } of calculations) values.push(exactCalculatedValue(values[first] ?? null, values[second] ?? null, operation));
+  const byKey: Record<string, string | null> = {};
+  for (const [index, key] of keys.entries()) byKey[key] = values[index] ?? null;
+  return byKey;
 }
 
 export interface FlattenOptions {
   grouping: ReportQuery['grouping'];
+  /** The sum columns' keys, in the order of the aggregates' sums. */
+  sumKeys: readonly string[];
   calculated: readonly ReportColumn[];
   updatable: (subBudgetId: string) => boolean;
 }
@@ -86,6 +105,8 @@ export interface FlattenOptions {
 /** The total and the rows in tree order, each group before its children. */
 export function flattenReport(aggregates: readonly ReportAggregateRow[], options: FlattenOptions): { total: ReportRow; rows: ReportRow[] } {
   const levels = reportLevels(options.grouping);
+  const calculations = calculationsOf(options.sumKeys, options.calculated);
+  const columnKeys = [...options.sumKeys, ...options.calculated.map((column) => column.key)];
   const rows = aggregates.map((aggregate): ReportRow => {
     const steps = stepsOf(aggregate, levels, options.grouping?.classifierId ?? null, options.grouping?.parentClassifierId ?? null);
     const level = steps.at(-1)?.level;
@@ -97,7 +118,7 @@ export function flattenReport(aggregates: readonly ReportAggregateRow[], options
       depth: Math.max(steps.length - 1, 0),
       type: typeOf(aggregate, level, options.updatable),
       filterValue: steps.at(-1)?.path.value ?? null,
-      sums: withCalculations(aggregate.sums, options.calculated),
+      sums: sumsOf(aggregate.sums, columnKeys, calculations),
       hasChildren: false,
       extra: { path: steps.map((step) => step.path), ...(level === 'parent' ? { paths: [] } : {}) },
     };

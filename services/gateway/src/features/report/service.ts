@@ -268,7 +268,12 @@ export function reportService(app: FastifyInstance) {
           subBudgetCondition: conditions.subBudget,
         }),
       );
-      const { total, rows } = flattenReport(aggregates, { grouping, calculated, updatable: await updatableTest(base, baseReadable.access) });
+      const { total, rows } = flattenReport(aggregates, {
+        grouping,
+        sumKeys: sums.map((column) => column.key),
+        calculated,
+        updatable: await updatableTest(base, baseReadable.access),
+      });
       const columns: ReportColumn[] = [...sums, ...calculated];
       return {
         budgetId: base.id,
