@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { ReadDatabase, ReadModels } from '../read-models';
 import type { OccupationsTable, RolesTable, UsersTable } from './tables';
 
@@ -159,17 +159,26 @@ export function signInOccupations(read: ReadDatabase, userId: string): Promise<S
  * carries it (made before that was refused) never makes anyone a platform administrator.
  */
 export async function occupationPrivileges(read: ReadDatabase, userId: string, occupationId: string): Promise<string[] | null> {
-  const { rows } = await sql<{ privileges: string[] }>`
+  const privileges = occupationPrivilegesSql(sql`${userId}`, sql`${occupationId}`);
+  const { rows } = await sql<{ privileges: string[] | null }>`select ${privileges} as privileges`.execute(read);
+  return rows[0]?.privileges ?? null;
+}
+
+/**
+ * occupationPrivileges as a scalar subquery of any expressions for the user and occupation (the
+ * auth plugin joins it to the session's row: one round trip per request).
+ */
+export function occupationPrivilegesSql(userId: RawBuilder<unknown>, occupationId: RawBuilder<unknown>): RawBuilder<string[] | null> {
+  return sql<string[] | null>`(
     select coalesce(array(
       select distinct p
       from read.roles r, unnest(r.privilege_ids) as p
       where r.id = any(o.role_ids) and r.organization_id = o.organization_id and (p <> 'IS_ADMIN' or org.is_platform is true)
       order by p
-    ), '{}') as privileges
+    ), '{}')
     from read.occupations o
     left join read.organizations org on org.id = o.organization_id
-    where o.id = ${occupationId} and o.user_id = ${userId}`.execute(read);
-  return rows[0]?.privileges ?? null;
+    where o.id = ${occupationId} and o.user_id = ${userId})`;
 }
 
 // ---- roles ------------------------------------------------------------------

@@ -1,11 +1,9 @@
 import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { occupationPrivileges } from '@eelarve/projections/accounts/queries';
-import { findSession, hashToken, sessionToken } from '../features/auth/sessions';
+import { findSession, sessionToken } from '../features/auth/sessions';
 import { authoriseRoute } from '../features/permissions/authorize';
 import { beginTrace, finishTrace, traced } from '../infrastructure/command-trace';
-import { readModels } from '../infrastructure/database';
 import type { AuthContext, RouteAccess } from '../types';
 import { isApiPath } from './errors';
 import { DOCS_PREFIX } from './openapi';
@@ -25,45 +23,18 @@ function assertSameOrigin(request: FastifyRequest, publicUrl: string): void {
   if (!allowed.has(origin)) throw new DomainError('CROSS_SITE_REQUEST');
 }
 
-/** Whose session a token (by its hash: no token is kept) was last time: lets the privileges be read beside the session, not after it. */
-const lastHolders = new Map<string, { userId: string; occupationId: string }>();
-const HOLDERS_KEPT = 10_000;
-
-function rememberHolder(key: string, holder: { userId: string; occupationId: string }): void {
-  lastHolders.delete(key);
-  lastHolders.set(key, holder);
-  if (lastHolders.size > HOLDERS_KEPT) lastHolders.delete(lastHolders.keys().next().value!);
-}
-
-/**
- * The session, then the privileges of its occupation, both read fresh on every request. The
- * privileges are asked at once for the occupation the token had last time, beside the session
- * (one round trip instead of two); they are used only when the session names that occupation
- * still, and read again otherwise.
- */
+/** The session and its occupation's privileges, read fresh on every request in one query. */
 async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext | null> {
   const token = sessionToken(app, request);
   if (!token) return null;
-  const privilegesOf = (userId: string, occupationId: string) =>
-    traced(request.id, 'auth.privileges', occupationPrivileges(readModels(app.db), userId, occupationId));
-  const key = hashToken(token).toString('base64');
-  const guess = lastHolders.get(key);
-  const guessed = guess ? privilegesOf(guess.userId, guess.occupationId) : undefined;
-  // A guess that is not needed must not become an unhandled rejection.
-  guessed?.catch(() => {});
-  const session = await traced(request.id, 'auth.session', findSession(app.db, token, app.config.sessionIdleTimeoutMs));
-  if (!session) return null;
-  let privileges: string[] = [];
-  if (session.occupationId) {
-    const holder = { userId: session.userId, occupationId: session.occupationId };
-    const same = guessed && guess?.userId === holder.userId && guess.occupationId === holder.occupationId;
-    const held = await (same ? guessed : privilegesOf(holder.userId, holder.occupationId));
-    rememberHolder(key, holder);
-    // An occupation removed since sign-in leaves the session without one.
-    if (!held) return { session, userId: session.userId, occupationId: null, organizationId: null, privileges };
-    privileges = held;
-  }
-  return { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId, privileges };
+  const found = await traced(request.id, 'auth.session', findSession(app.db, token, app.config.sessionIdleTimeoutMs));
+  if (!found) return null;
+  const { session, privileges } = found;
+  const signedIn = { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId };
+  if (!session.occupationId) return { ...signedIn, privileges: [] };
+  // An occupation removed since sign-in leaves the session without one.
+  if (!privileges) return { ...signedIn, occupationId: null, organizationId: null, privileges: [] };
+  return { ...signedIn, privileges };
 }
 
 /**

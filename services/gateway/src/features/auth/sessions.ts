@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { occupationPrivilegesSql } from '@eelarve/projections/accounts/queries';
 import { sql } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { AppDatabase } from '../../infrastructure/database';
@@ -79,15 +80,25 @@ export async function createSession(
 /** Activity is recorded at most once a minute, so an ordinary request only reads its session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
+/** A live session and what its occupation grants now. */
+export interface SessionWithPrivileges {
+  session: SessionRecord;
+  /** The occupation's privileges; null when the session has no occupation or it is no longer the user's. */
+  privileges: string[] | null;
+}
+
 /**
- * The live session of the token. A session without remember-me also ends after `idleTimeoutMs`
- * without a request (measured from last_seen_at, so to within LAST_SEEN_RESOLUTION_MS).
+ * The live session of the token, with its occupation's privileges read in the same query (every
+ * authenticated request asks: one round trip, both fresh). A session without remember-me also
+ * ends after `idleTimeoutMs` without a request (measured from last_seen_at, so to within
+ * LAST_SEEN_RESOLUTION_MS).
  */
-export async function findSession(db: Db, token: string, idleTimeoutMs: number): Promise<SessionRecord | null> {
+export async function findSession(db: Db, token: string, idleTimeoutMs: number): Promise<SessionWithPrivileges | null> {
   const tokenHash = hashToken(token);
   const row = await db
     .selectFrom('operational.sessions')
     .selectAll()
+    .select(occupationPrivilegesSql(sql.ref('user_id'), sql.ref('occupation_id')).as('privileges'))
     .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
@@ -97,7 +108,7 @@ export async function findSession(db: Db, token: string, idleTimeoutMs: number):
     return null;
   }
   if (Date.now() - row.last_seen_at.getTime() > LAST_SEEN_RESOLUTION_MS) await touchSession(db, tokenHash);
-  return {
+  const session: SessionRecord = {
     tokenHash: row.token_hash,
     userId: row.user_id,
     occupationId: row.occupation_id,
@@ -106,6 +117,7 @@ export async function findSession(db: Db, token: string, idleTimeoutMs: number):
     rememberMe: row.remember_me,
     expiresAt: row.expires_at,
   };
+  return { session, privileges: row.occupation_id ? row.privileges : null };
 }
 
 /**
