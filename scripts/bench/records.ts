@@ -605,7 +605,19 @@ async function lostUpdates(reader: Client, base: string, run: EditingRun): Promi
 /** CPU seconds of the gateway and of PostgreSQL so far (null where unknown). */
 interface CpuReading {
   gateway: number | null;
+  /** The gateway's main thread alone: the event loop that answers requests (the projections thread and libuv's pool excluded). */
+  eventLoop: number | null;
   database: number | null;
+}
+
+/** CPU seconds of a process's main thread (its thread id is the process id), from /proc; null when unknown. */
+function mainThreadSeconds(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 type CpuMeter = () => CpuReading;
 
@@ -619,7 +631,8 @@ async function withCpu(meter: CpuMeter, edit: () => Promise<EditingRun>): Promis
   const after = meter();
   const perEdit = (start: number | null, end: number | null) =>
     start === null || end === null ? '?' : `${(((end - start) * 1000) / Math.max(1, run.latencies.length)).toFixed(1)} ms`;
-  return { run, cpu: `CPU per edit: gateway ${perEdit(before.gateway, after.gateway)}, PostgreSQL ${perEdit(before.database, after.database)}` };
+  const gateway = `gateway ${perEdit(before.gateway, after.gateway)} (its event loop ${perEdit(before.eventLoop, after.eventLoop)})`;
+  return { run, cpu: `CPU per edit: ${gateway}, PostgreSQL ${perEdit(before.database, after.database)}` };
 }
 
 /** Median of each phase over the traces given (phases absent from a trace count as absent, not 0). */
@@ -683,12 +696,13 @@ async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
   report(`one editor alone, no pause (service time; ${editsLabel(alone)})`, 'informational', `${latencySummary(alone)}; ${aloneCpu}`, null);
   await reportSlowest('alone', alone);
 
-  const people = await editFor(editors, owned, base, EDIT_SECONDS, () => THINK_MS.min + Math.random() * (THINK_MS.max - THINK_MS.min));
+  const thinkMs = () => THINK_MS.min + Math.random() * (THINK_MS.max - THINK_MS.min);
+  const { run: people, cpu: peopleCpu } = await withCpu(meter, () => editFor(editors, owned, base, EDIT_SECONDS, thinkMs));
   const p99 = percentile(people.latencies, 0.99);
   report(
     `${EDITORS} users editing one budget for ${EDIT_SECONDS} s, ${THINK_MS.min / 1000}–${THINK_MS.max / 1000} s between edits (${editsLabel(people)})`,
     `p99 ≤ ${TARGETS.editP99Ms} ms`,
-    latencySummary(people),
+    `${latencySummary(people)}; ${peopleCpu}`,
     p99 <= TARGETS.editP99Ms && people.failures === 0,
   );
   await reportSlowest('with pauses', people);
@@ -710,7 +724,10 @@ async function measureEditing(world: World, meter: CpuMeter): Promise<void> {
 
 const cpuMeter =
   (product: Product, postmasterPid: number | null): CpuMeter =>
-  () => ({ gateway: product.gateway.pid ? processSeconds(product.gateway.pid) : null, database: cpuNow(postmasterPid).server });
+  () => {
+    const pid = product.gateway.pid;
+    return { gateway: pid ? processSeconds(pid) : null, eventLoop: pid ? mainThreadSeconds(pid) : null, database: cpuNow(postmasterPid).server };
+  };
 
 function reportMemory(product: Product, postmasterPid: number | null): void {
   const peaks = { gateway: peakMiB(product.gateway.pid), worker: peakMiB(product.worker.pid), 'PostgreSQL (largest process)': databasePeakMiB(postmasterPid) };
