@@ -41,26 +41,29 @@ export function toStoredEvent(row: EventRow): StoredEvent {
 
 /**
  * A row of a $all page as an array (READ_ALL_SQL's columns in order): no object per row, and
- * data, metadata and created_at as text, for LazyStoredEvent to parse when asked.
+ * data, metadata and the place as text, for LazyStoredEvent to parse when asked.
  */
-export type PageRow = [
-  eventId: string,
-  streamName: string,
-  streamRevision: string,
-  type: string,
-  createdAt: string,
-  commitPosition: string,
-  preparePosition: string,
-  data: string | null,
-  metadata: string | null,
-];
+export type PageRow = [eventId: string, streamName: string, type: string, place: PagePlace, data: string | null, metadata: string | null];
 
-export const PAGE_ROW_TYPE = 3;
-export const PAGE_ROW_COMMIT = 5;
-export const PAGE_ROW_PREPARE = 6;
+/**
+ * `<commit> <prepare> <revision> <created at>`: numbers have no spaces, so the first three
+ * spaces end them and the rest (which has a space of its own) is the creation time.
+ */
+type PagePlace = string;
+
+export const PAGE_ROW_TYPE = 2;
+const PAGE_ROW_PLACE = 3;
+
+/** The place's part `index` (0 commit, 1 prepare, 2 revision, 3 the creation time to its end). */
+function placePart(place: PagePlace, index: number): string {
+  let start = 0;
+  for (let part = 0; part < index; part++) start = place.indexOf(' ', start) + 1;
+  return index === 3 ? place.slice(start) : place.slice(start, place.indexOf(' ', start));
+}
 
 export function pagePosition(row: PageRow): GlobalPosition {
-  return { commit: BigInt(row[PAGE_ROW_COMMIT]), prepare: BigInt(row[PAGE_ROW_PREPARE]) };
+  const place = row[PAGE_ROW_PLACE];
+  return { commit: BigInt(placePart(place, 0)), prepare: BigInt(placePart(place, 1)) };
 }
 
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
@@ -83,7 +86,7 @@ export class LazyStoredEvent implements StoredEvent {
   #data: unknown;
   #metadataText: string | null;
   #metadata: EventMetadata | undefined;
-  #createdAtText: string | null;
+  #createdAtParsed = false;
   #createdAt: Date | undefined;
 
   constructor(row: PageRow) {
@@ -91,13 +94,12 @@ export class LazyStoredEvent implements StoredEvent {
     this.streamName = row[1];
     this.type = row[PAGE_ROW_TYPE];
     this.#row = row;
-    this.#createdAtText = row[4];
-    this.#dataText = row[7];
-    this.#metadataText = row[8];
+    this.#dataText = row[4];
+    this.#metadataText = row[5];
   }
 
   get revision(): bigint {
-    this.#revision ??= BigInt(this.#row![2]);
+    this.#revision ??= BigInt(placePart(this.#row![PAGE_ROW_PLACE], 2));
     return this.#revision;
   }
 
@@ -141,16 +143,16 @@ export class LazyStoredEvent implements StoredEvent {
   }
 
   get createdAt(): Date {
-    if (this.#createdAtText !== null) {
-      this.#createdAt = parseTimestamp(this.#createdAtText);
-      this.#createdAtText = null;
+    if (!this.#createdAtParsed) {
+      this.#createdAt = parseTimestamp(placePart(this.#row![PAGE_ROW_PLACE], 3));
+      this.#createdAtParsed = true;
     }
     return this.#createdAt!;
   }
 
   set createdAt(value: Date) {
     this.#createdAt = value;
-    this.#createdAtText = null;
+    this.#createdAtParsed = true;
   }
 
   /** The event as a plain object, every field parsed. */
