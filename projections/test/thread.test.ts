@@ -74,7 +74,7 @@ describe('projections thread', () => {
     expect(await ledgerTotal()).toBe('11.00');
   });
 
-  it('fails to start when the module has no projector list, leaving no thread behind', async () => {
+  it('refuses to start on a module without the projector list named', async () => {
     await expect(startThread('notProjectors')).rejects.toThrow(/no projector list notProjectors/);
   });
 

@@ -47,21 +47,24 @@ export async function startRuntime(config: AppConfig, onError: (error: unknown, 
 /**
  * The projectors commands wait on run on this event loop (a wait is then a look at memory); the
  * others (the report) on a thread of their own, whose batches and collections cannot stall
- * requests: they did, for up to ~100 ms, at each record edit (issue 11, point 9).
+ * requests: each record edit is a report batch too, and the slowest edits overlapped event-loop
+ * stalls (issue 11, point 9).
  */
 async function startEngines(config: AppConfig, pool: Pool, store: EventStore, onError: (error: unknown, context: string) => void): Promise<ProjectionEngine> {
-  const background = await startProjectionsThread({
-    databaseUrl: config.databaseUrl,
-    eventStoreConnectionString: config.eventStoreConnectionString,
-    projectors: { module: REGISTRY_MODULE, exportName: 'backgroundProjectors' },
-    applicationName: 'eelarve-gateway-projections',
-    onError,
-  });
-  try {
-    const foreground = await startProjections({ pool, store, projectors: foregroundProjectors, onError });
-    return combineEngines([foreground, background]);
-  } catch (error) {
-    await background.stop();
-    throw error;
-  }
+  // Side by side: the thread's start (its own TypeScript loader and pool) need not wait for this loop's.
+  const started = await Promise.allSettled([
+    startProjections({ pool, store, projectors: foregroundProjectors, onError }),
+    startProjectionsThread({
+      databaseUrl: config.databaseUrl,
+      eventStoreConnectionString: config.eventStoreConnectionString,
+      projectors: { module: REGISTRY_MODULE, exportName: 'backgroundProjectors' },
+      applicationName: 'eelarve-gateway-projections',
+      onError,
+    }),
+  ]);
+  const engines = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failure = started.find((result) => result.status === 'rejected');
+  if (!failure) return combineEngines(engines);
+  await Promise.all(engines.map((engine) => engine.stop()));
+  throw failure.reason;
 }
