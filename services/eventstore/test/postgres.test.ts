@@ -5,7 +5,7 @@ import { createPool } from '@eelarve/postgres';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
 import { APPEND_SQL, appendValues } from '../src/postgres/sql';
-import { comparePositions, type GlobalPosition, type NewEvent } from '../src/types';
+import { comparePositions, type GlobalPosition, type NewEvent, START } from '../src/types';
 import { describeEventStoreContract, newEvent, newEvents, newStream, type OpenAppend, sleep, waitFor, waitUntilVisible } from './contract';
 import { startTcpProxy } from './tcp-proxy';
 
@@ -109,6 +109,39 @@ describe('PostgresEventStore specifics', () => {
       expect((await counted.readStream(stream)).map((event) => event.revision)).toEqual([0n, 1n, 2n]);
     } finally {
       await counted.close();
+      await pool.end();
+    }
+  });
+
+  it('reads no page of $all ahead after a page of big events', async () => {
+    const pool = createPool(database.url);
+    let pageReads = 0;
+    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
+    (pool as unknown as { query: typeof query }).query = (config) => {
+      if (config.name === 'eventstore_read_all') pageReads += 1;
+      return query(config);
+    };
+    // Two small events hold some 500 characters of data and metadata, two big ones over 3,000.
+    const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 2_000 });
+    try {
+      const big = () => newEvent('Big', { text: 'x'.repeat(1_500) });
+      await bounded.append(newStream(), newEvents(4), { expectedRevision: 'no_stream' });
+      const { position } = await bounded.append(newStream(), [big(), big(), big(), big()], { expectedRevision: 'no_stream' });
+      await waitUntilVisible(bounded, position);
+      const readsAfterEachPage: number[] = [];
+      let from = START;
+      for (;;) {
+        const page = await bounded.readAll({ fromPosition: from, maxCount: 2 });
+        readsAfterEachPage.push(pageReads);
+        from = page.nextPosition;
+        if (page.isEnd) break;
+      }
+      // Small pages: each read with the next one ahead (the second page was read ahead, so it
+      // costs only the third's read-ahead). Big pages: the third was read ahead, but neither big
+      // page reads ahead, so the fourth and the empty end are read when asked for.
+      expect(readsAfterEachPage).toEqual([2, 3, 3, 4, 5]);
+    } finally {
+      await bounded.close();
       await pool.end();
     }
   });

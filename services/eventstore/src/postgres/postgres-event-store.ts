@@ -18,7 +18,18 @@ import {
 import { AppendNotifier } from './notifier';
 import { AppendBatcher } from './append-batcher';
 import { type AppendOutcome, isTransientError, mapAppendError, needsAppendEvents, outcomeError } from './pg-errors';
-import { bigintElements, type EventRow, LazyStoredEvent, PAGE_ROW_TYPE, type PageRow, type PositionRow, pagePosition, toPosition, toStoredEvent } from './rows';
+import {
+  bigintElements,
+  type EventRow,
+  LazyStoredEvent,
+  PAGE_ROW_TYPE,
+  type PageRow,
+  type PositionRow,
+  pagePayloadChars,
+  pagePosition,
+  toPosition,
+  toStoredEvent,
+} from './rows';
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
@@ -41,11 +52,19 @@ const QUERY_ATTEMPTS = 3;
 const GROUP_EVENTS = 1000;
 /** Pages read ahead for readers of $all that have not come for them yet (the oldest give way). */
 const MAX_PAGES_AHEAD = 8;
+/** Characters of data and metadata in a page past which no page is read ahead of it (some 4-8 MB of strings). */
+const READ_AHEAD_MAX_CHARS = 4_000_000;
 
 interface AppendRow extends PositionRow {
   append_index: number;
   outcome: AppendOutcome;
   last_revision: string;
+}
+
+/** A page of $all and the characters of data and metadata its events hold. */
+interface PageRead {
+  page: ReadAllResult;
+  payloadChars: number;
 }
 
 interface Query {
@@ -65,6 +84,12 @@ export interface PostgresEventStoreOptions {
    * commit together. One measured best: groups grow, and the server does less per append.
    */
   maxGroupsInFlight?: number;
+  /**
+   * A page of $all whose events' data and metadata exceed this many characters is not followed
+   * by a read of the next page before it is asked for, so a reader of big events (imports) holds
+   * one page, not two (default 4,000,000).
+   */
+  readAheadMaxChars?: number;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -75,13 +100,16 @@ export class PostgresEventStore implements EventStore {
   readonly #subscriptions = new Set<PollingSubscription>();
   readonly #batcher: AppendBatcher;
   /** Full pages of $all read before they were asked for, by where they start: see #readAhead. */
-  readonly #pagesAhead = new Map<string, Promise<ReadAllResult | null>>();
+  readonly #pagesAhead = new Map<string, Promise<PageRead | null>>();
+  readonly #readAheadMaxChars: number;
   #closed = false;
 
   constructor(pool: Pool, options: PostgresEventStoreOptions = {}) {
     this.#pool = pool;
     this.#ownsPool = options.ownsPool ?? false;
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.#readAheadMaxChars = options.readAheadMaxChars ?? READ_AHEAD_MAX_CHARS;
+    if (!(this.#readAheadMaxChars >= 0)) throw new RangeError(`readAheadMaxChars must be 0 or more, not ${this.#readAheadMaxChars}`);
     this.#notifier = new AppendNotifier(pool);
     this.#batcher = new AppendBatcher((appends) => this.#writeGroup(appends), {
       maxGroupsInFlight: options.maxGroupsInFlight ?? 1,
@@ -196,16 +224,17 @@ export class PostgresEventStore implements EventStore {
    * A page of $all, and the next one read at once while the caller handles this one, so a reader
    * going through the log waits for the server only once. Only a full page read ahead is used:
    * the events after a position never change once visible, but a page that reached the end
-   * could miss events committed since.
+   * could miss events committed since. After a page of big events no page is read ahead
+   * (readAheadMaxChars): the next is likely as big, and the reader holds the one it has.
    */
   async #readPageAhead(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<ReadAllResult> {
     const key = pageKey(from, maxCount, eventTypes);
     const ahead = this.#pagesAhead.get(key);
     this.#pagesAhead.delete(key);
     const readAhead = ahead && (await ahead);
-    const page = readAhead && !readAhead.isEnd ? readAhead : await this.#readPage(from, maxCount, eventTypes, attempts);
-    if (!page.isEnd) this.#readAhead(page.nextPosition, maxCount, eventTypes);
-    return page;
+    const read = readAhead && !readAhead.page.isEnd ? readAhead : await this.#readPage(from, maxCount, eventTypes, attempts);
+    if (!read.page.isEnd && read.payloadChars <= this.#readAheadMaxChars) this.#readAhead(read.page.nextPosition, maxCount, eventTypes);
+    return read.page;
   }
 
   #readAhead(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): void {
@@ -220,14 +249,19 @@ export class PostgresEventStore implements EventStore {
     );
   }
 
-  async #readPage(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<ReadAllResult> {
+  async #readPage(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<PageRead> {
     const query = { name: 'eventstore_read_all', text: READ_ALL_SQL, values: readAllValues(from, maxCount, eventTypes), rowMode: 'array' as const };
     const rows = await this.#queryWithRetry<PageRow>(query, attempts);
     const wanted = eventTypes && new Set(eventTypes);
     const events: StoredEvent[] = [];
-    for (const row of rows) if (!wanted || wanted.has(row[PAGE_ROW_TYPE])) events.push(new LazyStoredEvent(row));
+    let payloadChars = 0;
+    for (const row of rows) {
+      if (wanted && !wanted.has(row[PAGE_ROW_TYPE])) continue;
+      events.push(new LazyStoredEvent(row));
+      payloadChars += pagePayloadChars(row);
+    }
     const last = rows.at(-1);
-    return { events, nextPosition: last ? pagePosition(last) : from, isEnd: rows.length < maxCount };
+    return { page: { events, nextPosition: last ? pagePosition(last) : from, isEnd: rows.length < maxCount }, payloadChars };
   }
 
   /** Runs a prepared statement, retrying on a new connection when the old one broke. */

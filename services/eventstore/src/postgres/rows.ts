@@ -66,6 +66,11 @@ export function pagePosition(row: PageRow): GlobalPosition {
   return { commit: BigInt(placePart(place, 0)), prepare: BigInt(placePart(place, 1)) };
 }
 
+/** The characters of a row's data and metadata text (none for a row of a type not asked for). */
+export function pagePayloadChars(row: PageRow): number {
+  return (row[4]?.length ?? 0) + (row[5]?.length ?? 0);
+}
+
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
 
 /**
