@@ -30,6 +30,13 @@ describe('sendJsonArray', () => {
     expect(response.body).toBe('[{"a":1},{"a":"2,]"},{"a":3}]');
   });
 
+  it('answers texts beyond ASCII byte for byte as UTF-8 (Estonian letters, symbols, surrogate pairs)', async () => {
+    const texts = ['{"name":"Jüri \\"JJ\\" Tamm"}', '{"name":"Õun € 😀"}', '{"name":"š"}'];
+    app = await appAnswering(() => batchesOf(texts.slice(0, 2), texts.slice(2)));
+    const response = await app.inject({ method: 'GET', url: '/list' });
+    expect(response.rawPayload.equals(Buffer.from(`[${texts.join(',')}]`, 'utf8'))).toBe(true);
+  });
+
   it('answers [] without batches or with empty ones only', async () => {
     app = await appAnswering(() => batchesOf());
     expect((await app.inject({ method: 'GET', url: '/list' })).body).toBe('[]');
