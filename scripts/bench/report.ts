@@ -25,6 +25,7 @@ import { defaultWebDist } from '@eelarve/gateway/config';
 import { eventMetadata } from '@eelarve/gateway/infrastructure/commands';
 import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { createDatabase, dropDatabase, startEmbeddedPostgres } from '@eelarve/postgres';
+import { type ReportResponse, reportSumsByKey } from '@eelarve/shared';
 import { accountsFixture, type Caller, PASSWORD } from '@eelarve/testing/accounts';
 import { testConfig } from '@eelarve/testing/server';
 import pg from 'pg';
@@ -293,7 +294,7 @@ function reportRequest(world: World, run: number, asOf: string | null) {
 /** The unfiltered report's totals must be the seeded ones: a fast wrong answer is no figure. */
 async function checkTotals(world: World): Promise<void> {
   const response = await world.request({ method: 'POST', url: `/api/budget/${world.budgetIds[0]}/report`, payload: reportRequest(world, 0, null) });
-  const total = (response.json() as unknown as { total: { sums: Record<string, string> } }).total.sums;
+  const total = reportSumsByKey(response.json() as unknown as ReportResponse).total.sums;
   const keys = ['base', ...world.budgetIds.slice(1).map((_, index) => `b${index + 2}`)];
   for (const [index, key] of keys.entries()) {
     const expected = euros(Number(seededCents.get(index) ?? 0n)).replace(/\.?0+$/, '');

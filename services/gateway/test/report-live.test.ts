@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { comparePositions, parsePosition } from '@eelarve/eventstore';
+import { type ReportResponse, reportSumsByKey } from '@eelarve/shared';
 import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, login } from './helpers';
@@ -106,7 +107,7 @@ async function addRecord(client: Client, budgetId: string, amount: string): Prom
 async function reportTotal(client: Client, budgetId: string, after: string): Promise<string | null> {
   const response = await client.request({ method: 'POST', url: `/api/budget/${budgetId}/report`, payload: { schemeId: world.schemeId, after } });
   expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { total: { sums: Record<string, string | null> } }).total.sums.base ?? null;
+  return reportSumsByKey(response.json() as ReportResponse).total.sums.base ?? null;
 }
 
 beforeAll(async () => {

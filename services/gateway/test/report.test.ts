@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { calculatedValue, canonicalAmount, sumAmounts } from '@eelarve/shared';
+import { calculatedValue, canonicalAmount, type ReportResponse, reportSumsByKey, sumAmounts } from '@eelarve/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { created, IN_PREPARATION, importedRecords, type RecordsWorld, recordsWorld } from './records-world';
 
@@ -29,20 +29,10 @@ const request = (client = world.editor.client, budgetId: string, payload: object
 async function reportOf(budgetId: string, payload: object, client = world.editor.client) {
   const response = await request(client, budgetId, payload);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json() as {
-    columns: { key: string; parentKey: string | null; kind: string }[];
-    total: { sums: Record<string, string | null> };
-    rows: {
-      key: string;
-      parentKey: string | null;
-      type: string;
-      text: string;
-      depth: number;
-      filterValue: string | null;
-      hasChildren: boolean;
-      sums: Record<string, string | null>;
-    }[];
-  };
+  const report = response.json() as ReportResponse;
+  // The answer lists each row's sums in the columns' order, once per column.
+  for (const row of [report.total, ...report.rows]) expect(row.sums).toHaveLength(report.columns.length);
+  return reportSumsByKey(report);
 }
 
 /** Waits until the report read model has applied everything appended so far. */

@@ -1,4 +1,4 @@
-import { REPORT_BASE_COLUMN_KEY, type ReportColumn, type ReportRow, roundAmount } from '@eelarve/shared';
+import { REPORT_BASE_COLUMN_KEY, type ReportColumn, type ReportRowByKey, roundAmount } from '@eelarve/shared';
 import type { ColDef, GridApi, ICellRendererParams, IHeaderParams, RowClassRules } from 'ag-grid-community';
 import { createContext, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
@@ -33,10 +33,10 @@ interface RowContext {
   /** Rows a highlighting chip picks out: marked in words too, not by colour alone. */
   matched: ReadonlySet<string>;
   onToggle: (key: string) => void;
-  rowText: (row: ReportRow) => string;
+  rowText: (row: ReportRowByKey) => string;
 }
 
-function NameCell({ data, context, node }: ICellRendererParams<ReportRow, unknown, RowContext>) {
+function NameCell({ data, context, node }: ICellRendererParams<ReportRowByKey, unknown, RowContext>) {
   const intl = useIntl();
   if (!data) return null;
   const text = context.rowText(data);
@@ -121,12 +121,12 @@ export function ReportGrid({
   matched,
   amountFormat,
 }: {
-  rows: ReportRow[];
-  total: ReportRow | undefined;
+  rows: ReportRowByKey[];
+  total: ReportRowByKey | undefined;
   columns: GridColumn[];
   expanded: ReadonlySet<string>;
   onToggle: (key: string) => void;
-  rowText: (row: ReportRow) => string;
+  rowText: (row: ReportRowByKey) => string;
   highlighted: ReadonlySet<string>;
   /** Rows a highlighting filter chip picks out. */
   matched: ReadonlySet<string>;
@@ -134,7 +134,7 @@ export function ReportGrid({
 }) {
   const intl = useIntl();
   const [containerRef, firstWidth] = useFirstColumnWidth();
-  const gridApi = useRef<GridApi<ReportRow> | null>(null);
+  const gridApi = useRef<GridApi<ReportRowByKey> | null>(null);
 
   // The definitions change only with what they show: new ones each render would make the grid
   // redraw its header (closing an open column menu) and cells.
@@ -143,7 +143,7 @@ export function ReportGrid({
   latestColumns.current = columns;
   const { decimalPlaces, decimalSeparator } = amountFormat;
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` stands for the columns read from the ref.
-  const columnDefs = useMemo<ColDef<ReportRow>[]>(
+  const columnDefs = useMemo<ColDef<ReportRowByKey>[]>(
     () => [
       {
         colId: 'name',
@@ -153,7 +153,7 @@ export function ReportGrid({
         minWidth: firstWidth,
         sortable: false,
       },
-      ...latestColumns.current.map<ColDef<ReportRow>>(({ column, title }) => {
+      ...latestColumns.current.map<ColDef<ReportRowByKey>>(({ column, title }) => {
         const percent = column.operation === 'percent';
         return {
           colId: column.key,
@@ -175,7 +175,7 @@ export function ReportGrid({
     [shape, firstWidth, decimalPlaces, decimalSeparator, intl],
   );
 
-  const rowClassRules = useMemo<RowClassRules<ReportRow>>(
+  const rowClassRules = useMemo<RowClassRules<ReportRowByKey>>(
     () => ({
       'report-row-highlight': ({ data }) => (data ? highlighted.has(data.key) : false),
       'report-row-match': ({ data, node }) => (data && node.rowPinned !== 'bottom' ? matched.has(data.key) : false),
@@ -209,7 +209,7 @@ export function ReportGrid({
   return (
     <ColumnMenus.Provider value={menus}>
       <div ref={containerRef} className="report-grid">
-        <DataGrid<ReportRow>
+        <DataGrid<ReportRowByKey>
           testId="report-grid"
           height={short ? 'auto' : '60vh'}
           domLayout={short ? 'autoHeight' : 'normal'}

@@ -1,4 +1,4 @@
-import { REPORT_BASE_COLUMN_KEY, type ReportColumn, type ReportFilter, type ReportRow } from '@eelarve/shared';
+import { REPORT_BASE_COLUMN_KEY, type ReportColumn, type ReportFilter, type ReportRowByKey } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -48,8 +48,8 @@ export interface ReportScreenProps {
 }
 
 /** Rows whose sums changed since the previous answer, highlighted for 4 s + 2 s (the fade is report.css's). */
-function useRowHighlight(rows: readonly ReportRow[] | undefined): ReadonlySet<string> {
-  const previous = useRef<readonly ReportRow[] | undefined>(undefined);
+function useRowHighlight(rows: readonly ReportRowByKey[] | undefined): ReadonlySet<string> {
+  const previous = useRef<readonly ReportRowByKey[] | undefined>(undefined);
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => {
     if (!rows) return;
@@ -124,7 +124,7 @@ export function ReportScreen({ budgetId, budgetName }: ReportScreenProps) {
   const titleOf = useCallback((column: ReportColumn) => titles.get(column.key) ?? column.key, [titles]);
 
   const rowText = useCallback(
-    (row: ReportRow) => (row.type === 'UNFIT' ? intl.formatMessage({ id: 'report.unfit' }) : row.text || intl.formatMessage({ id: 'report.noValue' })),
+    (row: ReportRowByKey) => (row.type === 'UNFIT' ? intl.formatMessage({ id: 'report.unfit' }) : row.text || intl.formatMessage({ id: 'report.noValue' })),
     [intl],
   );
   const onToggle = useCallback((key: string) => setExpanded((current) => toggled(current, key)), []);

@@ -16,6 +16,7 @@ import type {
   SubBudget,
   UserActionLogInput,
 } from '@eelarve/shared';
+import { reportSumsByKey } from '@eelarve/shared';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
 import type { MutationCallbacks } from '../../app/mutation';
@@ -41,11 +42,15 @@ export const reportKeys = {
   budgets: (documentId: string) => ['report', 'budgets', documentId] as const,
 };
 
-/** The report of a budget, computed by the server; the previous answer stays on screen while the next loads. */
+/**
+ * The report of a budget, computed by the server; the previous answer stays on screen while the
+ * next loads. The answer lists each row's sums in the columns' order; the screen (grid, export,
+ * live highlights) reads them by column key.
+ */
 export const reportQuery = (budgetId: string, request: ReportRequest | null) =>
   queryOptions({
     queryKey: reportKeys.data(budgetId, request ?? { schemeId: '' }),
-    queryFn: () => api.post<ReportResponse>(`/api/budget/${enc(budgetId)}/report`, request),
+    queryFn: async () => reportSumsByKey(await api.post<ReportResponse>(`/api/budget/${enc(budgetId)}/report`, request)),
     enabled: request !== null,
     placeholderData: keepPreviousData,
     retry: false,

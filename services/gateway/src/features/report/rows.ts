@@ -85,13 +85,11 @@ function calculationsOf(sumKeys: readonly string[], calculated: readonly ReportC
   });
 }
 
-/** A row's sums and calculated values by column key, in the columns' order, built in one pass from its sums (in `keys` order). */
-function sumsOf(sums: readonly string[], keys: readonly string[], calculations: readonly Calculation[]): Record<string, string | null> {
+/** A row's sums followed by its calculated values, in the columns' order (the answer's `sums`). */
+function valuesOf(sums: readonly string[], calculations: readonly Calculation[]): (string | null)[] {
   const values: (string | null)[] = [...sums];
   for (const { first, second, operation } of calculations) values.push(exactCalculatedValue(values[first] ?? null, values[second] ?? null, operation));
-  const byKey: Record<string, string | null> = {};
-  for (const [index, key] of keys.entries()) byKey[key] = values[index] ?? null;
-  return byKey;
+  return values;
 }
 
 export interface FlattenOptions {
@@ -106,7 +104,6 @@ export interface FlattenOptions {
 export function flattenReport(aggregates: readonly ReportAggregateRow[], options: FlattenOptions): { total: ReportRow; rows: ReportRow[] } {
   const levels = reportLevels(options.grouping);
   const calculations = calculationsOf(options.sumKeys, options.calculated);
-  const columnKeys = [...options.sumKeys, ...options.calculated.map((column) => column.key)];
   const rows = aggregates.map((aggregate): ReportRow => {
     const steps = stepsOf(aggregate, levels, options.grouping?.classifierId ?? null, options.grouping?.parentClassifierId ?? null);
     const level = steps.at(-1)?.level;
@@ -118,7 +115,7 @@ export function flattenReport(aggregates: readonly ReportAggregateRow[], options
       depth: Math.max(steps.length - 1, 0),
       type: typeOf(aggregate, level, options.updatable),
       filterValue: steps.at(-1)?.path.value ?? null,
-      sums: sumsOf(aggregate.sums, columnKeys, calculations),
+      sums: valuesOf(aggregate.sums, calculations),
       hasChildren: false,
       extra: { path: steps.map((step) => step.path), ...(level === 'parent' ? { paths: [] } : {}) },
     };

@@ -1,4 +1,4 @@
-import { compileReportRegex, type ReportFilter, type ReportRow } from '@eelarve/shared';
+import { compileReportRegex, type ReportFilter, type ReportRowByKey } from '@eelarve/shared';
 
 /**
  * The report's filters (spec 3, section 3 "Report filter"): one chip per filter the scheme offers,
@@ -71,7 +71,7 @@ export function highlightingFilters(filters: readonly ReportFilter[]): ReportFil
 }
 
 /** Whether a row is on the filter's level: a sub-budget for SUB_BUDGET, an item or group of the filter's classifier otherwise. */
-function ownStep(row: ReportRow, filter: ReportFilter) {
+function ownStep(row: ReportRowByKey, filter: ReportFilter) {
   const step = row.extra.path.at(-1);
   if (!step) return undefined;
   if (filter.key.type === 'SUB_BUDGET') return step.type === 'SUB_BUDGET' ? step : undefined;
@@ -85,7 +85,7 @@ function ownStep(row: ReportRow, filter: ReportFilter) {
  * filter would choose them.
  * A chip of a classifier the report is not grouped by has no rows of its level to mark.
  */
-export function matchingRows(rows: readonly ReportRow[], filters: readonly ReportFilter[]): Set<string> {
+export function matchingRows(rows: readonly ReportRowByKey[], filters: readonly ReportFilter[]): Set<string> {
   const matched = new Set<string>();
   for (const filter of highlightingFilters(filters)) {
     const selected = new Set(filter.selectedItems ?? []);

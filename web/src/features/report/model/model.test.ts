@@ -1,4 +1,4 @@
-import type { ReportColumn, ReportRow } from '@eelarve/shared';
+import type { ReportColumn, ReportRowByKey } from '@eelarve/shared';
 import { describe, expect, it } from 'vitest';
 import {
   addCalcColumn,
@@ -20,7 +20,7 @@ import { fromLocalInput, momentLabel, momentWithin, toLocalInput } from './momen
 import { monthOffset, monthsLeft, pickedPeriod } from './period';
 import { changedRows, toggled, visibleRows } from './tree';
 
-const row = (key: string, parentKey: string | null, base = '1'): ReportRow => ({
+const row = (key: string, parentKey: string | null, base = '1'): ReportRowByKey => ({
   key,
   parentKey,
   text: key,
@@ -178,7 +178,7 @@ describe('report tree', () => {
 
 describe('highlighting filter chips', () => {
   const step = (type: 'SUB_BUDGET' | 'CLASSIFIER', id: string | null, value: string) => ({ type, id, value });
-  const rows: ReportRow[] = [
+  const rows: ReportRowByKey[] = [
     { ...row('s1', null), text: 'Haridus', extra: { path: [step('SUB_BUDGET', null, 's1')] } },
     { ...row('s1/A', 's1'), text: 'A Riik', extra: { path: [step('SUB_BUDGET', null, 's1'), step('CLASSIFIER', 'c1', 'A')] } },
     { ...row('s1/B', 's1'), text: 'B Omavalitsus', extra: { path: [step('SUB_BUDGET', null, 's1'), step('CLASSIFIER', 'c1', 'B')] } },
