@@ -33,19 +33,21 @@ export async function sendJsonText(reply: FastifyReply, text: Promise<string>): 
 }
 
 /**
- * A batch's texts after `separator`, comma-separated, as UTF-8 bytes: each written straight into
- * one buffer (at most 3 bytes per UTF-16 unit), where joining them first built a ~600 KB string
- * only to encode it again (a 10,000-record list encodes in a third of the time).
+ * A batch's texts after `separator` (ASCII), comma-separated, as UTF-8 bytes: each written straight
+ * into one buffer of the exact size, where joining them first built a ~600 KB string only to
+ * encode it again (a 10,000-record list encodes in a third of the time). Exact, not a bound of 3
+ * bytes per character: V8 counts a buffer's whole size as external memory, which drives its GCs.
  */
 function batchBytes(separator: string, texts: readonly string[]): Buffer {
-  let bound = separator.length;
-  for (const text of texts) bound += text.length * 3 + 1;
-  const bytes = Buffer.allocUnsafe(bound);
+  let size = separator.length + texts.length - 1;
+  for (const text of texts) size += Buffer.byteLength(text);
+  const bytes = Buffer.allocUnsafe(size);
   let at = bytes.write(separator);
   texts.forEach((text, index) => {
     if (index > 0) at += bytes.write(',', at);
     at += bytes.write(text, at);
   });
+  // Never a byte of the unset memory, should a text's length and its writing ever disagree.
   return bytes.subarray(0, at);
 }
 
