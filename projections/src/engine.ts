@@ -27,6 +27,11 @@ export interface ProjectionEngineOptions {
   /** How often an idle runner reads anyway, in case a live wake-up was missed. */
   idleReadMs?: number;
   /**
+   * How long runners let the log grow after a wake-up before they read, unless a command waits
+   * (default 0). For projectors no command waits on: a run of appends then makes one batch.
+   */
+  gatherMs?: number;
+  /**
    * How often a batch the handler fails on is tried before the events it fails on are parked
    * (DEFAULT_RETRY_POLICY: 5 attempts from 100 ms apart). Database outages never park.
    */
@@ -289,6 +294,7 @@ class Engine implements ProjectionEngine {
       batchSize: this.options.batchSize ?? DEFAULT_BATCH_SIZE,
       growth: this.growth,
       idleReadMs: this.options.idleReadMs ?? 5_000,
+      gatherMs: this.options.gatherMs ?? 0,
       retry: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
       saveProgress: (move) => this.checkpoints.advance(move),
       onProgress: () => this.progress.notify(),

@@ -39,6 +39,11 @@ export interface RunnerOptions {
   growth: LogGrowth;
   /** Fallback read interval when no wake-up comes (e.g. the wake-up subscription is down). */
   idleReadMs: number;
+  /**
+   * How long to let the log grow after a wake-up before reading, unless a command waits (0: read
+   * at once). A projector no command waits on then applies a run of appends in one batch.
+   */
+  gatherMs?: number;
   retry: RetryPolicy;
   /** Stores progress over unhandled events (the engine gathers its runners' saves into one statement); default: alone. */
   saveProgress?: (move: CheckpointMove) => Promise<void>;
@@ -93,6 +98,8 @@ export class GenerationRunner {
   private deferProgress: boolean;
   /** Until when a command waits for `wanted` (awaitHidden looks for it only then: a report's `after` comes from the client). */
   private wantedUntil = 0;
+  /** Cuts the pause before a read short (gather) when a command starts waiting. */
+  private gathering: AbortController | undefined;
   /** Looks in a row that did not find `wanted` visible (awaitHidden's backoff). */
   private hiddenReads = 0;
   /** Consecutive failures, for the backoff; a committed batch resets it. */
@@ -119,6 +126,7 @@ export class GenerationRunner {
   readUpTo(position: GlobalPosition): void {
     if (comparePositions(position, this.wanted) > 0) this.wanted = position;
     this.wantedUntil = Date.now() + HIDDEN_READ_WINDOW_MS;
+    this.gathering?.abort();
   }
 
   /** The generation now serves reads (a switch-over made it active): its idle progress may wait. */
@@ -222,8 +230,26 @@ export class GenerationRunner {
       if (growth.signal.current === seen) return seen;
       seen = growth.signal.current;
       this.skipUnhandled();
-      if (growth.beyond(this.position, mark) || comparePositions(this.wanted, this.position) > 0) return seen;
+      if (comparePositions(this.wanted, this.position) > 0) return seen;
+      if (growth.beyond(this.position, mark)) {
+        await this.gather();
+        return growth.signal.current;
+      }
     }
+  }
+
+  /**
+   * Lets further appends arrive before reading (options.gatherMs), so they share a batch: one
+   * transaction and one read for a run of edits instead of one each. A command that starts
+   * waiting ends the pause (readUpTo).
+   */
+  private async gather(): Promise<void> {
+    const { gatherMs } = this.options;
+    if (!gatherMs) return;
+    const gathering = new AbortController();
+    this.gathering = gathering;
+    await sleep(gatherMs, AbortSignal.any([gathering.signal, this.abort.signal]));
+    this.gathering = undefined;
   }
 
   /**

@@ -17,7 +17,7 @@ export interface ThreadSetup {
   /** Connections of the thread's own pool (its lock session, batches, reads). */
   poolSize?: number;
   applicationName?: string;
-  engine?: Pick<ProjectionEngineOptions, 'batchSize' | 'pollIntervalMs' | 'idleReadMs' | 'retry'>;
+  engine?: Pick<ProjectionEngineOptions, 'batchSize' | 'pollIntervalMs' | 'idleReadMs' | 'gatherMs' | 'retry'>;
 }
 
 export interface ThreadOptions extends ThreadSetup {

@@ -44,6 +44,9 @@ export async function startRuntime(config: AppConfig, onError: (error: unknown, 
   };
 }
 
+/** How long the report projector lets edits gather before it reads them (see gatherMs). */
+const BACKGROUND_GATHER_MS = 100;
+
 /**
  * The projectors commands wait on run on this event loop (a wait is then a look at memory); the
  * others (the report) on a thread of their own, whose batches and collections cannot stall
@@ -59,6 +62,9 @@ async function startEngines(config: AppConfig, pool: Pool, store: EventStore, on
       eventStoreConnectionString: config.eventStoreConnectionString,
       projectors: { module: REGISTRY_MODULE, exportName: 'backgroundProjectors' },
       applicationName: 'eelarve-gateway-projections',
+      // A report batch per edit cost more CPU than the edit's other work at saturation; 100 ms
+      // gathers a run of edits into one, well within the live report's 2 s.
+      engine: { gatherMs: BACKGROUND_GATHER_MS },
       onError,
     }),
   ]);
