@@ -163,6 +163,23 @@ describe('report projector', () => {
     expect(rows.map((row) => row.changed.toISOString())).toEqual([at(4), at(7), at(7)]);
   });
 
+  it('analyzes the tables, the columns the report reads, in the batch that changes them past 10,000 rows plus a fifth', async () => {
+    const statistics = async () => {
+      const { rows } = await sql<{ table: string; column: string }>`SELECT tablename AS table, attname AS column FROM pg_stats
+        WHERE tablename IN ('report_facts', 'report_record_versions') ORDER BY 1, 2`.execute(spec.db);
+      return rows.map((row) => `${row.table}.${row.column}`);
+    };
+    await spec.given(imported([{ recordId: a, name: 'A', amount: '1', classifiers: { [konto]: '4500' } }]));
+    expect(await statistics()).toEqual([]);
+    // One batch of 12,000 new versions (and one fact): the versions pass, the facts do not.
+    const many = Array.from({ length: 12_000 }, (_, index) => ({ recordId: newId(), name: `R${index}`, amount: '1', classifiers: { [konto]: '4500' } }));
+    await spec.given(imported(many, 2));
+    expect(await statistics()).toEqual(
+      ['budget_id', 'changed_at', 'record_id', 'valid_from_at', 'valid_to_at', 'valid_to_commit'].map((column) => `report_record_versions.${column}`),
+    );
+    expect(await total()).toBe('12001');
+  });
+
   it('forgets a deleted budget', async () => {
     await spec.given(
       created(a, { name: 'A', amount: '10', classifiers: { [konto]: '4500' } }, 1),

@@ -216,12 +216,14 @@ async function deleteOwned(db: Db, stored: StoredEvent): Promise<void> {
  * Fresh statistics after big changes: an import of a quarter of a million records leaves the
  * planner estimating a few rows per budget until autovacuum gets round to the tables (a minute
  * or more; meanwhile a report's plan read the facts through a cold bitmap scan). A table is
- * analyzed in the batch that finds it changed by more than this many rows plus this share of its
- * rows since its statistics (PostgreSQL's own counter), so a growing import analyzes it a few
- * dozen times, not per batch. ANALYZE blocks no reads or writes.
+ * analyzed in the batch that changes it past this many rows plus this share of its rows since its
+ * statistics: PostgreSQL's counter of earlier transactions plus this batch's own changes (the
+ * counter has not seen them yet, and the import's last batch has no next one to find them), so
+ * an import ends with fresh statistics and a growing one analyzes a table a few dozen times, not
+ * per batch. ANALYZE blocks no reads or writes.
  */
 const ANALYZE_MIN_CHANGED_ROWS = 10_000;
-const ANALYZE_CHANGED_SHARE = 0.5;
+const ANALYZE_CHANGED_SHARE = 0.2;
 /**
  * Only the columns the report's statements filter, join or group on, from a small sample
  * (statistics target 10: 3,000 rows): the jsonb classifiers and the numeric arrays made a whole
@@ -236,9 +238,11 @@ const ANALYZE_STATISTICS_TARGET = 10;
 
 async function analyzeWhenStale(db: Db): Promise<void> {
   const { rows } = await sql<{ table: string }>`
-    SELECT c.relname AS table FROM pg_stat_user_tables t JOIN pg_class c ON c.oid = t.relid
+    SELECT c.relname AS table
+      FROM pg_stat_user_tables t JOIN pg_stat_xact_user_tables batch ON batch.relid = t.relid JOIN pg_class c ON c.oid = t.relid
      WHERE t.relid IN ('report_facts'::regclass, 'report_record_versions'::regclass)
-       AND t.n_mod_since_analyze > ${ANALYZE_MIN_CHANGED_ROWS} + ${ANALYZE_CHANGED_SHARE} * greatest(c.reltuples, 0)`.execute(db);
+       AND t.n_mod_since_analyze + batch.n_tup_ins + batch.n_tup_upd + batch.n_tup_del
+           > ${ANALYZE_MIN_CHANGED_ROWS} + ${ANALYZE_CHANGED_SHARE} * greatest(c.reltuples, 0)`.execute(db);
   if (rows.length === 0) return;
   // For the rest of this transaction only (the batch's last statements).
   await sql`SELECT set_config('default_statistics_target', ${String(ANALYZE_STATISTICS_TARGET)}, true)`.execute(db);
