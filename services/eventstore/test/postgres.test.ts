@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPool } from '@eelarve/postgres';
+import { createPool, type Pool } from '@eelarve/postgres';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
 import { APPEND_SQL, appendValues } from '../src/postgres/sql';
@@ -32,6 +32,17 @@ async function terminateBackends(url: string): Promise<void> {
   } finally {
     await admin.end();
   }
+}
+
+/** A pool that tells `seen` the name of each statement the store sends through it. */
+function poolNamingStatements(url: string, seen: (name: string) => void): Pool {
+  const pool = createPool(url);
+  const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
+  (pool as unknown as { query: typeof query }).query = (config) => {
+    seen(config.name ?? 'unnamed');
+    return query(config);
+  };
+  return pool;
 }
 
 async function migratedStore(url: string): Promise<PostgresEventStore> {
@@ -80,13 +91,8 @@ describe('PostgresEventStore specifics', () => {
   });
 
   it('appends a group by one plain statement, and through append_events only when an append of it does not simply go through', async () => {
-    const pool = createPool(database.url);
     const statements: string[] = [];
-    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
-    (pool as unknown as { query: typeof query }).query = (config) => {
-      statements.push(config.name ?? 'unnamed');
-      return query(config);
-    };
+    const pool = poolNamingStatements(database.url, (name) => statements.push(name));
     const counted = createPostgresEventStore({ pool });
     try {
       const [stream, other] = [newStream(), newStream()];
@@ -114,13 +120,10 @@ describe('PostgresEventStore specifics', () => {
   });
 
   it('reads no page of $all ahead after a page of big events', async () => {
-    const pool = createPool(database.url);
     let pageReads = 0;
-    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
-    (pool as unknown as { query: typeof query }).query = (config) => {
-      if (config.name === 'eventstore_read_all') pageReads += 1;
-      return query(config);
-    };
+    const pool = poolNamingStatements(database.url, (name) => {
+      if (name === 'eventstore_read_all') pageReads += 1;
+    });
     // Two small events hold some 500 characters of data and metadata, two big ones over 3,000.
     const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 2_000 });
     try {

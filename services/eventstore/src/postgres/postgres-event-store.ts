@@ -52,8 +52,11 @@ const QUERY_ATTEMPTS = 3;
 const GROUP_EVENTS = 1000;
 /** Pages read ahead for readers of $all that have not come for them yet (the oldest give way). */
 const MAX_PAGES_AHEAD = 8;
-/** Characters of data and metadata in a page past which no page is read ahead of it (some 4-8 MB of strings). */
-const READ_AHEAD_MAX_CHARS = 4_000_000;
+/**
+ * Characters of data and metadata in a page past which no page is read ahead of it (16-32 MB of
+ * strings): four times a projector's 10,000-event page of ordinary events (some 350 each).
+ */
+const READ_AHEAD_MAX_CHARS = 16_000_000;
 
 interface AppendRow extends PositionRow {
   append_index: number;
@@ -87,7 +90,7 @@ export interface PostgresEventStoreOptions {
   /**
    * A page of $all whose events' data and metadata exceed this many characters is not followed
    * by a read of the next page before it is asked for, so a reader of big events (imports) holds
-   * one page, not two (default 4,000,000).
+   * one page, not two (default 16,000,000).
    */
   readAheadMaxChars?: number;
 }
