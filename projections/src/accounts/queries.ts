@@ -166,7 +166,9 @@ export async function occupationPrivileges(read: ReadDatabase, userId: string, o
 
 /**
  * occupationPrivileges as a scalar subquery of any expressions for the user and occupation (the
- * auth plugin joins it to the session's row: one round trip per request).
+ * auth plugin joins it to the session's row: one round trip per request). Qualify column
+ * references: a bare `user_id` would bind to `read.occupations` inside the subquery and match
+ * every user.
  */
 export function occupationPrivilegesSql(userId: RawBuilder<unknown>, occupationId: RawBuilder<unknown>): RawBuilder<string[] | null> {
   return sql<string[] | null>`(

@@ -111,6 +111,23 @@ describe('occupations: create, update, delete', () => {
     expect((await client.request({ method: 'GET', url: `/api/organization/${organizationId}/occupations` })).statusCode).toBe(200);
   });
 
+  it('takes the occupation from a session that sat idle while it went to another user', async () => {
+    const member = await fixture.member(organizationId, ['USER_VIEW']);
+    const client = await login(server.app, member.email, PASSWORD);
+    const readOccupations = () => client.request({ method: 'GET', url: `/api/organization/${organizationId}/occupations` });
+    expect((await readOccupations()).statusCode).toBe(200);
+    // Idle past the window in which a session blocks its occupation's change, not past the idle timeout.
+    await server.app.db
+      .updateTable('operational.sessions')
+      .set({ last_seen_at: new Date(Date.now() - 31 * 60_000) })
+      .where('user_id', '=', member.userId)
+      .execute();
+    const nextUserId = await fixture.user(organizationId);
+    expect((await updateOccupation(member.occupationId, { userId: nextUserId, name: 'Handed over', roles: [{ id: member.roleId }] })).statusCode).toBe(200);
+    expectError(await readOccupations(), 403, 'INSUFFICIENT_PERMISSIONS');
+    expect((await client.request({ method: 'GET', url: '/api/auth/me' })).json()).toMatchObject({ occupationId: null });
+  });
+
   it('deletes, after which it is not found', async () => {
     const userId = await fixture.user(organizationId);
     const { id } = (await createOccupation({ userId, name: 'Temporary' })).json();

@@ -98,7 +98,7 @@ export async function findSession(db: Db, token: string, idleTimeoutMs: number):
   const row = await db
     .selectFrom('operational.sessions')
     .selectAll()
-    .select(occupationPrivilegesSql(sql.ref('user_id'), sql.ref('occupation_id')).as('privileges'))
+    .select(occupationPrivilegesSql(sql.ref('operational.sessions.user_id'), sql.ref('operational.sessions.occupation_id')).as('privileges'))
     .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
