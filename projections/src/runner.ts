@@ -15,7 +15,7 @@ import { HandlerFailure, isTransientFailure } from './failures';
 import { openBatch } from './generations';
 import { type ParkedEvent, parkEvent } from './parked';
 import type { Projector } from './projector';
-import { backoffDelay, sleep } from './signal';
+import { backoffDelay, Signal, sleep } from './signal';
 import type { LogGrowth } from './waker';
 
 /** When a handler keeps failing on a batch: how often to try it before parking the events it fails on. */
@@ -98,8 +98,12 @@ export class GenerationRunner {
   private deferProgress: boolean;
   /** Until when a command waits for `wanted` (awaitHidden looks for it only then: a report's `after` comes from the client). */
   private wantedUntil = 0;
-  /** Cuts the pause before a read short (gather) when a command starts waiting. */
-  private gathering: AbortController | undefined;
+  /**
+   * Notified when a command starts waiting: cuts the pause before a read short (gather). A Signal,
+   * not an AbortSignal.any over the runner's abort: on Node 20 every signal `any` makes stays in
+   * its long-lived source's dependants for good (nodejs/node#55351), one per wake-up.
+   */
+  private readonly urged = new Signal();
   /** Looks in a row that did not find `wanted` visible (awaitHidden's backoff). */
   private hiddenReads = 0;
   /** Consecutive failures, for the backoff; a committed batch resets it. */
@@ -126,7 +130,7 @@ export class GenerationRunner {
   readUpTo(position: GlobalPosition): void {
     if (comparePositions(position, this.wanted) > 0) this.wanted = position;
     this.wantedUntil = Date.now() + HIDDEN_READ_WINDOW_MS;
-    this.gathering?.abort();
+    this.urged.notify();
   }
 
   /** The generation now serves reads (a switch-over made it active): its idle progress may wait. */
@@ -246,10 +250,7 @@ export class GenerationRunner {
   private async gather(): Promise<void> {
     const { gatherMs } = this.options;
     if (!gatherMs) return;
-    const gathering = new AbortController();
-    this.gathering = gathering;
-    await sleep(gatherMs, AbortSignal.any([gathering.signal, this.abort.signal]));
-    this.gathering = undefined;
+    await this.urged.wait(this.urged.current, gatherMs, this.abort.signal);
   }
 
   /**
