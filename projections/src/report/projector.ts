@@ -216,12 +216,13 @@ async function deleteOwned(db: Db, stored: StoredEvent): Promise<void> {
  * Fresh statistics after big changes: an import of a quarter of a million records leaves the
  * planner estimating a few rows per budget until autovacuum gets round to the tables (a minute
  * or more; meanwhile a report's plan read the facts through a cold bitmap scan). A table is
- * analyzed in the batch that changes it past this many rows plus this share of its rows since its
- * statistics: PostgreSQL's counter of earlier transactions plus this batch's own changes (the
- * counter has not seen them yet, and the import's last batch has no next one to find them), so
- * an import ends with fresh statistics and a growing one analyzes a table a handful of times, not
- * per batch (the bench's 1,000,000 records: the versions 4 times, the facts twice). ANALYZE blocks
- * no reads or writes.
+ * analyzed in the batch that brings its changes since the projector last analyzed it past this
+ * many rows plus this share of its rows, so an import ends with fresh statistics (its last batch
+ * has no next one to find them) and a growing table is analyzed each time it grows by a fifth or
+ * so, not per batch. The changes are counted by the projector itself, in `report_statistics`
+ * inside the batch's transaction: PostgreSQL's `n_mod_since_analyze` is no measure here, as an
+ * ANALYZE of some columns never resets it and the counts reach it up to seconds late. ANALYZE
+ * blocks no reads or writes.
  */
 const ANALYZE_MIN_CHANGED_ROWS = 10_000;
 const ANALYZE_CHANGED_SHARE = 0.2;
@@ -237,18 +238,44 @@ const ANALYZED_COLUMNS: Record<string, string> = {
 };
 const ANALYZE_STATISTICS_TARGET = 10;
 
-async function analyzeWhenStale(db: Db): Promise<void> {
-  const { rows } = await sql<{ table: string }>`
-    SELECT c.relname AS table
-      FROM pg_stat_user_tables t JOIN pg_stat_xact_user_tables batch ON batch.relid = t.relid JOIN pg_class c ON c.oid = t.relid
-     WHERE t.relid IN ('report_facts'::regclass, 'report_record_versions'::regclass)
-       AND t.n_mod_since_analyze + batch.n_tup_ins + batch.n_tup_upd + batch.n_tup_del
-           > ${ANALYZE_MIN_CHANGED_ROWS} + ${ANALYZE_CHANGED_SHARE} * greatest(c.reltuples, 0)`.execute(db);
-  if (rows.length === 0) return;
+/**
+ * Rows inserted, updated and deleted in each table as this backend's statistics count them so
+ * far: the transaction's own changes plus those of its earlier transactions not yet reported to
+ * the cumulative statistics (a backend reports at most once a second), so only a difference
+ * taken inside one transaction is the batch's own.
+ */
+async function changesCounted(db: Db): Promise<Map<string, number>> {
+  const { rows } = await sql<{ table: string; changed: string }>`
+    SELECT c.relname AS table, x.n_tup_ins + x.n_tup_upd + x.n_tup_del AS changed
+      FROM pg_stat_xact_user_tables x JOIN pg_class c ON c.oid = x.relid
+     WHERE x.relid IN ('report_facts'::regclass, 'report_record_versions'::regclass)`.execute(db);
+  return new Map(rows.map((row) => [row.table, Number(row.changed)]));
+}
+
+/** Adds the batch's changes to each table's count; answers the tables now past the threshold. */
+async function countChanges(db: Db, before: Map<string, number>): Promise<string[]> {
+  const after = await changesCounted(db);
+  const tables = [...after.keys()];
+  const changes = tables.map((table) => (after.get(table) ?? 0) - (before.get(table) ?? 0));
+  const { rows } = await sql<{ table: string; stale: boolean }>`
+    UPDATE report_statistics s SET changes = s.changes + batch.changed
+      FROM unnest(${tables}::text[], ${changes}::bigint[]) AS batch(table_name, changed)
+     WHERE s.table_name = batch.table_name AND batch.changed > 0
+    RETURNING s.table_name AS table,
+              s.changes > ${ANALYZE_MIN_CHANGED_ROWS} + ${ANALYZE_CHANGED_SHARE} * greatest((SELECT reltuples FROM pg_class WHERE oid = s.table_name::regclass), 0) AS stale`.execute(
+    db,
+  );
+  return rows.filter((row) => row.stale).map((row) => row.table);
+}
+
+async function analyzeWhenStale(db: Db, before: Map<string, number>): Promise<void> {
+  const tables = await countChanges(db, before);
+  if (tables.length === 0) return;
   // For the rest of this transaction only (the batch's last statements).
   await sql`SELECT set_config('default_statistics_target', ${String(ANALYZE_STATISTICS_TARGET)}, true)`.execute(db);
   // Table and column names are this module's own (the generation's schema is on the search path).
-  for (const { table } of rows) await sql`ANALYZE ${sql.raw(`${table} (${ANALYZED_COLUMNS[table]})`)}`.execute(db);
+  for (const table of tables) await sql`ANALYZE ${sql.raw(`${table} (${ANALYZED_COLUMNS[table]})`)}`.execute(db);
+  await sql`UPDATE report_statistics SET changes = 0 WHERE table_name = ANY(${tables}::text[])`.execute(db);
 }
 
 type Run = { kind: 'new'; rows: VersionRow[] } | { kind: 'changes'; rows: ReturnType<typeof changedVersion>[] } | { kind: 'owner'; event: StoredEvent };
@@ -290,7 +317,7 @@ function runsOf(events: readonly StoredEvent[]): Run[] {
  */
 export const reportProjector = defineProjector<ReportReadModel>({
   name: 'report',
-  version: 5,
+  version: 6,
   eventTypes: [...RECORD_EVENT_TYPES, 'RecordsImported', 'BudgetDeleted', 'DocumentDeleted', 'OrganizationDeleted'],
   tables: ['report_record_versions', 'report_facts'],
   async migrate(db) {
@@ -341,14 +368,19 @@ export const reportProjector = defineProjector<ReportReadModel>({
     await cumulativeFunctions(db);
     await db.schema.createIndex('report_facts_document').on('report_facts').column('document_id').execute();
     await sql`CREATE INDEX report_facts_emptied ON report_facts (budget_id) WHERE records <= 0`.execute(db);
+    // The projector's own count of each table's changes since it last analyzed it (not served to queries).
+    await sql`CREATE TABLE report_statistics (table_name text PRIMARY KEY, changes bigint NOT NULL)`.execute(db);
+    await sql`INSERT INTO report_statistics VALUES ('report_facts', 0), ('report_record_versions', 0)`.execute(db);
   },
   async handle(events, db) {
     const runs = runsOf(events);
+    if (runs.length === 0) return;
+    const changesBefore = await changesCounted(db);
     for (const run of runs) {
       if (run.kind === 'new') await insertNew(db, run.rows);
       else if (run.kind === 'changes') await applyChanges(db, run.rows);
       else await deleteOwned(db, run.event);
     }
-    if (runs.length > 0) await analyzeWhenStale(db);
+    await analyzeWhenStale(db, changesBefore);
   },
 });
