@@ -21,6 +21,8 @@ export interface ThreadSetup {
 }
 
 export interface ThreadOptions extends ThreadSetup {
+  /** How long the thread may take to start before it is ended (default 2 minutes). */
+  startTimeoutMs?: number;
   onError?: (error: unknown, context: string) => void;
 }
 
@@ -83,7 +85,10 @@ export async function startProjectionsThread(options: ThreadOptions): Promise<Pr
 }
 
 class ThreadEngine implements ProjectionEngine {
+  /** The thread starting or running now; messages and exits of any other (one abandoned) are ignored. */
   private worker: Worker | undefined;
+  /** Whether `worker` has started: only a started thread is sent requests. */
+  private live = false;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private running = new Set<string>();
@@ -97,33 +102,39 @@ class ThreadEngine implements ProjectionEngine {
 
   /** Resolves once the thread's engine has started (taken the locks it could), rejects when it cannot. */
   start(): Promise<void> {
-    const { onError: _onError, ...setup } = this.options;
+    const { onError: _onError, startTimeoutMs = START_TIMEOUT_MS, ...setup } = this.options;
     // None of the parent's flags (a test runner's): the bootstrap brings the loader.
     const worker = new Worker(THREAD_BOOTSTRAP, { workerData: setup satisfies ThreadSetup, execArgv: [], name: 'projections' });
     this.worker = worker;
+    this.live = false;
     return new Promise<void>((resolve, reject) => {
-      let started = false;
-      const timer = setTimeout(() => reject(new Error('the projections thread did not start within 2 minutes')), START_TIMEOUT_MS);
+      // A thread that failed or is late is ended: its pool or store may keep it alive, and a late
+      // one would take its projectors' locks beside the thread started after it.
+      const abandon = (error: Error) => {
+        clearTimeout(timer);
+        if (this.worker === worker) this.worker = undefined;
+        void worker.terminate();
+        reject(error);
+      };
+      const timer = setTimeout(() => abandon(new Error(`the projections thread did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
       worker.on('message', (message: ThreadMessage) => {
+        if (this.worker !== worker) return;
         if (message.type === 'started') {
-          started = true;
           clearTimeout(timer);
+          this.live = true;
           this.running = new Set(message.running);
           this.restarts = 0;
           resolve();
-        } else if (message.type === 'failed') {
-          clearTimeout(timer);
-          reject(errorFromText(message.error));
-          // Its pool or store may keep it alive.
-          void worker.terminate();
-        } else this.receive(message);
+        } else if (message.type === 'failed') abandon(errorFromText(message.error));
+        else this.receive(message);
       });
-      worker.on('error', (error) => this.report(error, 'projections thread'));
+      worker.on('error', (error) => {
+        if (this.worker === worker) this.report(error, 'projections thread');
+      });
       worker.on('exit', (code) => {
-        clearTimeout(timer);
-        if (started) return this.exited(worker, code);
-        if (this.worker === worker) this.worker = undefined;
-        reject(new Error(`the projections thread stopped (exit code ${code}) before it started`));
+        if (this.worker !== worker) return;
+        if (this.live) return this.exited(code);
+        abandon(new Error(`the projections thread stopped (exit code ${code}) before it started`));
       });
     });
   }
@@ -159,7 +170,7 @@ class ThreadEngine implements ProjectionEngine {
 
   private request<T>(request: DistributiveOmit<Exclude<ThreadRequest, { type: 'stop' }>, 'id'>, onProgress?: Pending['onProgress']): Promise<T> {
     const worker = this.worker;
-    if (!worker || this.stopping) return Promise.reject(new Error('the projections thread is not running'));
+    if (!worker || !this.live || this.stopping) return Promise.reject(new Error('the projections thread is not running'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
@@ -189,9 +200,9 @@ class ThreadEngine implements ProjectionEngine {
   }
 
   /** A thread that ended unasked is started again: its projectors' locks went with its connections. */
-  private exited(worker: Worker, code: number): void {
-    if (this.worker !== worker) return;
+  private exited(code: number): void {
     this.worker = undefined;
+    this.live = false;
     this.running = new Set();
     for (const pending of this.pending.values()) pending.reject(new Error(`the projections thread stopped (exit code ${code})`));
     this.pending.clear();

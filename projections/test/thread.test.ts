@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ProjectionEngine, startProjections } from '../src/engine';
 import { combineEngines, startProjectionsThread } from '../src/thread';
 import { ledgerProjector } from './ledger';
-import { appendDeposits, createHarness, type Harness, waitFor } from './support';
+import { appendDeposits, createHarness, type Harness, sleep, waitFor } from './support';
 
 /**
  * Projectors on a worker thread (the gateway runs the report's there): the thread takes the
@@ -12,15 +12,19 @@ import { appendDeposits, createHarness, type Harness, waitFor } from './support'
  */
 let harness: Harness;
 const engines: ProjectionEngine[] = [];
+/** What the threads reported through onError; a test that expects some empties it. */
+let errors: string[] = [];
 const FIXTURES = new URL('./fixtures/thread-projectors.ts', import.meta.url).href;
 
 beforeEach(async () => {
   harness = await createHarness();
+  errors = [];
 });
 
 afterEach(async () => {
   await Promise.all(engines.splice(0).map((engine) => engine.stop()));
   await harness.close();
+  expect(errors).toEqual([]);
 });
 
 /** The ledger's total as PostgreSQL adds it (exact decimals). */
@@ -29,16 +33,23 @@ async function ledgerTotal(): Promise<string> {
   return rows[0]!.total;
 }
 
-async function startThread(exportName = 'ledgerProjectors'): Promise<ProjectionEngine> {
-  const errors: string[] = [];
+async function startThread(exportName = 'ledgerProjectors', options: { module?: string; startTimeoutMs?: number } = {}): Promise<ProjectionEngine> {
   const engine = await startProjectionsThread({
     databaseUrl: harness.database.url,
-    projectors: { module: FIXTURES, exportName },
+    projectors: { module: options.module ?? FIXTURES, exportName },
+    startTimeoutMs: options.startTimeoutMs,
     engine: { pollIntervalMs: 200 },
     onError: (error, context) => errors.push(`${context}: ${String(error)}`),
   });
   engines.push(engine);
   return engine;
+}
+
+/** An engine on this thread over the ledger: it runs the projector only if no thread holds its lock. */
+async function startLocalLedger(): Promise<ProjectionEngine> {
+  const local = await startProjections({ pool: harness.pool, store: harness.store, projectors: [ledgerProjector()], pollIntervalMs: 200, onError: () => {} });
+  engines.push(local);
+  return local;
 }
 
 describe('projections thread', () => {
@@ -76,6 +87,22 @@ describe('projections thread', () => {
 
   it('refuses to start on a module without the projector list named', async () => {
     await expect(startThread('notProjectors')).rejects.toThrow(/no projector list notProjectors/);
+  });
+
+  it('fails the start when the engine in the thread fails, and leaves no thread behind', async () => {
+    await expect(startThread('clashingProjectors')).rejects.toThrow(/projector ledger is registered twice/);
+    // The failed thread was ended: its lock session is gone, so this thread's engine runs the ledger.
+    const local = await startLocalLedger();
+    expect(local.runs('ledger')).toBe(true);
+  });
+
+  it('ends a thread that does not start in time: it never takes the lock later', async () => {
+    const late = `${FIXTURES}?startDelayMs=1500`;
+    await expect(startThread('ledgerProjectors', { module: late, startTimeoutMs: 300 })).rejects.toThrow(/did not start within 300 ms/);
+    // Past the moment the late thread would have started and taken the projector's lock.
+    await sleep(3_000);
+    const local = await startLocalLedger();
+    expect(local.runs('ledger')).toBe(true);
   });
 
   it('combined with an engine on this thread, sends each wait to the engine that runs the projector', async () => {
