@@ -1,5 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { GlobalPosition } from '@eelarve/eventstore';
+import { createKysely } from '@eelarve/postgres';
+import type pg from 'pg';
+import { type CheckpointWaiter, checkpointWaiter } from './checkpoint-waiter';
 import type { ProjectionEngine, ProjectionEngineOptions, RebuildOptions } from './engine';
 import type { Projector } from './projector';
 import { backoffDelay, sleep } from './signal';
@@ -21,6 +24,8 @@ export interface ThreadSetup {
 }
 
 export interface ThreadOptions extends ThreadSetup {
+  /** A pool of this thread: while the projections thread is down (restarting), waits read the checkpoints through it. */
+  pool: pg.Pool;
   /** How long the thread may take to start before it is ended (default 2 minutes). */
   startTimeoutMs?: number;
   onError?: (error: unknown, context: string) => void;
@@ -61,6 +66,8 @@ export function errorFromText(text: ErrorText): Error {
 /** Registers the TypeScript loader in the thread, then imports thread-entry.ts. */
 const THREAD_BOOTSTRAP = new URL('./thread-bootstrap.mjs', import.meta.url);
 const START_TIMEOUT_MS = 120_000;
+/** How often a wait reads the checkpoints while the thread is down. */
+const DOWN_POLL_MS = 25;
 
 interface Pending {
   resolve(value: unknown): void;
@@ -73,7 +80,7 @@ interface Pending {
  * (parsing events, building a batch's parameters) and their garbage collections stay off the
  * event loop that answers requests. The thread has its own pool and event store; it takes its
  * projectors' advisory locks like any process, so each projector still runs in one place. A
- * thread that dies is started again (with backoff); waits in flight then answer false.
+ * thread that dies is started again (with backoff); meanwhile waits read the checkpoints.
  */
 export async function startProjectionsThread(options: ThreadOptions): Promise<ProjectionEngine> {
   const module = (await import(options.projectors.module)) as Record<string, unknown>;
@@ -92,17 +99,22 @@ class ThreadEngine implements ProjectionEngine {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private running = new Set<string>();
-  private stopping = false;
+  private readonly stopping = new AbortController();
   private restarts = 0;
+  /** Answers waits from the checkpoints while the thread is down, as a process without projectors does. */
+  private readonly checkpoints: CheckpointWaiter;
 
   constructor(
     private readonly options: ThreadOptions,
     readonly projectors: readonly Projector[],
-  ) {}
+  ) {
+    const eventTypes = new Map(projectors.map((projector) => [projector.name, projector.eventTypes]));
+    this.checkpoints = checkpointWaiter(createKysely<unknown>(options.pool), DOWN_POLL_MS, (name) => eventTypes.get(name));
+  }
 
   /** Resolves once the thread's engine has started (taken the locks it could), rejects when it cannot. */
   start(): Promise<void> {
-    const { onError: _onError, startTimeoutMs = START_TIMEOUT_MS, ...setup } = this.options;
+    const { onError: _onError, pool: _pool, startTimeoutMs = START_TIMEOUT_MS, ...setup } = this.options;
     // None of the parent's flags (a test runner's): the bootstrap brings the loader.
     const worker = new Worker(THREAD_BOOTSTRAP, { workerData: setup satisfies ThreadSetup, execArgv: [], name: 'projections' });
     this.worker = worker;
@@ -143,8 +155,18 @@ class ThreadEngine implements ProjectionEngine {
     return this.running.has(name);
   }
 
-  waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number): Promise<boolean> {
-    return this.request<boolean>({ type: 'wait', projectors, position, timeoutMs }).catch(() => false);
+  /**
+   * The thread answers while it runs; while it is down (restarting) or when it dies during the
+   * wait, the checkpoints answer for the rest of the time: a report's `after` and the live hub
+   * rely on the wait, and the restarted thread catches up.
+   */
+  async waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    if (this.live) {
+      const answer = await this.request<boolean>({ type: 'wait', projectors, position, timeoutMs }).catch(() => undefined);
+      if (answer !== undefined) return answer;
+    }
+    return this.checkpoints.waitForPosition(projectors, position, Math.max(0, deadline - Date.now()));
   }
 
   rebuildProjector(name: string, options: RebuildOptions = {}): Promise<{ generation: number }> {
@@ -157,7 +179,8 @@ class ThreadEngine implements ProjectionEngine {
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
+    // Also ends a restart's backoff: a stopped gateway keeps no timer.
+    this.stopping.abort();
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -170,7 +193,7 @@ class ThreadEngine implements ProjectionEngine {
 
   private request<T>(request: DistributiveOmit<Exclude<ThreadRequest, { type: 'stop' }>, 'id'>, onProgress?: Pending['onProgress']): Promise<T> {
     const worker = this.worker;
-    if (!worker || !this.live || this.stopping) return Promise.reject(new Error('the projections thread is not running'));
+    if (!worker || !this.live || this.stopping.signal.aborted) return Promise.reject(new Error('the projections thread is not running'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
@@ -206,20 +229,21 @@ class ThreadEngine implements ProjectionEngine {
     this.running = new Set();
     for (const pending of this.pending.values()) pending.reject(new Error(`the projections thread stopped (exit code ${code})`));
     this.pending.clear();
-    if (this.stopping) return;
+    if (this.stopping.signal.aborted) return;
     this.report(new Error(`the projections thread stopped (exit code ${code}); starting it again`), 'projections thread');
     void this.restart();
   }
 
   private async restart(): Promise<void> {
-    while (!this.stopping) {
-      await sleep(backoffDelay(this.restarts++));
-      if (this.stopping) return;
+    const { signal } = this.stopping;
+    while (!signal.aborted) {
+      await sleep(backoffDelay(this.restarts++), signal);
+      if (signal.aborted) return;
       try {
         await this.start();
         return;
       } catch (error) {
-        this.report(error, 'restarting the projections thread');
+        if (!signal.aborted) this.report(error, 'restarting the projections thread');
       }
     }
   }

@@ -1,8 +1,10 @@
+import { BroadcastChannel } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ProjectionEngine, startProjections } from '../src/engine';
 import { combineEngines, startProjectionsThread } from '../src/thread';
 import { ledgerProjector } from './ledger';
+import { THREAD_FIXTURE_CHANNEL } from './fixtures/thread-projectors';
 import { appendDeposits, createHarness, type Harness, sleep, waitFor } from './support';
 
 /**
@@ -36,6 +38,7 @@ async function ledgerTotal(): Promise<string> {
 async function startThread(exportName = 'ledgerProjectors', options: { module?: string; startTimeoutMs?: number } = {}): Promise<ProjectionEngine> {
   const engine = await startProjectionsThread({
     databaseUrl: harness.database.url,
+    pool: harness.pool,
     projectors: { module: options.module ?? FIXTURES, exportName },
     startTimeoutMs: options.startTimeoutMs,
     engine: { pollIntervalMs: 200 },
@@ -45,11 +48,23 @@ async function startThread(exportName = 'ledgerProjectors', options: { module?: 
   return engine;
 }
 
+/** Ends every fixture thread as a fatal error would (process.exit in the thread). */
+function killThreads(): void {
+  const channel = new BroadcastChannel(THREAD_FIXTURE_CHANNEL);
+  channel.postMessage('exit');
+  channel.close();
+}
+
 /** An engine on this thread over the ledger: it runs the projector only if no thread holds its lock. */
 async function startLocalLedger(): Promise<ProjectionEngine> {
   const local = await startProjections({ pool: harness.pool, store: harness.store, projectors: [ledgerProjector()], pollIntervalMs: 200, onError: () => {} });
   engines.push(local);
   return local;
+}
+
+/** Takes the errors the test expected, so afterEach finds none left. */
+function takeErrors(): string[] {
+  return errors.splice(0);
 }
 
 describe('projections thread', () => {
@@ -100,6 +115,55 @@ describe('projections thread', () => {
     const late = `${FIXTURES}?startDelayMs=1500`;
     await expect(startThread('ledgerProjectors', { module: late, startTimeoutMs: 300 })).rejects.toThrow(/did not start within 300 ms/);
     // Past the moment the late thread would have started and taken the projector's lock.
+    await sleep(3_000);
+    const local = await startLocalLedger();
+    expect(local.runs('ledger')).toBe(true);
+  });
+
+  it('starts a thread again after it dies; a wait meanwhile answers true once the position is reached', async () => {
+    const engine = await startThread();
+    await engine.waitForPosition(['ledger'], await appendDeposits(harness.store, 2), 5_000);
+    killThreads();
+    await waitFor(async () => !engine.runs('ledger'), 'the thread to die');
+    // Down now (backoff, then a fresh thread's start): the wait reads the checkpoints.
+    const position = await appendDeposits(harness.store, 3, 5, 10);
+    expect(await engine.waitForPosition(['ledger'], position, 20_000)).toBe(true);
+    expect(await ledgerTotal()).toBe('5.50');
+    await waitFor(async () => engine.runs('ledger'), 'the restarted thread to run the ledger', 20_000);
+    expect(await engine.waitForPosition(['ledger'], await appendDeposits(harness.store, 1, 5, 20), 5_000)).toBe(true);
+    expect(takeErrors().some((error) => /stopped \(exit code 3\); starting it again/.test(error))).toBe(true);
+  });
+
+  it('stopped during a restart backoff, keeps no timer and starts no thread', async () => {
+    // The report of the death comes just before the restart arms its backoff: the timers created
+    // from then until the stop (a microtask later) are the backoff's.
+    const timers: NodeJS.Timeout[] = [];
+    let stopped: Promise<void> | undefined;
+    const engine = await startProjectionsThread({
+      databaseUrl: harness.database.url,
+      pool: harness.pool,
+      projectors: { module: FIXTURES, exportName: 'ledgerProjectors' },
+      onError: (error) => {
+        if (!/starting it again/.test(String(error))) return errors.push(String(error));
+        const original = globalThis.setTimeout;
+        const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+          const timer = original(...args);
+          timers.push(timer);
+          return timer;
+        }) as typeof setTimeout);
+        queueMicrotask(() => {
+          spy.mockRestore();
+          stopped = engine.stop();
+        });
+      },
+    });
+    killThreads();
+    await waitFor(async () => stopped !== undefined, 'the stop during the backoff');
+    await stopped;
+    expect(timers.length).toBeGreaterThan(0);
+    // Node marks a timer destroyed once it fired or was cleared: the stop cleared the backoff's.
+    expect(timers.map((timer) => (timer as unknown as { _destroyed: boolean })._destroyed)).toEqual(timers.map(() => true));
+    // Well past the backoff (at most 100 ms) and a thread's start: no thread came to take the lock.
     await sleep(3_000);
     const local = await startLocalLedger();
     expect(local.runs('ledger')).toBe(true);

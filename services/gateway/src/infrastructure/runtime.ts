@@ -60,6 +60,7 @@ async function startEngines(config: AppConfig, pool: Pool, store: EventStore, on
     startProjectionsThread({
       databaseUrl: config.databaseUrl,
       eventStoreConnectionString: config.eventStoreConnectionString,
+      pool,
       projectors: { module: REGISTRY_MODULE, exportName: 'backgroundProjectors' },
       applicationName: 'eelarve-gateway-projections',
       // A report batch per edit cost more CPU than the edit's other work at saturation; 100 ms
