@@ -50,6 +50,8 @@ export function checkpointWaiter(db: Kysely<unknown>, pollMs = 25, eventTypesOf:
  * the query fails and the answer is no (the checkpoint alone decides).
  */
 async function noneBetween(db: Kysely<unknown>, from: GlobalPosition, to: GlobalPosition, types: readonly string[]): Promise<boolean> {
+  // A checkpoint at START (-1) holds nothing yet: as xid8 '-1' reads as 2^64 - 1, above every event.
+  if (from.commit < 0n) from = { commit: 0n, prepare: -1n };
   try {
     const { rows } = await sql<{ clear: boolean }>`
       select ${to.commit.toString()}::xid8 < pg_snapshot_xmin(pg_current_snapshot())
