@@ -166,7 +166,9 @@ class ThreadEngine implements ProjectionEngine {
       const answer = await this.request<boolean>({ type: 'wait', projectors, position, timeoutMs }).catch(() => undefined);
       if (answer !== undefined) return answer;
     }
-    return this.checkpoints.waitForPosition(projectors, position, Math.max(0, deadline - Date.now()));
+    if (this.stopping.signal.aborted) return false;
+    // Like the thread's answer, never an error: a database that fails the read answers false.
+    return this.checkpoints.waitForPosition(projectors, position, Math.max(0, deadline - Date.now())).catch(() => false);
   }
 
   rebuildProjector(name: string, options: RebuildOptions = {}): Promise<{ generation: number }> {

@@ -169,6 +169,15 @@ describe('projections thread', () => {
     expect(local.runs('ledger')).toBe(true);
   });
 
+  it('stopped, answers a wait false at once instead of reading the checkpoints', async () => {
+    const engine = await startThread();
+    await engine.stop();
+    const position = await appendDeposits(harness.store, 1);
+    const started = performance.now();
+    expect(await engine.waitForPosition(['ledger'], position, 5_000)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('combined with an engine on this thread, sends each wait to the engine that runs the projector', async () => {
     const thread = await startThread();
     const local = await startProjections({
