@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const USER_HZ = 100;
 
-/** utime + stime of a process, with its waited-for children's, and its parent, from /proc/<pid>/stat. */
+/** utime + stime of a process (or of one thread: `<pid>/task/<tid>`), with its waited-for children's, and its parent, from /proc/<pid>/stat. */
 function procStat(pid: string): { ppid: number; own: number; children: number } | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -22,6 +22,12 @@ function procStat(pid: string): { ppid: number; own: number; children: number } 
 /** CPU seconds (user + system) one process has used so far; null when it is gone. */
 export function processSeconds(pid: number): number | null {
   const stat = procStat(String(pid));
+  return stat ? stat.own / USER_HZ : null;
+}
+
+/** CPU seconds of a process's main thread (its thread id is the process id), e.g. the event loop of a Node process with worker threads; null when it is gone. */
+export function mainThreadSeconds(pid: number): number | null {
+  const stat = procStat(`${pid}/task/${pid}`);
   return stat ? stat.own / USER_HZ : null;
 }
 

@@ -43,7 +43,7 @@ type InjectOptions = Parameters<Caller['request']>[0];
 import { testConfig } from '@eelarve/testing/server';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { cpuNow, postmasterPidOf, processSeconds } from './cpu';
+import { cpuNow, mainThreadSeconds, postmasterPidOf, processSeconds } from './cpu';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RECORDS_TOTAL = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -610,15 +610,6 @@ interface CpuReading {
   database: number | null;
 }
 
-/** CPU seconds of a process's main thread (its thread id is the process id), from /proc; null when unknown. */
-function mainThreadSeconds(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
 type CpuMeter = () => CpuReading;
 
 /**

@@ -53,6 +53,8 @@ type PagePlace = string;
 
 export const PAGE_ROW_TYPE = 2;
 const PAGE_ROW_PLACE = 3;
+const PAGE_ROW_DATA = 4;
+const PAGE_ROW_METADATA = 5;
 
 /** The place's part `index` (0 commit, 1 prepare, 2 revision, 3 the creation time to its end). */
 function placePart(place: PagePlace, index: number): string {
@@ -68,7 +70,7 @@ export function pagePosition(row: PageRow): GlobalPosition {
 
 /** The characters of a row's data and metadata text (none for a row of a type not asked for). */
 export function pagePayloadChars(row: PageRow): number {
-  return (row[4]?.length ?? 0) + (row[5]?.length ?? 0);
+  return (row[PAGE_ROW_DATA]?.length ?? 0) + (row[PAGE_ROW_METADATA]?.length ?? 0);
 }
 
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
@@ -99,8 +101,8 @@ export class LazyStoredEvent implements StoredEvent {
     this.streamName = row[1];
     this.type = row[PAGE_ROW_TYPE];
     this.#row = row;
-    this.#dataText = row[4];
-    this.#metadataText = row[5];
+    this.#dataText = row[PAGE_ROW_DATA];
+    this.#metadataText = row[PAGE_ROW_METADATA];
   }
 
   get revision(): bigint {
