@@ -7,7 +7,7 @@ import { createGeneration, dropGeneration, dropOrphanSchemas, switchOver } from 
 import { LockSession } from './lock';
 import { assertDistinctTables, type Projector } from './projector';
 import { EventParkedError } from './parked';
-import { DEFAULT_RETRY_POLICY, GenerationRunner, type RetryPolicy } from './runner';
+import { DEFAULT_RETRY_POLICY, GenerationRunner, PAGE_TARGET_CHARS, type RetryPolicy } from './runner';
 import { migrateControlSchema } from './schema';
 import { backoffDelay, Signal } from './signal';
 import { type ProjectorStatus, projectionStatus, watchRebuild } from './status';
@@ -22,6 +22,8 @@ export interface ProjectionEngineOptions {
   projectors: readonly Projector[];
   /** Events read (and so at most handled) per transaction. */
   batchSize?: number;
+  /** Event text a runner aims to hold in one page (runner.ts, PAGE_TARGET_CHARS): fewer events than batchSize when they are big. */
+  pageTargetChars?: number;
   /** How often to retry projectors another process holds, check the lock connection and look for rebuild requests. */
   pollIntervalMs?: number;
   /** How often an idle runner reads anyway, in case a live wake-up was missed. */
@@ -292,6 +294,7 @@ class Engine implements ProjectionEngine {
       projector: ownership.projector,
       checkpoint,
       batchSize: this.options.batchSize ?? DEFAULT_BATCH_SIZE,
+      pageTargetChars: this.options.pageTargetChars ?? PAGE_TARGET_CHARS,
       growth: this.growth,
       idleReadMs: this.options.idleReadMs ?? 5_000,
       gatherMs: this.options.gatherMs ?? 0,

@@ -35,6 +35,8 @@ export interface RunnerOptions {
   projector: Projector;
   checkpoint: Checkpoint;
   batchSize: number;
+  /** The event text to hold in one page (nextPageSize). */
+  pageTargetChars: number;
   /** Notified when new events may be readable (the engine's live wake-up), with how far the log reaches. */
   growth: LogGrowth;
   /** Fallback read interval when no wake-up comes (e.g. the wake-up subscription is down). */
@@ -67,6 +69,23 @@ const UNSAVED_MAX_AGE_MS = 1_000;
 const HIDDEN_READ_MAX_MS = 20;
 /** How long after a command asked for a position the runner keeps looking for it (the read-your-writes bound). */
 const HIDDEN_READ_WINDOW_MS = 5_000;
+
+/**
+ * The event text a runner aims to hold in one page: pages are `batchSize` events unless their
+ * events are big. An import's chunk events are about 150 KB each, and a projector behind a
+ * 1,000,000-record build read 5,000 of them (with the page read ahead) at once: gigabytes once
+ * parsed, in the gateway that also answers requests.
+ */
+export const PAGE_TARGET_CHARS = 32_000_000;
+/** Pages never shrink below this, however big the events: the per-batch cost stays small beside them. */
+const MIN_PAGE_SIZE = 10;
+
+/** The next page's size: `batchSize`, or fewer when the last page's events were big. */
+export function nextPageSize(batchSize: number, targetChars: number, last: ReadAllResult): number {
+  if (last.payloadChars === undefined || last.events.length === 0) return batchSize;
+  const perEvent = last.payloadChars / last.events.length;
+  return Math.max(Math.min(MIN_PAGE_SIZE, batchSize), Math.min(batchSize, Math.floor(targetChars / Math.max(1, perEvent))));
+}
 
 /** A generation whose checkpoint row disappeared (dropped by a switch-over elsewhere). */
 class GenerationGoneError extends Error {}
@@ -112,6 +131,8 @@ export class GenerationRunner {
   private handlerFailures = 0;
   private failingAt: GlobalPosition | undefined;
   private firstFailedAt: Date | undefined;
+  /** Events to read in the next page (nextPageSize). */
+  private pageSize: number;
   private readonly abort = new AbortController();
   private readonly done: Promise<void>;
 
@@ -121,6 +142,7 @@ export class GenerationRunner {
     this.schema = checkpoint.schemaName;
     this.position = checkpoint.position;
     this.saved = checkpoint.position;
+    this.pageSize = options.batchSize;
     this.status = checkpoint.status;
     this.deferProgress = checkpoint.role === 'active';
     this.done = this.run();
@@ -203,6 +225,7 @@ export class GenerationRunner {
     let next: Promise<ReadAllResult> | undefined;
     while (!this.stopped) {
       const batch = await (next ?? this.read(this.position));
+      this.pageSize = nextPageSize(this.options.batchSize, this.options.pageTargetChars, batch);
       // Read ahead while the batch is being written: reading and writing overlap.
       next = batch.isEnd ? undefined : this.read(batch.nextPosition);
       await this.apply(batch);
@@ -306,8 +329,8 @@ export class GenerationRunner {
   }
 
   private read(from: GlobalPosition): Promise<ReadAllResult> {
-    const { store, batchSize, projector } = this.options;
-    const reading = store.readAll({ fromPosition: from, maxCount: batchSize, eventTypes: projector.eventTypes });
+    const { store, projector } = this.options;
+    const reading = store.readAll({ fromPosition: from, maxCount: this.pageSize, eventTypes: projector.eventTypes });
     // A read-ahead that is never awaited (the batch before it failed) must not crash the process.
     reading.catch(() => {});
     return reading;

@@ -80,6 +80,8 @@ export interface ReadAllResult {
   nextPosition: GlobalPosition;
   /** True when the read reached the current end of the log. */
   isEnd: boolean;
+  /** Characters of the returned events' data and metadata, where the store counts them (a reader sizes its next page by it). */
+  payloadChars?: number;
 }
 
 export interface SubscribeOptions {

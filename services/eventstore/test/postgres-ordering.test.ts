@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_ALL_SQL, APPEND_SQL, appendValues } from '../src/postgres/sql';
+import { APPEND_ALL_SQL, APPEND_SQL, appendAllValues, appendValues } from '../src/postgres/sql';
 import { START } from '../src/types';
 import { newEvents, newStream, readAllAfter, waitFor } from './contract';
 
@@ -11,7 +11,7 @@ async function openAppend(url: string, stream: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  const appended = client.query(APPEND_ALL_SQL, appendValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
+  const appended = client.query(APPEND_ALL_SQL, appendAllValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
   return {
     appended,
     async commit() {

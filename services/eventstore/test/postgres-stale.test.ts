@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_ALL_SQL, APPEND_SQL, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
+import { APPEND_ALL_SQL, APPEND_SQL, appendAllValues, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
 import type { NewEvent } from '../src/types';
 import { newEvents, newStream, sleep } from './contract';
 
@@ -20,7 +20,7 @@ async function holdStream(url: string, stream: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  await client.query(APPEND_ALL_SQL, appendValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
+  await client.query(APPEND_ALL_SQL, appendAllValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
   return {
     async commit() {
       await client.query('commit');
@@ -139,7 +139,7 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
   it('lets the plain statement refuse the group to append_events when a stale append may be a retry', async () => {
     const { stream, first, holder } = await heldStream();
     try {
-      const refusal = settledWithoutLockWait(pool, pool.query(APPEND_ALL_SQL, appendValues([{ stream, events: first, expectedRevision: 'no_stream' }])));
+      const refusal = settledWithoutLockWait(pool, pool.query(APPEND_ALL_SQL, appendAllValues([{ stream, events: first, expectedRevision: 'no_stream' }])));
       expect(await refusal).toEqual({ error: expect.objectContaining({ code: GROUP_REFUSED }) });
     } finally {
       await holder.commit();

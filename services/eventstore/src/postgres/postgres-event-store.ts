@@ -36,7 +36,7 @@ import {
   type AppendRequest,
   type AllAppendedRow,
   APPEND_ALL_SQL,
-  appendValues,
+  appendAllValues,
   HEAD_POSITION_SQL,
   READ_ALL_SQL,
   READ_STREAM_BACKWARDS_SQL,
@@ -191,10 +191,11 @@ export class PostgresEventStore implements EventStore {
    * answers a group the statement cannot (almost never).
    */
   async #writeFresh(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
-    const values = appendValues(appends);
+    const values = appendAllValues(appends);
     const row = await this.#appendAll(values);
-    if (!row) return appendOutcomes(appends, await this.#appendOneByOne(values));
-    if (row.commit_position !== null) return allAppended(row);
+    // append_events takes the same parameters but the last (the events' append numbers).
+    if (!row) return appendOutcomes(appends, await this.#appendOneByOne(values.slice(0, -1)));
+    if (row.commit_position !== null) return allAppended(row, appends);
     const revisions = bigintElements(row.last_revisions);
     const refused = new Set(bigintElements(row.refused ?? '{}').map((ordinal) => Number(ordinal) - 1));
     const rest = appends.filter((_, index) => !refused.has(index));
@@ -264,7 +265,7 @@ export class PostgresEventStore implements EventStore {
       payloadChars += pagePayloadChars(row);
     }
     const last = rows.at(-1);
-    return { page: { events, nextPosition: last ? pagePosition(last) : from, isEnd: rows.length < maxCount }, payloadChars };
+    return { page: { events, nextPosition: last ? pagePosition(last) : from, isEnd: rows.length < maxCount, payloadChars }, payloadChars };
   }
 
   /** Runs a prepared statement, retrying on a new connection when the old one broke. */
@@ -282,10 +283,15 @@ export class PostgresEventStore implements EventStore {
 }
 
 /** Each append's result, from the plain statement's row for a group that went in. */
-function allAppended(row: AllAppendedRow): AppendResult[] {
+function allAppended(row: AllAppendedRow, appends: readonly AppendRequest[]): AppendResult[] {
   const commit = BigInt(row.commit_position!);
-  const positions = bigintElements(row.last_positions!);
-  return bigintElements(row.last_revisions).map((revision, index) => ({ nextExpectedRevision: revision, position: { commit, prepare: positions[index]! } }));
+  // Every event's position, in order: each append's is that of its last event.
+  const positions = row.positions!.slice(1, -1).split(',');
+  let events = 0;
+  return bigintElements(row.last_revisions).map((revision, index) => {
+    events += appends[index]!.events.length;
+    return { nextExpectedRevision: revision, position: { commit, prepare: BigInt(positions[events - 1]!) } };
+  });
 }
 
 function staleRevisionError({ stream, expectedRevision }: AppendRequest, committed: bigint): Error {

@@ -44,7 +44,8 @@ function expectationHolds(expected: string, current: string): string {
 }
 
 /**
- * The usual append of a group, as one plain statement with the parameters of APPEND_SQL: it
+ * The usual append of a group, as one plain statement with the parameters of APPEND_SQL and an
+ * eighth, each event's append by number (appendAllValues): it
  * claims every stream's revisions (creating streams as needed; the row locks, taken in name
  * order, serialise each stream's writers), inserts all the events and notifies listeners, with
  * no function call, block or subtransaction around it, which cost the server as much again as
@@ -53,7 +54,8 @@ function expectationHolds(expected: string, current: string): string {
  * taken, eventstore.refuse_group() raises EV001, and an event id stored before (a retry, or a
  * reuse) breaks the unique index; either undoes the whole statement, and the group then goes
  * through append_events, which answers each append on its own. One row answers for the whole
- * group (AllAppendedRow): each append's last revision and last position as array texts, in order.
+ * group (AllAppendedRow): each append's last revision and every event's position, as array
+ * texts in order.
  *
  * Before any lock it compares each expected revision with its stream's committed revision, read
  * without a lock, and when one does not hold the group writes nothing: its row then has a null
@@ -96,25 +98,27 @@ with committed as (
     ${expectationHolds('a.expected', '(c.revision - a.count)')} as holds
   from appends a join claimed c on c.stream_name = a.name
 ), inserted as (
-  -- The group's event n belongs to the append whose range holds it.
+  -- Event n belongs to append $8[n], as the client numbered them: one hash join, where finding
+  -- each append's range of events took a generate_series and a join per append.
   insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
   select u.id, c.stream_id, c.name, c.current + u.n - c.before, u.type, u.data, u.metadata
-  from checked c cross join lateral generate_series(c.before + 1, c.before + c.count) as g(n)
-  join rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb))
-    with ordinality as u(id, type, data, metadata, n) on u.n = g.n
+  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb), unnest($8::int[]))
+    with ordinality as u(id, type, data, metadata, ord, n)
+  join checked c on c.ord = u.ord
   -- Positions are drawn in this order, so a stream's revisions follow the global order.
   order by u.n
-  returning stream_id, position
+  returning position
 )
 select
   case when bool_and(c.holds) then pg_current_xact_id()::text else eventstore.refuse_group() end as commit_position,
   array_agg(c.current + c.count order by c.ord)::text as last_revisions,
-  array_agg(p.position order by c.ord)::text as last_positions,
+  -- Drawn in event order, so sorted they are the events' positions in order: the client picks
+  -- each append's last, which spares the server grouping them by stream and joining back.
+  (select array_agg(i.position order by i.position) from inserted i)::text as positions,
   -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
   pg_notify('eventstore_appended', '') is null as notified,
   null as refused
 from checked c
-join (select i.stream_id, max(i.position) as position from inserted i group by i.stream_id) p on p.stream_id = c.stream_id
 having count(*) > 0
 union all
 select null, array_agg(c.revision order by c.ord)::text, null, null, array_agg(c.ord) filter (where not c.holds)::text
@@ -122,13 +126,14 @@ from committed c
 where not (select f.holds from fresh f)`;
 
 /**
- * APPEND_ALL_SQL's answer: int8 arrays as text ({1,2,3}), one element per append. A group it
- * refused as stale has no commit_position, its committed revisions and the refused appends.
+ * APPEND_ALL_SQL's answer: int8 arrays as text ({1,2,3}), one element per append, and positions
+ * one per event. A group it refused as stale has no commit_position or positions, its committed
+ * revisions and the refused appends.
  */
 export interface AllAppendedRow {
   commit_position: string | null;
   last_revisions: string;
-  last_positions: string | null;
+  positions: string | null;
   refused: string | null;
 }
 
@@ -153,6 +158,23 @@ export function appendValues(appends: readonly AppendRequest[]): unknown[] {
     JSON.stringify(events.map((event) => event.data ?? null)),
     JSON.stringify(events.map((event) => event.metadata)),
   ];
+}
+
+/** APPEND_ALL_SQL's parameters: appendValues' and each event's append by number (from 1). */
+export function appendAllValues(appends: readonly AppendRequest[]): unknown[] {
+  const values = appendValues(appends);
+  values.push(eventOrdinals(appends));
+  return values;
+}
+
+/** `{1,2,2,3}` for appends of one, two and one events. */
+function eventOrdinals(appends: readonly AppendRequest[]): string {
+  let text = '';
+  appends.forEach((append, index) => {
+    const ordinal = `,${index + 1}`;
+    text += append.events.length === 1 ? ordinal : ordinal.repeat(append.events.length);
+  });
+  return `{${text.slice(1)}}`;
 }
 
 /** Characters that never need quoting in an array literal (ids, event types and most stream names are made of them). */
