@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
-import { recordsJsonBatches } from './queries';
+import { recordsJsonBatches, recordsJsonBytes } from './queries';
 
 /**
  * The records API's reads of the `records` read model (issue 11). Lists are one JSON text joined
@@ -50,6 +50,11 @@ function whereOf(filter: RecordsFilter): RawBuilder<unknown> {
 /** The records of the filter as batches of their JSON texts, by name and id: a list of any size streams (queries.ts). */
 export function recordsAsJsonBatches(read: ReadDatabase, filter: RecordsFilter): AsyncGenerator<string[]> {
   return recordsJsonBatches(read, whereOf(filter));
+}
+
+/** The records of the filter as batches of their JSON's bytes (queries.ts's listRowsBytes), for lists answered as they are stored. */
+export function recordsAsJsonBytes(read: ReadDatabase, filter: RecordsFilter): AsyncGenerator<Buffer> {
+  return recordsJsonBytes(read, whereOf(filter));
 }
 
 const rowColumns = sql`r.id, r.budget_id, r.document_id, r.organization_id, r.name, trim_scale(r.amount)::text as amount,

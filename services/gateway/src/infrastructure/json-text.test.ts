@@ -2,10 +2,15 @@ import { brotliDecompressSync } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LARGE_JSON_COMPRESSION, sendJsonArray } from './json-text';
+import { jsonArrayBatch, LARGE_JSON_COMPRESSION, sendJsonArray } from './json-text';
+
+/**
+ * sendJsonArray: batches of bytes (a free first byte, then the elements comma-separated, as
+ * jsonArrayBatch and the records lists' listRowsBytes write them) answered as one JSON array.
+ */
 
 /** A route answering the batches a test gives, compressed as the records lists are. */
-async function appAnswering(batches: () => AsyncIterable<readonly string[]>): Promise<FastifyInstance> {
+async function appAnswering(batches: () => AsyncIterable<Buffer>): Promise<FastifyInstance> {
   // A client that went away leaves no connection for close() to wait on.
   const app = Fastify({ forceCloseConnections: true });
   await app.register(compress, { globalDecompression: false });
@@ -15,7 +20,7 @@ async function appAnswering(batches: () => AsyncIterable<readonly string[]>): Pr
 }
 
 async function* batchesOf(...batches: string[][]) {
-  for (const batch of batches) yield batch;
+  for (const batch of batches) yield jsonArrayBatch(batch);
 }
 
 let app: FastifyInstance | undefined;
@@ -31,8 +36,8 @@ describe('sendJsonArray', () => {
   });
 
   it('answers texts beyond ASCII byte for byte as UTF-8 (Estonian letters, symbols, surrogate pairs)', async () => {
-    const texts = ['{"name":"Jüri \\"JJ\\" Tamm"}', '{"name":"Õun € 😀"}', '{"name":"š"}'];
-    app = await appAnswering(() => batchesOf(texts.slice(0, 2), texts.slice(2)));
+    const texts = ['{"name":"Jüri \\"JJ\\" Tamm, ]"}', '{"name":"Õun € 😀"}', '{"name":"š"}'];
+    app = await appAnswering(() => batchesOf(texts.slice(0, 2), [], texts.slice(2)));
     const response = await app.inject({ method: 'GET', url: '/list' });
     expect(response.rawPayload.equals(Buffer.from(`[${texts.join(',')}]`, 'utf8'))).toBe(true);
   });
@@ -65,7 +70,7 @@ describe('sendJsonArray', () => {
 
   it.each(['identity', 'br'])('cuts the connection (never a complete-looking 200) when a batch fails mid-list, %s', async (encoding) => {
     app = await appAnswering(async function* () {
-      for (let n = 0; n < 4; n++) yield [JSON.stringify({ n, pad: 'x'.repeat(100_000) })];
+      for (let n = 0; n < 4; n++) yield jsonArrayBatch([JSON.stringify({ n, pad: 'x'.repeat(100_000) })]);
       throw new Error('the connection was terminated (idle in transaction)');
     });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -78,7 +83,7 @@ describe('sendJsonArray', () => {
     let closed = false;
     app = await appAnswering(async function* () {
       try {
-        for (let n = 0; ; n++) yield [JSON.stringify({ n, pad: 'x'.repeat(10_000) })];
+        for (let n = 0; ; n++) yield jsonArrayBatch([JSON.stringify({ n, pad: 'x'.repeat(10_000) })]);
       } finally {
         closed = true;
       }

@@ -1,9 +1,10 @@
-import { recordsAsJsonBatches, subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
-import { budgetRecordsWhere, fittingRecordsWhere, recordsJsonBatches } from '@eelarve/projections/records/queries';
+import { recordsAsJsonBatches, recordsAsJsonBytes, subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
+import { budgetRecordsWhere, fittingRecordsWhere, recordsJsonBytes } from '@eelarve/projections/records/queries';
 import { findScheme } from '@eelarve/projections/schemes/queries';
 import { type BudgetRecord, DomainError } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
+import { jsonArrayBatch } from '../../infrastructure/json-text';
 import type { AuthContext, Caller } from '../../types';
 import { subBudgetAccess } from '../permissions/authorize';
 import { budgetPlace, type RecordsPlace, schemeOfBudget, subBudgetPlace } from './access';
@@ -13,14 +14,17 @@ import { schemeClassifierIds, schemeFitter } from './fitting';
  * Lists of a budget's records (spec 3, section 7), for callers who read the whole budget and for
  * those granted only some of its sub-budgets: a budget opened through a sub-budget grant (to
  * navigate to it) shows only the records that fall in the granted sub-budgets, never the rest of
- * the budget. Every list is batches of records' JSON texts read by a cursor (json-text.ts's
- * sendJsonArray streams them): a whole budget may hold a million records. The cursor holds its
+ * the budget. Every list is batches of records' JSON bytes read by a cursor (responses.ts's
+ * json-text.ts's sendJsonArray streams them): a whole budget may hold a million records. The cursor holds its
  * connection until the client has read the list, so cursors read through the lists' own pool
  * (app.listsDb), never the one sign-in, commands and projections share.
  */
 
-/** A list's records as batches of their JSON texts, in the list's order. */
-export type RecordBatches = AsyncIterable<string[]>;
+/**
+ * A list's records as batches of their JSON's UTF-8 bytes, in the list's order: each batch one
+ * free byte (for the '[' or ',' before it) and its records comma-separated (listRowsBytes, or json-text.ts's jsonArrayBatch).
+ */
+export type RecordBatches = AsyncIterable<Buffer>;
 
 /** The sub-budgets granted one by one when the caller does not read the whole budget; null when they do. */
 async function grantedSubBudgets(app: FastifyInstance, auth: AuthContext, place: RecordsPlace): Promise<Set<string> | null> {
@@ -75,14 +79,16 @@ async function recordFitting(app: FastifyInstance, auth: AuthContext, place: Rec
   };
 }
 
-/** The budget's records (batches of JSON texts) answered as `answer` makes each; undefined leaves a record out. */
+/** The budget's records answered as `answer` makes each; undefined leaves a record out (a batch left empty is none). */
 async function* reshaped(app: FastifyInstance, place: RecordsPlace, answer: (record: BudgetRecord) => object | undefined): RecordBatches {
   for await (const batch of recordsAsJsonBatches(readModels(app.listsDb), { kind: 'budget', budgetId: place.budget.id })) {
     const records = JSON.parse(`[${batch.join(',')}]`) as BudgetRecord[];
-    yield records.flatMap((record) => {
-      const answered = answer(record);
-      return answered ? [JSON.stringify(answered)] : [];
-    });
+    yield jsonArrayBatch(
+      records.flatMap((record) => {
+        const answered = answer(record);
+        return answered ? [JSON.stringify(answered)] : [];
+      }),
+    );
   }
 }
 
@@ -103,7 +109,7 @@ export function recordLists(app: FastifyInstance) {
     /** GET api/budget/{id}/records: every record of the budget the caller reads. */
     async ofBudget(caller: Caller, budgetId: string): Promise<RecordBatches> {
       const place = await budgetPlace(app, caller.auth, budgetId, 'read');
-      if ((await grantedSubBudgets(app, caller.auth, place)) === null) return recordsJsonBatches(cursorRead(), budgetRecordsWhere(place.budget.id));
+      if ((await grantedSubBudgets(app, caller.auth, place)) === null) return recordsJsonBytes(cursorRead(), budgetRecordsWhere(place.budget.id));
       const fitting = await recordFitting(app, caller.auth, place, null);
       return reshaped(app, place, (record) => {
         const fitted = fitting(record);
@@ -119,16 +125,16 @@ export function recordLists(app: FastifyInstance) {
       const budgetId = place.budget.id;
       if (place.kind === 'subBudget') {
         const { classifiers, schemeClassifierIds: ids } = place.subBudgetFact;
-        return recordsJsonBatches(
+        return recordsJsonBytes(
           cursorRead(),
           fittingRecordsWhere(budgetId, { classifiers, emptyClassifierIds: ids.filter((id) => classifiers[id] === undefined) }),
         );
       }
       if (place.kind === 'unfit') {
         await wholeBudgetReader(app, caller.auth, place);
-        return recordsAsJsonBatches(cursorRead(), { kind: 'unfit', budgetId, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
+        return recordsAsJsonBytes(cursorRead(), { kind: 'unfit', budgetId, schemeId: place.scheme.id, classifierIds: schemeClassifierIds(place.scheme) });
       }
-      return recordsJsonBatches(cursorRead(), budgetRecordsWhere(budgetId));
+      return recordsJsonBytes(cursorRead(), budgetRecordsWhere(budgetId));
     },
 
     /** GET api/budget/{b}/schema/{s}/records: the budget's records, each with the sub-budget it falls in (or -2). */
