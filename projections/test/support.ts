@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPostgresEventStore, type GlobalPosition, type NewEvent, type PostgresEventStore } from '@eelarve/eventstore';
 import { createKysely, createPool, type Pool } from '@eelarve/postgres';
-import { adminDatabaseUrl, createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
+import { adminDatabaseUrl, createTestDatabase, sharedTemplate, type TestDatabase } from '@eelarve/postgres/testing/test-database';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 
@@ -13,12 +13,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** An empty event store, migrated once per run: each harness clones it instead of migrating its own. */
+const migratedEventStore = () =>
+  sharedTemplate('eventstore', async (url) => {
+    const store = createPostgresEventStore({ connectionString: url });
+    await store.migrate();
+    await store.close();
+  });
+
 /** A fresh database with the event store migrated, plus a pool and kysely for the engine. */
 export async function createHarness(): Promise<Harness> {
-  const database = await createTestDatabase('proj');
+  const database = await createTestDatabase('proj', { template: await migratedEventStore() });
   const pool = createPool(database.url, { max: 20 });
   const store = createPostgresEventStore({ connectionString: database.url, pollIntervalMs: 200 });
-  await store.migrate();
   const db = createKysely<unknown>(pool);
   return {
     database,

@@ -7,7 +7,7 @@ import type { Classifier, ClassifierItem } from '@eelarve/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, currentPath, gridRows, signIn } from './harness';
 
 const FILES = '/tmp/eelarve-classifiers';
@@ -222,12 +222,12 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await page.getByTestId('import-loose').check();
     expect(await page.getByTestId('import-submit').isDisabled()).toBe(true);
     mkdirSync('/tmp', { recursive: true });
-    await page.screenshot({ path: '/tmp/eelarve-classifiers-import-errors.png', fullPage: true });
+    await screenshot(page, 'eelarve-classifiers-import-errors');
     await page.getByTestId('import-back').click();
     await page.getByTestId('import-cancel').click();
     await page.getByTestId('import-modal').waitFor({ state: 'detached' });
     expect((await items(classifierId)).map((item) => item.code).sort()).toEqual(['01', '02', '03', '04', '05']);
-    await page.screenshot({ path: '/tmp/eelarve-classifiers-tab.png', fullPage: true });
+    await screenshot(page, 'eelarve-classifiers-tab');
   }, 180_000);
 
   function itemRow(page: Page, code: string) {
@@ -403,7 +403,7 @@ describe('web: classifiers tab with items and their import (browser)', () => {
     await expect.poll(() => page.getByTestId('classifier-required-hint').getAttribute('data-reason')).toBe('classifiers.form.requiredLocked.grouping');
     expect(await page.getByTestId('classifier-required-input').isDisabled()).toBe(true);
     expect(await page.getByTestId('classifier-required-input').isChecked()).toBe(false);
-    await page.screenshot({ path: '/tmp/eelarve-classifiers-form-locks.png', fullPage: true });
+    await screenshot(page, 'eelarve-classifiers-form-locks');
     await page.getByTestId('classifier-form-cancel').click();
     await page.getByTestId('classifier-modal').waitFor({ state: 'detached' });
     const removed = await admin.request({ method: 'DELETE', url: `/api/classifier/${mainId}/item/${(ungrouped.json() as { id: string }).id}` });

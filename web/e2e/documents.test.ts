@@ -1,19 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Budget, Document } from '@eelarve/shared';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
+import { screenshot } from './auth-flows';
 import { browserSuite, currentPath, gridRows } from './harness';
 import { signIn } from './harness';
 
-const SHOTS = '/tmp/eelarve-documents';
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
+/** A photograph for a person to look at, only with EELARVE_SCREENSHOTS set (auth-flows.ts). */
+const shot = (page: Page, name: string) => screenshot(page, `documents-${name}`);
 
 function siderNames(page: Page): Promise<string[]> {
   return page.getByTestId('document-name').allTextContents();

@@ -160,8 +160,12 @@ export function browserSuite(options: { server?: Parameters<typeof startTestServ
 
   beforeAll(async () => {
     ensureWebBuild();
-    suite.server = await startTestServer(options.server);
-    suite.browser = await launchBrowser();
+    // Independent starts: Chromium launches while the server clones its database and starts.
+    const [server, browser] = await Promise.allSettled([startTestServer(options.server), launchBrowser()]);
+    if (server.status === 'fulfilled') suite.server = server.value;
+    if (browser.status === 'fulfilled') suite.browser = browser.value;
+    // A failed start fails the file; afterAll closes whichever did start.
+    for (const started of [server, browser]) if (started.status === 'rejected') throw started.reason;
   }, 180_000);
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, call, documentWithMaster, enableStatuses, gridRows, seriousViolations, signIn } from './harness';
 import { estonianTextsOn, useEnglish } from './record-english';
 
@@ -138,7 +138,7 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await cell(books, 'y2027q4').textContent()).toBe('200,25');
     expect(await cell(books, 'y2027').textContent()).toBe('300,25');
     expect(await cell(books, 'y2028q1').textContent()).toBe(`1${NBSP}000,00`);
-    await page.screenshot({ path: '/tmp/records-screen.png', fullPage: true });
+    await screenshot(page, 'records-screen');
     // The period overview shows the months by year.
     await books.getByTestId('record-period').click();
     const overview = page.getByTestId('record-period-modal');
@@ -187,7 +187,7 @@ describe('web: records of a sub-budget (browser)', () => {
     expect(await latest.getByTestId('record-history-user').textContent()).not.toBe('');
     expect(await latest.getByTestId('record-history-time').textContent()).toMatch(/^\d\d\.\d\d\.\d{4} \d\d:\d\d$/);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/records-history.png', fullPage: true });
+    await screenshot(page, 'records-history');
     await latest.getByTestId('record-history-revert').click();
     await eventually(() => entries.count()).toBe(4);
     expect(await entries.first().getByTestId('record-history-reverts').textContent()).toContain('3');

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/messages/en';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, call, documentWithMaster, enableStatuses, gridRows, logIn, seriousViolations, signIn } from './harness';
 
 /**
@@ -154,7 +154,7 @@ describe('web: resource statuses in the budget list, the document sider and role
     expect(await icon.getAttribute('role')).toBe('img');
     expect(await icon.textContent()).toBe('✓');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/eelarve-budget-list-statuses.png' });
+    await screenshot(page, 'eelarve-budget-list-statuses');
 
     // In English: the header, the names and the sider's label follow the UI language.
     const english = await openBudgets('en');

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLIGHT_MS } from '../src/grid/inline-edit';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, currentPath, gridRows as rowsOf, signIn } from './harness';
 
 type RoleResponse = { id: string; name: string; description: string; type: string; privileges: Array<{ id: string }> };
@@ -77,7 +77,7 @@ describe('web: roles page (/settings) with inline editing (browser)', () => {
     await page.waitForURL((url) => url.pathname === '/settings');
     await page.getByTestId('roles-page').waitFor();
     await expect.poll(() => gridRows(page).count()).toBeGreaterThanOrEqual(2);
-    await page.screenshot({ path: '/tmp/eelarve-roles-page.png' });
+    await screenshot(page, 'eelarve-roles-page');
 
     // The administrator role: marked, all privileges in one chip, no edit or delete.
     const adminRow = gridRows(page).filter({ has: page.getByTestId('role-admin-badge') });
@@ -181,7 +181,7 @@ describe('web: roles page (/settings) with inline editing (browser)', () => {
     await copied.waitFor();
     expect(await classesOf(copied)).toContain('row-highlighted');
     expect(await copied.getByTestId('role-privileges').locator('.chip').count()).toBe(2);
-    await page.screenshot({ path: '/tmp/eelarve-roles-highlighted.png' });
+    await screenshot(page, 'eelarve-roles-highlighted');
 
     // Delete after confirmation.
     await copied.getByTestId('role-delete').click();

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, currentPath, gridRows, signIn } from './harness';
 
 type Json = Record<string, unknown>;
@@ -155,7 +155,7 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     expect(await rowError.getAttribute('data-message')).toBe('SUB_BUDGET_NOT_UNIQUE');
     expect(await page.getByTestId('sub-budget-classifier-tegevusala').getAttribute('aria-invalid')).toBe('true');
     expect(await nameInput.inputValue()).toBe('Haridus uuesti');
-    await page.screenshot({ path: '/tmp/sub-budget-inline-error.png' });
+    await screenshot(page, 'sub-budget-inline-error');
     await page.getByTestId('sub-budget-cancel').click();
     await nameInput.waitFor({ state: 'detached' });
     expect(await page.getByTestId('sub-budget-validation-error').count()).toBe(0);
@@ -170,7 +170,7 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
       .getByTestId('sub-budgets-import-file')
       .setInputFiles(await xlsxFile('vigane.xlsx', [header, ['Kultuur', '03', 'B', 'A, B'], ['Kultuur 2', '03', 'B', ''], ['Haridus 2', '01', '', '']]));
     await page.getByTestId('sub-budgets-import-has-errors').waitFor();
-    await page.screenshot({ path: '/tmp/sub-budgets-import.png' });
+    await screenshot(page, 'sub-budgets-import');
     const errors = await page.getByTestId('sub-budgets-import-row-errors').allTextContents();
     expect(errors[0]).toBe('');
     expect(errors[1]).not.toBe('');
@@ -198,7 +198,7 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     await page.getByTestId('preselection-tegevusala-03').check();
     await page.getByTestId('preselections-save').click();
     await page.getByTestId('preselections-saved').waitFor();
-    await page.screenshot({ path: '/tmp/schemes-tab.png', fullPage: true });
+    await screenshot(page, 'schemes-tab');
     await page.getByTestId('preselections-close').click();
 
     // Export builds an .xlsx in the browser: the shown rows with their preselections.
@@ -264,7 +264,7 @@ describe('web: schemes tab and a budget’s sub-budgets tab (browser)', () => {
     await expect.poll(() => pin.getAttribute('aria-pressed')).toBe('true');
     const listed = await call<Array<{ id: string; name: string; pinned: boolean }>>(admin, 'GET', `/api/budget/${budgetId}/schema/${schemeId}/sub-budgets`);
     expect(listed.filter((row) => row.pinned).map((row) => row.name)).toEqual(['Sport']);
-    await page.screenshot({ path: '/tmp/budget-sub-budgets.png', fullPage: true });
+    await screenshot(page, 'budget-sub-budgets');
     const preselections = await call<{ preselections: Record<string, string[]> }>(
       admin,
       'GET',

@@ -4,7 +4,7 @@ import { accountsFixture, PASSWORD } from '@eelarve/testing/accounts';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { et } from '../src/i18n/messages/et';
-import { type ApiClient, apiClient } from './auth-flows';
+import { type ApiClient, apiClient, screenshot } from './auth-flows';
 import { browserSuite, currentPath, gridRows, signIn } from './harness';
 
 function rowWith(page: Page, grid: string, column: string, text: string): Locator {
@@ -82,7 +82,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     expect(await adminRow.getByTestId('user-edit-tooltip').getAttribute('title')).toBe(et['users.action.adminLocked']);
     expect(await adminRow.getByTestId('user-delete').isDisabled()).toBe(true);
     expect(await adminRow.getByTestId('user-remove-auth').isDisabled()).toBe(true);
-    await page.screenshot({ path: '/tmp/eelarve-users-tab.png' });
+    await screenshot(page, 'eelarve-users-tab');
 
     // Add a user: the shared schema's messages first, then an address in use, then a new one.
     await page.getByTestId('users-add').click();
@@ -98,7 +98,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     await page.getByTestId('user-save').click();
     await modal.locator('[data-message="error.EMAIL_IN_USE"]').waitFor();
     expect(await page.getByTestId('user-save-error').locator('[data-error-code]').getAttribute('data-error-code')).toBe('EMAIL_IN_USE');
-    await page.screenshot({ path: '/tmp/eelarve-user-modal.png' });
+    await screenshot(page, 'eelarve-user-modal');
 
     const email = `mari.${randomBytes(3).toString('hex')}@example.ee`;
     await page.getByTestId('user-email-input').fill(email);
@@ -156,7 +156,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     await page.getByTestId('occupation-roles-input-popup').waitFor({ state: 'detached' });
     // Escape closed only the popup, not the modal.
     expect(await occupationModal.isVisible()).toBe(true);
-    await page.screenshot({ path: '/tmp/eelarve-occupation-modal.png' });
+    await screenshot(page, 'eelarve-occupation-modal');
     await page.getByTestId('occupation-save').click();
     await occupationModal.waitFor({ state: 'detached' });
 
@@ -166,7 +166,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     expect(await occupation.getByTestId('occupation-roles').locator('.chip').allTextContents()).toEqual([accountantRole.name]);
     expect(await occupation.getByTestId('occupation-type').getAttribute('data-type')).toBe('DEFAULT');
     expect(await occupation.locator('[col-id="description"]').textContent()).toBe('Vastutab raamatupidamise eest');
-    await page.screenshot({ path: '/tmp/eelarve-occupations-tab.png' });
+    await screenshot(page, 'eelarve-occupations-tab');
 
     // While she holds it she cannot be deleted.
     await page.getByTestId('users-tab-users').click();
@@ -297,7 +297,7 @@ describe('web: users area (/users) and organisation administrators (browser)', (
     await own.first().getByTestId('organization-row-menu').click();
     await page.getByTestId('organization-remove-admin').click();
     await page.getByTestId('organization-admin-own-warning').waitFor();
-    await page.screenshot({ path: '/tmp/eelarve-remove-admin-warning.png' });
+    await screenshot(page, 'eelarve-remove-admin-warning');
     await page.getByTestId('confirm-cancel').click();
     await dialog.waitFor({ state: 'detached' });
   });
