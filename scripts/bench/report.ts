@@ -57,6 +57,8 @@ const assertTargets = !process.argv.includes('--no-assert');
 /** --explain: the embedded server logs the plan (EXPLAIN ANALYZE, BUFFERS) of every statement while measuring; the bench prints the report statements' p50 and p95 and the slowest plan. */
 const explain = process.argv.includes('--explain');
 const EXPLAIN_MIN_MS = 0;
+/** --keep-database (with DATABASE_URL): the seeded database stays for trying statements on it; its URL is printed. */
+const keepDatabase = process.argv.includes('--keep-database') && process.env.DATABASE_URL !== undefined;
 
 const results: { name: string; target: string; value: string; met: boolean | null }[] = [];
 const report = (name: string, target: string, value: string, met: boolean | null) => {
@@ -419,6 +421,25 @@ async function gridPainted(page: BrowserPage, before: string | null): Promise<nu
   return Number(await handle.jsonValue());
 }
 
+/** The page's requests (start → end, ms since navigation start) and its document's parse, to see what waits for what. */
+const requestTimeline = (page: BrowserPage) =>
+  page.evaluate(() => {
+    type Entry = { name: string; startTime: number; responseStart: number; responseEnd: number; transferSize: number };
+    const timing = (globalThis as unknown as { performance: { getEntriesByType(type: string): Entry[] } }).performance;
+    const [navigation] = timing.getEntriesByType('navigation') as (Entry & { domContentLoadedEventEnd: number })[];
+    const lines = timing.getEntriesByType('resource').map((entry) => {
+      const name = entry.name
+        .replace(/^https?:\/\/[^/]+/, '')
+        .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '…')
+        .slice(0, 90);
+      const span = `${entry.startTime.toFixed(0)} → ${entry.responseStart.toFixed(0)} → ${entry.responseEnd.toFixed(0)}`;
+      return `    ${span.padEnd(20)} ${name} (${(entry.transferSize / 1e3).toFixed(0)} kB)`;
+    });
+    return [`    document loaded ${navigation?.responseEnd.toFixed(0)}, DOMContentLoaded ${navigation?.domContentLoadedEventEnd.toFixed(0)}`, ...lines].join(
+      '\n',
+    );
+  });
+
 const totalText = (page: BrowserPage) =>
   page.evaluate(
     () => (globalThis as unknown as PageGlobals).document.querySelector('.ag-floating-bottom .ag-row [col-id="base"]')?.textContent?.trim() ?? null,
@@ -437,6 +458,7 @@ async function measureInBrowser(world: World, baseUrl: string, moment: string): 
   });
   const now: number[] = [];
   const past: number[] = [];
+  const timelines: string[] = [];
   try {
     for (let run = 0; run < BROWSER_RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'et-EE', timezoneId: 'UTC' });
@@ -444,6 +466,7 @@ async function measureInBrowser(world: World, baseUrl: string, moment: string): 
       const page = await context.newPage();
       await page.goto(`${baseUrl}/document/${world.documentId}/budget/${world.budgetIds[0]}/report`);
       now.push(await gridPainted(page, null));
+      timelines.push(await requestTimeline(page));
       const current = await totalText(page);
       await page.getByTestId('report-as-of').click();
       await page.getByTestId('report-as-of-input').fill(moment.slice(0, 19));
@@ -455,6 +478,9 @@ async function measureInBrowser(world: World, baseUrl: string, moment: string): 
   } finally {
     await browser.close();
   }
+  // The run at the median: what the page waited for, in order.
+  const median = now.indexOf(percentile(now, 0.5));
+  console.log(`  requests of the median run (painted at ${now[median]?.toFixed(0)} ms):\n${timelines[median]}`);
   const figure = (values: number[]) =>
     `p50 ${percentile(values, 0.5).toFixed(0)} ms, p95 ${percentile(values, 0.95).toFixed(0)} ms (${values.length} runs; load ${load()})`;
   report('Chromium: navigation → grid painted', `≤ ${TARGETS.browserP95Ms} ms`, figure(now), percentile(now, 0.95) <= TARGETS.browserP95Ms);
@@ -534,7 +560,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await app.close();
-    await dropDatabase(adminUrl, databaseName).catch(() => undefined);
+    if (keepDatabase) console.log(`kept the database: ${databaseUrl}`);
+    else await dropDatabase(adminUrl, databaseName).catch(() => undefined);
     await server?.stop();
     await rm(tmp, { recursive: true, force: true });
   }
