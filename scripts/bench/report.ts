@@ -461,7 +461,9 @@ async function measureInBrowser(world: World, baseUrl: string, moment: string): 
   const timelines: string[] = [];
   try {
     for (let run = 0; run < BROWSER_RUNS; run++) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'et-EE', timezoneId: 'UTC' });
+      // A browser the member signed in with: the session cookie, and the session the web remembers in localStorage.
+      const signedIn = { cookies: [], origins: [{ origin: baseUrl, localStorage: [{ name: 'eelarve.session', value: JSON.stringify(world.user) }] }] };
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'et-EE', timezoneId: 'UTC', storageState: signedIn });
       await context.addCookies(world.cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
       const page = await context.newPage();
       await page.goto(`${baseUrl}/document/${world.documentId}/budget/${world.budgetIds[0]}/report`);

@@ -267,6 +267,33 @@ describe('web: the budget report (browser)', () => {
     expect(await totalCell(page, 'calc1').textContent()).toBe('18,75 %');
   }, 120_000);
 
+  it('asks for the report at navigation, before the budget is read, and only once', async () => {
+    const page = await suite.openPage();
+    await signIn(page, suite.server.admin);
+    const reports: string[] = [];
+    let reportAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => {
+      reportAsked = resolve;
+    });
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith(`/api/budget/${budgetId}/report`)) {
+        reports.push(request.postData() ?? '');
+        reportAsked();
+      }
+    });
+    // The screen mounts only once the budget is read: holding that answer until the report is asked
+    // passes only if the route asked for it by itself (and would hang otherwise).
+    await page.route(`**/api/budget/${budgetId}`, async (route) => {
+      await asked;
+      await route.continue();
+    });
+    await page.goto(`/document/${documentId}/budget/${budgetId}/report`);
+    await ready(page);
+    await eventually(() => totalCell(page, 'base').textContent()).toBe(money('1 600,00'));
+    // The screen found the answer under the request it computed itself: no second report.
+    expect(reports).toHaveLength(1);
+  }, 120_000);
+
   it('reads in English, and axe finds nothing serious', async () => {
     const page = await suite.openPage();
     await signIn(page, suite.server.admin);

@@ -7,7 +7,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { createRouter } from './router';
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
-  const [router] = useState(createRouter);
+  const [router] = useState(() => createRouter(queryClient));
   return (
     <I18nProvider>
       <ErrorBoundary>

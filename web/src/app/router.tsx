@@ -1,4 +1,5 @@
 import { ADMIN_ROUTE } from '@eelarve/shared';
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AccountPage } from '../features/account/AccountPage';
 import { ConfirmEmailPage } from '../features/account/ConfirmEmailPage';
@@ -25,7 +26,7 @@ import { RouteError } from './RouteError';
 import { SignedInFrame } from './SignedInFrame';
 
 /** Routes of spec 1, section 2; each area behind the privilege gate its menu entry uses. */
-export function createRouter() {
+export function createRouter(queryClient: QueryClient) {
   return createBrowserRouter([
     {
       element: <AuthGate />,
@@ -64,7 +65,7 @@ export function createRouter() {
                   children: [
                     { index: true, element: <DashboardPage /> },
                     // Spec 2, section 2: documents and their budgets, classifiers, schemes and settings.
-                    ...documentRoutes,
+                    ...documentRoutes(queryClient),
                     { path: '/account', element: <AccountPage /> },
                     {
                       path: '/settings',

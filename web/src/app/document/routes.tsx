@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router';
 import { Navigate } from 'react-router';
 import { BudgetCreatePage, BudgetEditPage } from '../../features/budgets/BudgetFormPage';
@@ -12,6 +13,7 @@ import { canViewRecords } from '../../features/records/access';
 import { BudgetRecordActions } from '../../features/records/import/BudgetRecordActions';
 import { MonitoringImportReport } from '../../features/records/import/MonitoringImportReport';
 import { RecordsPage } from '../../features/records/RecordsPage';
+import { prefetchReportOpening } from '../../features/report/report-prefetch';
 import { ReportScreen } from '../../features/report/ReportScreen';
 import { RequireAccess } from '../guards';
 import { SchemesTab } from '../../features/schemes/SchemesTab';
@@ -22,7 +24,7 @@ import { DocumentLayout, RequireDocumentTab } from './DocumentLayout';
  * Spec 2, section 2: the document routes (inside the signed-in shell). Composed here, in the app,
  * because they bring several features together under the current document.
  */
-export const documentRoutes: RouteObject[] = [
+export const documentRoutes = (queryClient: QueryClient): RouteObject[] => [
   { path: '/document/create', element: <DocumentCreatePage /> },
   {
     path: '/document/:documentId',
@@ -37,7 +39,17 @@ export const documentRoutes: RouteObject[] = [
         element: <BudgetLayout />,
         children: [
           { index: true, element: <Navigate to="report" replace /> },
-          { path: 'report', element: <BudgetReportPage importReport={MonitoringImportReport} report={ReportScreen} /> },
+          {
+            path: 'report',
+            element: <BudgetReportPage importReport={MonitoringImportReport} report={ReportScreen} />,
+            // The report's reads start at navigation (report-prefetch.ts); the loader does not wait for them.
+            loader: ({ params }) => {
+              prefetchReportOpening(queryClient, params.documentId ?? '', params.budgetId ?? '');
+              return null;
+            },
+            // Only a change of budget asks again (the screen's own changes are its queries').
+            shouldRevalidate: ({ currentParams, nextParams }) => currentParams.budgetId !== nextParams.budgetId,
+          },
           {
             path: 'sub-budgets/:schemeId?',
             element: (

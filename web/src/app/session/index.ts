@@ -3,3 +3,4 @@ export { fetchMe, ME_QUERY_KEY, meQueryOptions, useCurrentUser, useMeQuery, useR
 export { logout, useEnterOccupation, useFreshMe, useLogout, useStartSession } from './api';
 export { isUsableWith, type OccupationSummary, orderOccupations } from './occupations';
 export { createUnauthorizedHandler, resetClientState } from './session';
+export { readSession } from './session-storage';

@@ -1,6 +1,7 @@
 import {
   type Document,
   REPORT_FILTERS_MAX,
+  type ReportColumnsSettings,
   type ReportFilter,
   type ReportRequest,
   type ReportViewSettings,
@@ -47,6 +48,46 @@ function initialView(remembered: Partial<ReportViewSettings> | undefined, defaul
   };
 }
 
+/** What the screen reads before it can ask for the report (spec 3, section 2: the setting, then the filters). */
+export interface ReportOpeningReads {
+  remembered: Partial<ReportViewSettings> | undefined;
+  rememberedColumns: Partial<ReportColumnsSettings> | undefined;
+  views: readonly StoredSetting[] | undefined;
+  schemes: readonly Scheme[];
+}
+
+/** The view and columns the screen opens with, from its reads. */
+export function openingState(reads: ReportOpeningReads): { view: ViewState; columns: ColumnsState } {
+  return { view: initialView(reads.remembered, firstView(reads.views), reads.schemes), columns: columnsOfSettings(reads.rememberedColumns) };
+}
+
+/** The chips of a view: every filter the scheme and the document's classifiers offer, with the view's choices. */
+export function viewFilters(view: ViewState, masterClassifierId: string | null, classifierIds: readonly string[]): ReportFilter[] {
+  return mergeFilters(filterDefinitions(view.schemeId, masterClassifierId, classifierIds), view.filters, view.filtersOrder);
+}
+
+/** The report request of a state; null until a scheme is known. The route's prefetch asks the same (report-prefetch.ts). */
+export function reportRequestOf(
+  view: ViewState | null,
+  filters: readonly ReportFilter[],
+  columns: ColumnsState,
+  moment: { asOf: string | null; after: string | null } = { asOf: null, after: null },
+): ReportRequest | null {
+  if (!view?.schemeId) return null;
+  return {
+    schemeId: view.schemeId,
+    groupingClassifierId: view.groupingClassifierId,
+    filters: activeFilters(filters),
+    basePeriod: columns.basePeriod,
+    comparisons: requestComparisons(columns),
+    calcColumns: columns.calcColumns,
+    expansion: columns.expansion,
+    componentColumns: columns.componentColumns,
+    ...(moment.asOf ? { asOf: moment.asOf } : {}),
+    ...(moment.after && !moment.asOf ? { after: moment.after } : {}),
+  };
+}
+
 export function viewSettingsOf(view: ViewState, filters: readonly ReportFilter[]): ReportViewSettings {
   return {
     rememberedSchemeId: view.schemeId,
@@ -77,34 +118,22 @@ export function useReportState(document: Document, budgetId: string) {
   const filtersRead = settingRead && !views.isPending && !schemes.isPending && !classifiers.isPending;
   useEffect(() => {
     if (view !== null || !filtersRead || !schemes.data) return;
-    setView(initialView(remembered.data?.settings, firstView(views.data), schemes.data));
-    setColumns(columnsOfSettings(rememberedColumns.data?.settings));
+    const opening = openingState({
+      remembered: remembered.data?.settings,
+      rememberedColumns: rememberedColumns.data?.settings,
+      views: views.data,
+      schemes: schemes.data,
+    });
+    setView(opening.view);
+    setColumns(opening.columns);
   }, [view, filtersRead, schemes.data, remembered.data, views.data, rememberedColumns.data]);
 
   const classifierIds = useMemo(() => (classifiers.data ?? []).map((classifier) => classifier.id), [classifiers.data]);
   const filters = useMemo(
-    () => (view ? mergeFilters(filterDefinitions(view.schemeId, document.masterClassifierId, classifierIds), view.filters, view.filtersOrder) : []),
+    () => (view ? viewFilters(view, document.masterClassifierId, classifierIds) : []),
     [view, document.masterClassifierId, classifierIds],
   );
-
-  const request = useMemo<ReportRequest | null>(
-    () =>
-      view?.schemeId
-        ? {
-            schemeId: view.schemeId,
-            groupingClassifierId: view.groupingClassifierId,
-            filters: activeFilters(filters),
-            basePeriod: columns.basePeriod,
-            comparisons: requestComparisons(columns),
-            calcColumns: columns.calcColumns,
-            expansion: columns.expansion,
-            componentColumns: columns.componentColumns,
-            ...(asOf ? { asOf } : {}),
-            ...(after && !asOf ? { after } : {}),
-          }
-        : null,
-    [view, filters, columns, after, asOf],
-  );
+  const request = useMemo(() => reportRequestOf(view, filters, columns, { asOf, after }), [view, filters, columns, after, asOf]);
   const report = useQuery(reportQuery(budgetId, request));
 
   useRememberedWrites(view, filters, columns, remember.mutate);
