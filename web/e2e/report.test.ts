@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, call, documentWithMaster, seriousViolations, signIn } from './harness';
+import { reportOpeningPaths } from '../src/features/report/opening-paths';
 import { estonianTextsOn, useEnglish } from './record-english';
 import { columnMenu, eventually, grid, ready, rowNamed, rows, totalCell } from './report-screen';
 
@@ -267,10 +268,15 @@ describe('web: the budget report (browser)', () => {
     expect(await totalCell(page, 'calc1').textContent()).toBe('18,75 %');
   }, 120_000);
 
-  it('asks for the report at navigation, before the budget is read, and only once', async () => {
+  it('asks for the report at navigation, before the budget is read, and only once; its first reads start with the page, each once', async () => {
     const page = await suite.openPage();
     await signIn(page, suite.server.admin);
     const reports: string[] = [];
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname.startsWith('/api/')) reads.push(url.pathname + url.search);
+    });
     let reportAsked: () => void = () => undefined;
     const asked = new Promise<void>((resolve) => {
       reportAsked = resolve;
@@ -292,6 +298,14 @@ describe('web: the budget report (browser)', () => {
     await eventually(() => totalCell(page, 'base').textContent()).toBe(money('1 600,00'));
     // The screen found the answer under the request it computed itself: no second report.
     expect(reports).toHaveLength(1);
+    // public/early-reads.js started these before the app loaded, and the app took those answers.
+    for (const path of ['/api/auth/me', ...reportOpeningPaths(documentId, budgetId)])
+      expect(
+        reads.filter((read) => read === path),
+        path,
+      ).toHaveLength(1);
+    const earlyLeft = await page.evaluate(() => (window as unknown as { __eelarveEarlyReads?: Map<string, unknown> }).__eelarveEarlyReads?.size);
+    expect(earlyLeft).toBe(0);
   }, 120_000);
 
   it('reads in English, and axe finds nothing serious', async () => {

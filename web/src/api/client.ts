@@ -1,4 +1,5 @@
 import { recordApiInfo } from './api-info';
+import { takeEarlyRead } from './early-reads';
 import { ApiError, codeForStatus } from './errors';
 
 export interface RequestOptions {
@@ -31,13 +32,16 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : await encodeBody(body, gzip),
-      credentials: 'same-origin',
-      signal,
-    });
+    // A read the page started before the app loaded (public/early-reads.js) answers the app's first ask.
+    const early = method === 'GET' && signal === undefined ? takeEarlyRead(path) : undefined;
+    response = await (early ??
+      fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : await encodeBody(body, gzip),
+        credentials: 'same-origin',
+        signal,
+      }));
   } catch (cause) {
     if (signal?.aborted) throw cause;
     throw new ApiError(0, 'NETWORK_ERROR', cause instanceof Error ? cause.message : undefined);

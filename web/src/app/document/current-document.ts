@@ -2,6 +2,7 @@ import { BUDGET_LIMITS, type Document } from '@eelarve/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { useOutletContext } from 'react-router';
 import { api } from '../../api';
+import { documentPath } from './paths';
 
 /**
  * The current document, shared by every screen under /document/{documentId}: the document layout
@@ -30,7 +31,7 @@ export const documentKeys = {
 
 /** One document: a missing one is not retried (the layout says it was not found). */
 export const documentQuery = (documentId: string) =>
-  queryOptions({ queryKey: documentKeys.one(documentId), queryFn: () => api.get<Document>(`/api/document/${enc(documentId)}`), retry: false });
+  queryOptions({ queryKey: documentKeys.one(documentId), queryFn: () => api.get<Document>(documentPath(documentId)), retry: false });
 
 /** The organisation's documents in their order (the sider, copy sources). */
 export const documentListQuery = (organizationId: string) =>

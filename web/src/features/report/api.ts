@@ -20,6 +20,7 @@ import { reportSumsByKey } from '@eelarve/shared';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
 import type { MutationCallbacks } from '../../app/mutation';
+import { classifiersPath, schemesPath, storedSettingsPath, userSettingPath } from './opening-paths';
 
 /**
  * The report screen's calls (spec 3, section 7; issue 12): the report itself, the user settings
@@ -65,10 +66,7 @@ interface UserSettingAnswer<T> {
 export const reportUserSettingQuery = <T extends 'REPORT' | 'REPORT_COLUMNS'>(type: T, documentId: string, budgetId: string) =>
   queryOptions({
     queryKey: reportKeys.userSetting(type, budgetId),
-    queryFn: () =>
-      api.get<UserSettingAnswer<T extends 'REPORT' ? ReportViewSettings : ReportColumnsSettings>>(
-        `/api/user-settings?type=${type}&documentId=${enc(documentId)}&budgetId=${enc(budgetId)}`,
-      ),
+    queryFn: () => api.get<UserSettingAnswer<T extends 'REPORT' ? ReportViewSettings : ReportColumnsSettings>>(userSettingPath(type, documentId, budgetId)),
     staleTime: Number.POSITIVE_INFINITY,
   });
 
@@ -76,16 +74,16 @@ export const reportUserSettingQuery = <T extends 'REPORT' | 'REPORT_COLUMNS'>(ty
 export const storedSettingsQuery = (documentId: string, budgetId: string, type: StoredSettingType) =>
   queryOptions({
     queryKey: reportKeys.stored(documentId, budgetId, type),
-    queryFn: () => api.get<StoredSetting[]>(`/api/stored-settings?documentId=${enc(documentId)}&budgetId=${enc(budgetId)}&type=${type}`),
+    queryFn: () => api.get<StoredSetting[]>(storedSettingsPath(documentId, budgetId, type)),
   });
 
 export const schemesQuery = (documentId: string) =>
-  queryOptions({ queryKey: reportKeys.schemes(documentId), queryFn: () => api.get<Scheme[]>(`/api/document/${enc(documentId)}/schemas`) });
+  queryOptions({ queryKey: reportKeys.schemes(documentId), queryFn: () => api.get<Scheme[]>(schemesPath(documentId)) });
 
 export const classifiersQuery = (documentId: string) =>
   queryOptions({
     queryKey: reportKeys.classifiers(documentId),
-    queryFn: () => api.get<Classifier[]>(`/api/document/${enc(documentId)}/classifiers?includeMeta=false`),
+    queryFn: () => api.get<Classifier[]>(classifiersPath(documentId)),
     retry: false,
   });
 
