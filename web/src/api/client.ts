@@ -1,5 +1,5 @@
 import { recordApiInfo } from './api-info';
-import { takeEarlyRead } from './early-reads';
+import { earlyReadKey, takeEarlyRead } from './early-reads';
 import { ApiError, codeForStatus } from './errors';
 
 export interface RequestOptions {
@@ -30,15 +30,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (body !== undefined && gzip) headers['Content-Encoding'] = 'gzip';
 
+  const json = body === undefined ? undefined : JSON.stringify(body);
   let response: Response;
   try {
-    // A read the page started before the app loaded (public/early-reads.js) answers the app's first ask.
-    const early = method === 'GET' && signal === undefined ? takeEarlyRead(path) : undefined;
-    response = await (early ??
+    response = await (earlyResponse(method, path, json, signal, gzip) ??
       fetch(path, {
         method,
         headers,
-        body: body === undefined ? undefined : await encodeBody(body, gzip),
+        body: json === undefined ? undefined : await encodeBody(json, gzip),
         credentials: 'same-origin',
         signal,
       }));
@@ -67,10 +66,17 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 /** JSON text, or its gzip (CompressionStream: a 100,000-row import shrinks about tenfold). */
-async function encodeBody(body: unknown, gzip: boolean): Promise<BodyInit> {
-  const json = JSON.stringify(body);
+async function encodeBody(json: string, gzip: boolean): Promise<BodyInit> {
   if (!gzip) return json;
   return new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
+}
+
+/** A read the page started before the app loaded (public/early-reads.js): it answers the app's first ask of the same read. */
+function earlyResponse(method: string, path: string, json: string | undefined, signal: AbortSignal | undefined, gzip: boolean) {
+  if (signal !== undefined || gzip) return undefined;
+  if (method === 'GET' && json === undefined) return takeEarlyRead(earlyReadKey('GET', path));
+  if (method === 'POST' && json !== undefined) return takeEarlyRead(earlyReadKey('POST', path, json));
+  return undefined;
 }
 
 async function readErrorBody(response: Response): Promise<Record<string, unknown> | null> {

@@ -20,6 +20,7 @@ import { reportSumsByKey } from '@eelarve/shared';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api';
 import type { MutationCallbacks } from '../../app/mutation';
+import { rememberReportOpening } from './opening-memory';
 import { classifiersPath, schemesPath, storedSettingsPath, userSettingPath } from './opening-paths';
 
 /**
@@ -51,7 +52,10 @@ export const reportKeys = {
 export const reportQuery = (budgetId: string, request: ReportRequest | null) =>
   queryOptions({
     queryKey: reportKeys.data(budgetId, request ?? { schemeId: '' }),
-    queryFn: async () => reportSumsByKey(await api.post<ReportResponse>(`/api/budget/${enc(budgetId)}/report`, request)),
+    queryFn: async () => {
+      if (request) rememberReportOpening(budgetId, request);
+      return reportSumsByKey(await api.post<ReportResponse>(`/api/budget/${enc(budgetId)}/report`, request));
+    },
     enabled: request !== null,
     placeholderData: keepPreviousData,
     retry: false,
