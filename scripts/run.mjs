@@ -5,6 +5,7 @@ import { execSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { serviceNodeFlags } from './service-flags.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const command = process.argv[2];
@@ -122,7 +123,7 @@ function vitest(paths = []) {
 
 /** A service's entry (no pnpm/tsx wrapper in between) in its own process group, so only we signal it. */
 function startService(entry, env) {
-  return spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env, detached: true });
+  return spawn(process.execPath, [...serviceNodeFlags(), '--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env, detached: true });
 }
 
 /** Resolves once the gateway answers HTTP (its database is up and migrated, DATA_DIR/postgres.json written). */

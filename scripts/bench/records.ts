@@ -45,6 +45,7 @@ import { testConfig } from '@eelarve/testing/server';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { cpuNow, mainThreadSeconds, postmasterPidOf, processSeconds } from './cpu';
+import { serviceNodeFlags } from '../service-flags.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RECORDS_TOTAL = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -257,7 +258,12 @@ interface Product {
 
 /** `onLine`: the process's log lines (stdout), else they are dropped. */
 function startService(entry: string, env: NodeJS.ProcessEnv, onLine?: (line: string) => void): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: ROOT, env, stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'] });
+  // With the flags npm start gives the services (their heap bound: scripts/service-flags.mjs).
+  const child = spawn(process.execPath, [...serviceNodeFlags(), '--import', 'tsx', entry], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
+  });
   if (onLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLine);
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal === null) console.error(`${entry} stopped with exit code ${code}`);
