@@ -204,4 +204,77 @@ describe('report projector', () => {
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM read.report_record_versions`.execute(spec.db);
     expect(rows[0]?.n).toBe(1);
   });
+
+  it('answers a scheme of one classifier in two halves at once exactly as one statement, the halves merged in the tree order', async () => {
+    const schemeId = newId();
+    const kind = newId();
+    const subBudget = (name: string, code: string | null) => ({
+      subBudgetId: newId(),
+      name,
+      classifiers: code === null ? {} : { [konto]: code },
+      preselections: {},
+    });
+    // Names out of code order, one sub-budget without a code, and records fitting none (the -2 row).
+    const subBudgets = [
+      subBudget('Sport', '4500'),
+      subBudget('Haridus', '4600'),
+      subBudget('Kultuur', '4400'),
+      subBudget('Muu', null),
+      subBudget('Amet', '4700'),
+    ];
+    const scheme = (type: string, data: object): GivenEvent => ({
+      stream: `document-schemes-${documentId}`,
+      type,
+      data: { documentId, organizationId, ...data },
+    });
+    const rows = [
+      ['4500', 'A', '10.5'],
+      ['4500', 'B', '2'],
+      ['4600', 'A', '7'],
+      ['4400', 'C', '1.25'],
+      ['4700', 'B', '3'],
+      ['4800', 'A', '100'],
+    ].map(([code, item, amount], index) => ({
+      recordId: newId(),
+      name: `R${index}`,
+      amount: amount as string,
+      classifiers: { [konto]: code as string, [kind]: item as string },
+    }));
+    await spec.given(
+      scheme('SchemeCreated', {
+        schemeId,
+        name: 'Kontod',
+        fieldName: 'kontod',
+        description: '',
+        displayOrder: 1,
+        classifierList: [{ classifierId: konto, type: 'MAIN' }],
+      }),
+      scheme('SubBudgetsAdded', { schemeId, subBudgets }),
+      imported([...rows, { recordId: newId(), name: 'Ilma kontota', amount: '0.75', classifiers: { [kind]: 'A' } }]),
+      promoted(rows[1]?.recordId as string, true, 2),
+    );
+    const query: ReportQuery = {
+      schemeId,
+      schemeClassifierIds: [konto],
+      grouping: { classifierId: kind, parentClassifierId: null },
+      sources: [{ budgetIds: [budgetId], asOf: null, readableSubBudgetIds: null }],
+      columns: [{ key: 'base', sources: [0], months: null }],
+      listedSubBudgetIds: null,
+      classifierConditions: [],
+      subBudgetCondition: null,
+    };
+    const halves = await reportAggregates(spec.read, query);
+    const single = await reportAggregates(spec.read, query, { split: 'never' });
+    expect(halves).toEqual(single);
+    expect(halves[0]?.sums).toEqual(['124.5']);
+    // Sub-budgets in name order, each with its items; the one without a code holds the record without one; the -2 row last.
+    expect(halves.filter((row) => row.level === 1).map((row) => [row.sub_budget_name ?? row.sub_budget_id, row.sums[0]])).toEqual([
+      ['Amet', '3'],
+      ['Haridus', '7'],
+      ['Kultuur', '1.25'],
+      ['Muu', '0.75'],
+      ['Sport', '12.5'],
+      ['-2', '100'],
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import { sumAmounts } from '@eelarve/shared';
 import { type RawBuilder, sql } from 'kysely';
 import type { ReadDatabase } from '../read-models';
 import { SHARED_FACT_ID } from './projector';
@@ -139,12 +140,18 @@ function readableKeys(source: ReportSource, key: (column: string) => RawBuilder<
  * then and ended since is added back (1), one begun and ended since never counted. So the cost
  * grows with the changes since the moment, not with the budget.
  */
-function sourceRows(source: ReportSource, index: number, query: ReportQuery, key: (column: string) => RawBuilder<unknown>): RawBuilder<unknown> {
+function sourceRows(
+  source: ReportSource,
+  index: number,
+  query: ReportQuery,
+  key: (column: string) => RawBuilder<unknown>,
+  inPart: (column: string) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const conditions = query.classifierConditions;
   const budgets = sql`${[...source.budgetIds]}::uuid[]`;
   const current = sql`SELECT ${index}::int AS source, f.classifiers, f.record_id, f.amount, f.cumulative, f.records
     FROM read.report_facts f WHERE f.budget_id = ANY(${budgets}) AND ${classifierWhere(conditions, 'f.classifiers')}
-     AND ${readableKeys(source, key, 'f.classifiers')}`;
+     AND ${readableKeys(source, key, 'f.classifiers')} AND ${inPart('f.classifiers')}`;
   if (source.asOf === null) return current;
   const asOf = sql`${source.asOf}::timestamptz`;
   return sql`${current}
@@ -152,7 +159,7 @@ function sourceRows(source: ReportSource, index: number, query: ReportQuery, key
     SELECT ${index}::int, v.classifiers, ${VERSION_FACT_ID}, v.sign * v.amount, ${VERSION_CUMULATIVE}, v.sign
       FROM (SELECT v.*, CASE WHEN v.valid_from_at > ${asOf} THEN -1 ELSE 1 END AS sign FROM read.report_record_versions v
              WHERE v.budget_id = ANY(${budgets}) AND v.changed_at > ${asOf} AND (v.valid_from_at <= ${asOf} OR v.valid_to_at IS NULL)
-               AND ${classifierWhere(conditions, 'v.classifiers')} AND ${readableKeys(source, key, 'v.classifiers')}) v`;
+               AND ${classifierWhere(conditions, 'v.classifiers')} AND ${readableKeys(source, key, 'v.classifiers')} AND ${inPart('v.classifiers')}) v`;
 }
 
 function subBudgetWhere(condition: SubBudgetCondition | null, id: string, name: string): RawBuilder<unknown> {
@@ -236,6 +243,34 @@ export function reportLevels(grouping: ReportQuery['grouping']): ('sub' | 'paren
 }
 
 /**
+ * One of the two halves a report's statement can be split into, to run on two connections at once
+ * (reportAggregates): the scheme's sub-budgets alternate between them in the tree's order, and each
+ * half reads only its sub-budgets' facts; the second also takes the facts that fit none (the -2 row).
+ * Only for a scheme of one classifier: a fact's code of it then names its sub-budget, so the
+ * halves' rows are disjoint below the total (with more classifiers a fact whose first code is a
+ * sub-budget's may still fit none, and both halves would have a -2 row).
+ */
+export type ReportPart = 0 | 1;
+
+function partOfScheme(query: ReportQuery, part: ReportPart) {
+  const [classifierId] = query.schemeClassifierIds;
+  if (query.schemeClassifierIds.length !== 1 || classifierId === undefined) throw new Error('a report is split only for a scheme of one classifier');
+  const code = (column: string) => sql`(${sql.raw(column)} ->> ${literal(classifierId)})`;
+  // The first half: every other sub-budget in the tree's order that has a code (one without matches facts without it).
+  const firstHalf = sql`(rank % 2 = 1 AND code IS NOT NULL)`;
+  return {
+    ctes: (key: RawBuilder<unknown>) => sql`sub_all AS (
+      SELECT id::text AS id, name, ${key} AS key, ${code('classifiers')} AS code, row_number() OVER (ORDER BY name, id::text) AS rank
+        FROM read.sub_budgets WHERE scheme_id = ${query.schemeId}::uuid),
+    first_codes AS (SELECT code FROM sub_all WHERE ${firstHalf}),
+    sub AS (SELECT id, name, key, rank FROM sub_all WHERE ${part === 0 ? firstHalf : sql`NOT ${firstHalf}`})`,
+    // A hashed SubPlan per fact row: as a bare IN the planner made it a semi join and, misjudging the
+    // facts, rescanned the codes for each of them (a half took 370 ms instead of 170).
+    factsIn: (column: string) => sql`(${code(column)} IN (SELECT code FROM first_codes)) ${part === 0 ? sql`IS TRUE` : sql`IS NOT TRUE`}`,
+  };
+}
+
+/**
  * The report's statement (EXPLAIN it to see the plan; `pnpm bench:report --explain` prints the
  * slowest). The facts are summed in two steps: every column at once per sub-budget key, item and
  * promoted record (each fact row adds only to the columns of its source), which shrinks the rows
@@ -244,7 +279,7 @@ export function reportLevels(grouping: ReportQuery['grouping']): ('sub' | 'paren
  * column after the ordering's columns: with a column per sum, every comparison of the final sort
  * stepped over 20 text columns to reach its keys (a fifth of the statement's time).
  */
-export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<string, unknown>> {
+export function reportAggregatesSql(query: ReportQuery, part: ReportPart | null = null): RawBuilder<Record<string, unknown>> {
   const { grouping } = query;
   const levels = reportLevels(grouping);
   const groupedLevels = sql.raw(levels.join(', '));
@@ -259,12 +294,17 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
     ref: sql.ref(`k${index}`),
   }));
   const leafKey = sql`jsonb_build_array(${sql.join(codes.map((code) => sql`to_jsonb(s.${code.ref})`))})`;
+  const split = part === null ? null : partOfScheme(query, part);
   return sql<Record<string, unknown>>`
-    WITH sub AS (
-      SELECT id::text AS id, name, ${schemeKey('classifiers')} AS key FROM read.sub_budgets WHERE scheme_id = ${query.schemeId}::uuid),
+    WITH ${
+      split
+        ? split.ctes(schemeKey('classifiers'))
+        : sql`sub AS (
+      SELECT id::text AS id, name, ${schemeKey('classifiers')} AS key, NULL::bigint AS rank FROM read.sub_budgets WHERE scheme_id = ${query.schemeId}::uuid)`
+    },
     grp AS (${grouping ? groupingItems(grouping) : sql`SELECT NULL::text AS code, NULL::text AS name, NULL::text AS parent WHERE false`}),
     src AS (${sql.join(
-      query.sources.map((source, index) => sourceRows(source, index, query, schemeKey)),
+      query.sources.map((source, index) => sourceRows(source, index, query, schemeKey, split?.factsIn ?? (() => sql`true`))),
       sql` UNION ALL `,
     )}),
     pre AS (
@@ -293,7 +333,7 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
     SELECT agg.level, agg.sub, sub.name AS sub_budget_name, agg.parent, agg.item, agg.rec, agg.gp, agg.gi, agg.gr,
            CASE WHEN agg.rec IS NOT NULL THEN (SELECT v.name FROM read.report_record_versions v WHERE v.record_id = agg.rec
                                                 ORDER BY v.valid_from_commit DESC, v.valid_from_prepare DESC LIMIT 1) END AS record_name,
-           item_names.name AS item_name, parent_names.name AS parent_name, agg.sums
+           item_names.name AS item_name, parent_names.name AS parent_name, sub.rank AS sub_rank, agg.sums
       FROM agg LEFT JOIN sub ON sub.id = agg.sub
       -- Names by joins, not a subquery per row (5,600 rows: a third of the statement's time).
       LEFT JOIN (SELECT DISTINCT ON (code) code, name FROM grp ORDER BY code, name) item_names ON item_names.code = agg.item
@@ -313,16 +353,15 @@ export function reportAggregatesSql(query: ReportQuery): RawBuilder<Record<strin
  */
 const REPORT_WORK_MEMORY = '16MB';
 
-/** The report's rows in tree order (each group before its children, the -2 row last), the total first. */
-export async function reportAggregates(read: ReadDatabase, query: ReportQuery): Promise<ReportAggregateRow[]> {
-  const run = async (db: ReadDatabase) => {
-    // For this transaction: the memory above, and no parallel workers (their partial sums reach the
-    // leader serialised, and combining the bench's 15,000 partial groups of 20 numeric sums cost more than they saved).
-    await sql`SELECT set_config('work_mem', ${REPORT_WORK_MEMORY}, true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(db);
-    return reportAggregatesSql(query).execute(db);
-  };
-  const rows = read.isTransaction ? await run(read) : await read.transaction().execute(run);
-  return rows.rows.map((row) => ({
+/** A statement's row as the gateway reads it, with the rank of its sub-budget in the tree (null: the total and the -2 row). */
+type RankedRow = ReportAggregateRow & { rank: number | null };
+
+async function runStatement(db: ReadDatabase, query: ReportQuery, part: ReportPart | null): Promise<RankedRow[]> {
+  // For this transaction: the memory above, and no parallel workers (their partial sums reach the
+  // leader serialised, and combining the bench's 15,000 partial groups of 20 numeric sums cost more than they saved).
+  await sql`SELECT set_config('work_mem', ${REPORT_WORK_MEMORY}, true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(db);
+  const { rows } = await reportAggregatesSql(query, part).execute(db);
+  return rows.map((row) => ({
     level: Number(row.level),
     sub_budget_id: row.sub as string | null,
     sub_budget_name: row.sub_budget_name as string | null,
@@ -333,5 +372,105 @@ export async function reportAggregates(read: ReadDatabase, query: ReportQuery): 
     record_id: row.rec as string | null,
     record_name: row.record_name as string | null,
     sums: query.columns.length === 0 ? [] : (row.sums as string).split(' '),
+    rank: row.sub_rank === null || row.sub_rank === undefined ? null : Number(row.sub_rank),
   }));
+}
+
+/**
+ * Reports split in two at once per process: each holds two connections of the pool, and the first
+ * waits for the second's to import its snapshot, so they are bounded (a further report runs as one
+ * statement) and can never hold the whole pool waiting for each other.
+ */
+const MAX_SPLIT_REPORTS = 2;
+let splitReports = 0;
+
+export interface ReportAggregatesOptions {
+  /** 'auto' (default): in two halves at once where it can be (reportAggregates); 'never': one statement. */
+  split?: 'auto' | 'never';
+}
+
+/**
+ * The report's rows in tree order (each group before its children, the -2 row last), the total
+ * first. A scheme of one classifier is computed in two halves at once, on two connections that
+ * share one snapshot (pg_export_snapshot; SET TRANSACTION SNAPSHOT), so the answer is of one
+ * moment as a single statement's: PostgreSQL runs a statement on one core, and the bench's
+ * largest report took 230 ms in one statement and 170 ms in two halves on two cores. The halves'
+ * rows are merged by their sub-budgets' order and their totals added (exact decimals).
+ */
+export async function reportAggregates(read: ReadDatabase, query: ReportQuery, options: ReportAggregatesOptions = {}): Promise<ReportAggregateRow[]> {
+  const splittable = (options.split ?? 'auto') === 'auto' && !read.isTransaction && query.schemeClassifierIds.length === 1 && splitReports < MAX_SPLIT_REPORTS;
+  if (!splittable) {
+    const rows = read.isTransaction ? await runStatement(read, query, null) : await read.transaction().execute((db) => runStatement(db, query, null));
+    return rows.map(withoutRank);
+  }
+  splitReports++;
+  try {
+    const [first, second] = await inTwoHalves(read, query);
+    return mergeHalves(first, second, query.columns.length).map(withoutRank);
+  } finally {
+    splitReports--;
+  }
+}
+
+const withoutRank = ({ rank: _rank, ...row }: RankedRow): ReportAggregateRow => row;
+
+/** Both halves, each in its own REPEATABLE READ transaction, the second on the first's snapshot. */
+async function inTwoHalves(read: ReadDatabase, query: ReportQuery): Promise<[RankedRow[], RankedRow[]]> {
+  const snapshot = settable<string>();
+  const imported = settable<void>();
+  const first = read
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (db) => {
+      const { rows } = await sql<{ id: string }>`SELECT pg_export_snapshot() AS id`.execute(db);
+      snapshot.resolve(rows[0]?.id ?? '');
+      const answer = await runStatement(db, query, 0);
+      // An exported snapshot lives as long as its transaction: it stays open until the second half has it.
+      await imported.promise;
+      return answer;
+    })
+    .catch((error: unknown) => {
+      snapshot.reject(error);
+      throw error;
+    });
+  const second = read
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (db) => {
+      try {
+        await sql`SET TRANSACTION SNAPSHOT ${sql.lit(await snapshot.promise)}`.execute(db);
+      } finally {
+        imported.resolve();
+      }
+      return runStatement(db, query, 1);
+    });
+  return Promise.all([first, second]);
+}
+
+function settable<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  // A rejection nobody waits for (the other half failed first) is not an unhandled one.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/** The halves as one answer: the totals added, then the sub-budgets' rows in the tree's order (the -2 row last). */
+function mergeHalves(first: RankedRow[], second: RankedRow[], columns: number): RankedRow[] {
+  const totals = [first, second].map((rows) => rows.find((row) => row.level === 0));
+  const [a, b] = totals;
+  const total = a && b ? { ...a, sums: Array.from({ length: columns }, (_, index) => sumAmounts([a.sums[index] ?? '0', b.sums[index] ?? '0'])) } : (a ?? b);
+  const order = (row: RankedRow) => row.rank ?? Number.POSITIVE_INFINITY;
+  const [left, right] = [first.filter((row) => row.level > 0), second.filter((row) => row.level > 0)];
+  const merged: RankedRow[] = total ? [total] : [];
+  let [i, j] = [0, 0];
+  while (i < left.length || j < right.length) {
+    const takeLeft = j >= right.length || (i < left.length && order(left[i] as RankedRow) <= order(right[j] as RankedRow));
+    merged.push((takeLeft ? left[i++] : right[j++]) as RankedRow);
+  }
+  return merged;
 }
