@@ -18,7 +18,7 @@
  * `--only=import` runs only the file import, with its phases (the client's, the job's wait in the
  * queue and the worker's logged phases) and the processes' peak memory; `--only=list` imports a
  * budget of BENCH_RECORDS records and measures only the list of a sub-budget (a hundredth of them).
- * BENCH_PORT (3480) is the gateway's port. BENCH_TRACE=1 runs the gateway with its command trace
+ * BENCH_PORT (3480) is the gateway's port; --keep-database (with DATABASE_URL) leaves the built database. BENCH_TRACE=1 runs the gateway with its command trace
  * (EELARVE_TRACE_COMMANDS, every command logged with its phases and overlapping GC pauses) and
  * prints where the slowest 1% of the edits spent their time beside the median edit's phases.
  *
@@ -65,6 +65,8 @@ if (ONLY !== undefined && ONLY !== 'edit' && ONLY !== 'import' && ONLY !== 'list
 const TARGETS = { fileImportS: 20, memoryMiB: 1024, millionS: 180, listP95Ms: 200, editP99Ms: 50 };
 const assertTargets = !process.argv.includes('--no-assert');
 const TRACE = process.env.BENCH_TRACE === '1';
+/** --keep-database (with DATABASE_URL): the built database stays for trying statements on it; its URL is printed. */
+const keepDatabase = process.argv.includes('--keep-database') && process.env.DATABASE_URL !== undefined;
 
 interface Row {
   name: string;
@@ -869,7 +871,8 @@ async function main(): Promise<void> {
   } finally {
     await product?.stop();
     await db.end();
-    await dropDatabase(adminUrl, databaseName).catch(() => undefined);
+    if (keepDatabase) console.log(`kept the database: ${databaseUrl}`);
+    else await dropDatabase(adminUrl, databaseName).catch(() => undefined);
     await server?.stop();
     await rm(tmp, { recursive: true, force: true });
   }
