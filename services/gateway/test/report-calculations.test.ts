@@ -58,4 +58,26 @@ describe('exactCalculatedValue', () => {
     expect(exactCalculatedValue('10.5', '0.0005', 'minus')).toBe('10.4995');
     expect(exactCalculatedValue('0.0005', '0.0004', 'minus')).toBe('0');
   });
+
+  it('answers as calculatedValue at and beside the ties of a percentage, where floating point cannot decide', () => {
+    // a / b × 10^8 = k + 1/2 exactly when a = (2k + 1)·c and b = 2·10^8·c (in millionths); ±1 beside it.
+    const units = (value: bigint) => {
+      const digits = (value < 0n ? -value : value).toString().padStart(7, '0');
+      const text = `${digits.slice(0, -6)}.${digits.slice(-6)}`.replace(/\.?0+$/, '');
+      return value < 0n ? `-${text}` : text;
+    };
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.bigInt({ min: 1n, max: 10n ** 6n }),
+        fc.constantFrom(-1n, 0n, 1n),
+        fc.constantFrom(1n, -1n),
+        (k, c, beside, sign) => {
+          const [first, second] = [units(sign * ((2n * k + 1n) * c + beside)), units(2n * 10n ** 8n * c)];
+          expect(exactCalculatedValue(first, second, 'percent')).toBe(calculatedValue(first, second, 'percent'));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
 });
