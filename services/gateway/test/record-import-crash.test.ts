@@ -39,6 +39,12 @@ const importRow = (importId: string) =>
 const visibleRecords = (importId: string) =>
   one<{ count: number }>(sql`select count(*)::int as count from read.records where import_id = ${importId}`).then((row) => row.count);
 const streamEvents = async (importId: string) => world.server.app.store.readStream(recordImportStreamName(importId));
+/** Manual vacuums of the records read model's table (an import of many rows settles it at the end). */
+const recordsVacuums = () =>
+  one<{ count: number }>(sql`
+    select coalesce(sum(t.vacuum_count), 0)::int as count from pg_stat_user_tables t
+      join projections.checkpoints c on c.schema_name = t.schemaname and c.role = 'active' and c.projector = 'records'
+     where t.relname = 'records'`).then((row) => row.count);
 
 beforeAll(async () => {
   world = await schemesWorld('Tartu Linnavalitsus', 'Viljandi Linnavalitsus');
@@ -87,6 +93,7 @@ async function importAndKill(budget: string, killWhen: (importId: string) => Pro
 
 /** The next worker finishes the import: SUCCESS once, one event per chunk, each row's record once and visible. */
 async function resumedExactlyOnce(budget: string, importId: string): Promise<void> {
+  const vacuumsBefore = await recordsVacuums();
   const second = await startWorker();
   await expect
     .poll(async () => (await admin.request({ method: 'GET', url: `/api/budget/${budget}/import/status` })).json().status, { timeout: 120_000, interval: 250 })
@@ -105,6 +112,8 @@ async function resumedExactlyOnce(budget: string, importId: string): Promise<voi
     sql`select retry_count from pgboss.job where id = (select task_id from operational.record_imports where id = ${importId})`,
   );
   expect(job.retry_count).toBe(1);
+  // Its 20,000 rows settled: the records table vacuumed at once, not left to autovacuum.
+  await expect.poll(recordsVacuums, { timeout: 60_000 }).toBeGreaterThan(vacuumsBefore);
   process.kill(-second.child.pid!, 'SIGINT');
   expect(await second.exited).toBe(0);
 }

@@ -1,4 +1,5 @@
 import { type ImportRecordsCommand, importEventIds, recordImportDecider } from '@eelarve/domain/records/import';
+import { vacuumReadModels } from '@eelarve/projections/maintenance';
 import { DomainError, type ImportRow, importCounts, validateImportRows } from '@eelarve/shared';
 import type { CommandActor } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
@@ -31,6 +32,8 @@ export const RECORDS_IMPORT_POLICY: TaskPolicy = { expireInSeconds: 10 * 60, ret
  */
 const RECORDS_READ_MODEL = 'records';
 const VISIBLE_WAIT_MS = 2 * 60_000;
+/** The read models an import fills in bulk, settled once they hold it (settleReadModels). */
+const FILLED_READ_MODELS = [RECORDS_READ_MODEL, 'report'];
 
 function importCommand(
   row: RecordImportRow,
@@ -64,10 +67,11 @@ function phaseClock() {
   };
 }
 
-async function runImport(context: TaskContext, taskId: string, actor: CommandActor): Promise<void> {
+/** Runs the import; answers where to settle the read models (settleReadModels) when it filled them in bulk, else null. */
+async function runImport(context: TaskContext, taskId: string, actor: CommandActor): Promise<{ position: SettlePosition } | null> {
   const clock = phaseClock();
   const row = await findImportOfTask(context.db, taskId);
-  if (!row?.payload || !(await markProcessing(context.db, row.id))) return;
+  if (!row?.payload || !(await markProcessing(context.db, row.id))) return null;
   const read = readModels(context.db);
   const budget = await currentBudget(read, row.budget_id);
   const facts = await importFacts(read, { budget, subBudgetId: row.sub_budget_id });
@@ -94,11 +98,34 @@ async function runImport(context: TaskContext, taskId: string, actor: CommandAct
   await markSucceeded(context.db, row.id, counts, packReport(errorReport(list, validated)));
   clock.lap('report');
   context.log.info({ importId: row.id, rows: list.length, ms: clock.phases }, 'records import finished');
+  // A retry whose append was done before has no position of its own: its rows were appended long since.
+  return valid.length >= SETTLE_MIN_ROWS ? { position: outcome.position } : null;
+}
+
+/** Where an import's events end: the read models are settled once they hold it. */
+type SettlePosition = Parameters<TaskContext['commands']['awaitReadModels']>[1];
+
+/** Imports from this many rows settle the read models they filled (smaller ones are autovacuum's, as any edit's). */
+const SETTLE_MIN_ROWS = 10_000;
+
+/**
+ * After the import has ended SUCCESS: once the read models hold its rows, they are vacuumed and
+ * analyzed at once (vacuumReadModels), so the lists and reports read on them do not slow for the
+ * minute autovacuum would take. Housekeeping only: a failure is logged, never the import's.
+ */
+async function settleReadModels(context: TaskContext, position: SettlePosition): Promise<void> {
+  try {
+    await context.commands.awaitReadModels(FILLED_READ_MODELS, position, VISIBLE_WAIT_MS);
+    await vacuumReadModels(context.db, FILLED_READ_MODELS);
+  } catch (error) {
+    context.log.warn({ err: error }, 'settling the read models after an import failed');
+  }
 }
 
 async function importOrRefuse(context: TaskContext, taskId: string, actor: CommandActor): Promise<void> {
+  let settle: { position: SettlePosition } | null;
   try {
-    await runImport(context, taskId, actor);
+    settle = await runImport(context, taskId, actor);
   } catch (error) {
     // A refusal is final; anything else (the database away) is retried by the job queue.
     if (error instanceof DomainError) {
@@ -107,6 +134,8 @@ async function importOrRefuse(context: TaskContext, taskId: string, actor: Comma
     }
     throw error;
   }
+  // After runImport has returned, so the import's rows, parsed and checked, are no longer held.
+  if (settle) await settleReadModels(context, settle.position);
 }
 
 export const recordImportTask: TaskDefinition = {
