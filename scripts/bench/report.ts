@@ -308,12 +308,12 @@ async function checkTotals(world: World): Promise<void> {
 }
 
 /**
- * The seeded database as a budget's report finds it between imports: vacuumed and analyzed. Left
- * to itself, autovacuum takes up a million freshly inserted rows about a minute after the bulk
- * load, for about ten seconds of a core, and in a run it landed on the 50 timed reports (their
- * p95 325 ms against 247-280 ms in the same code on a settled copy). Done here, at once and
- * timed (as bench:eventstore settles the server between its runs), so the figures measure the
- * report, not a one-off maintenance pass that overlaps it or not by chance.
+ * The seeded database as a budget's report finds it after its imports: vacuumed and analyzed, as
+ * the import job leaves the read models it filled (vacuumReadModels); the bench appends the
+ * import events itself, so it settles them itself. Left to autovacuum, the million fresh rows
+ * were taken up about a minute after the bulk load, for about ten seconds of a core, and in a
+ * run that landed on the 50 timed reports (their p95 325 ms against 247-280 ms in the same code
+ * on a settled copy). Timed and printed.
  */
 async function settle(db: pg.Pool): Promise<void> {
   const started = performance.now();
