@@ -132,25 +132,27 @@ interface Contender {
 /**
  * The store's figure beside PostgreSQL's own for the same work, and how close the store came.
  * Other processes share the machine, so each runs ROUNDS times, taking turns at going first,
- * and the best rate of each counts; the CPU per event is the mean over the rounds.
+ * and the best rate of each counts (where PostgreSQL has several ways, the fastest is the limit);
+ * the CPU per event is the mean over the rounds.
  */
-async function besideLimit(limits: RawPostgresLimits, store: Contender, limit: Contender): Promise<void> {
-  const runs = new Map<Contender, Result[]>([
-    [store, []],
-    [limit, []],
-  ]);
+async function besideLimit(limits: RawPostgresLimits, store: Contender, ...limitWays: Contender[]): Promise<void> {
+  const contenders = [store, ...limitWays];
+  const runs = new Map<Contender, Result[]>(contenders.map((contender) => [contender, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const contender of round % 2 === 0 ? [store, limit] : [limit, store]) {
+    for (const contender of round % 2 === 0 ? contenders : contenders.toReversed()) {
       const run = contender.prepare();
       const unsettled = await limits.settle();
       if (unsettled && round === 0 && contender === store) console.log(`    ${unsettled}`);
       runs.get(contender)!.push(await timed(contender.name, run));
     }
   }
-  const [storeBest, limitBest] = [bestOf(runs.get(store)!), bestOf(runs.get(limit)!)];
+  const storeBest = bestOf(runs.get(store)!);
+  const limitBests = limitWays.map((way) => bestOf(runs.get(way)!));
+  // Where PostgreSQL has more than one way to do the work, the fastest is the limit.
+  const limitBest = limitBests.reduce((a, b) => (rate(b) > rate(a) ? b : a));
   const ratio = rate(storeBest) / rate(limitBest);
   console.log(line(storeBest));
-  console.log(line(limitBest));
+  for (const best of limitBests) console.log(line(best));
   console.log(`    ${ratio.toFixed(2)} of the limit (best of ${ROUNDS} each), target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`);
 }
 
@@ -245,7 +247,8 @@ function readAllFromStart(store: EventStore, limits: RawPostgresLimits): Promise
   return besideLimit(
     limits,
     { name: '(c) readAll from the start, pages of 1000', prepare: () => readAll },
-    { name: '    limit: COPY out of the log in its order', prepare: () => () => limits.copyOutAll() },
+    { name: '    limit: COPY out of the log in its order', prepare: () => () => limits.copyOutAll('text') },
+    { name: '    limit: the same in binary format', prepare: () => () => limits.copyOutAll('binary') },
   );
 }
 

@@ -6,7 +6,18 @@ import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/err
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
 import { APPEND_SQL, appendValues } from '../src/postgres/sql';
 import { comparePositions, type GlobalPosition, type NewEvent, START } from '../src/types';
-import { describeEventStoreContract, newEvent, newEvents, newStream, type OpenAppend, sleep, waitFor, waitUntilVisible } from './contract';
+import {
+  describeEventStoreContract,
+  everyField,
+  newEvent,
+  newEvents,
+  newStream,
+  type OpenAppend,
+  readAllAfter,
+  sleep,
+  waitFor,
+  waitUntilVisible,
+} from './contract';
 import { startTcpProxy } from './tcp-proxy';
 
 /** Opens a transaction that appends through the store's own function and commits on demand. */
@@ -41,6 +52,17 @@ function poolNamingStatements(url: string, seen: (name: string) => void): Pool {
   (pool as unknown as { query: typeof query }).query = (config) => {
     seen(config.name ?? 'unnamed');
     return query(config);
+  };
+  return pool;
+}
+
+/** A pool that tells `seen` of each connection checked out of it (the store reads pages of $all on one of their own). */
+function poolSeeingCheckouts(url: string, seen: () => void): Pool {
+  const pool = createPool(url);
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: typeof connect }).connect = (...args) => {
+    seen();
+    return connect(...args);
   };
   return pool;
 }
@@ -119,30 +141,55 @@ describe('PostgresEventStore specifics', () => {
     }
   });
 
-  it('reads no page of $all ahead after a page of big events', async () => {
+  it('reads every field from $all as from the stream, whatever characters names, types and payloads hold', async () => {
+    const before = await store.headPosition();
+    const odd = `Tüüp 'single' "double" \\ back\tslash, 🙂`;
+    const stream = newStream(`tähestik-ÕÄÖÜ-'"\\-🙂`);
+    const events = [
+      newEvent(odd, { text: 'line\nbreak\ttab \\ "quote" \u0001 ☃ 🙂', amount: '1234567890.12', nested: { list: [1, null, true] } }),
+      newEvent('Other', { index: 1 }),
+    ];
+    const { position } = await store.append(stream, events, { expectedRevision: 'no_stream' });
+    await waitUntilVisible(store, position);
+    const fromStream = everyField(await store.readStream(stream));
+    expect(everyField(await readAllAfter(store, before))).toEqual(fromStream);
+    // The type filter is written into the COPY's text: each type an escaped literal of its own.
+    const filtered = await store.readAll({ fromPosition: before, eventTypes: [odd, "x') or true or ('"] });
+    expect(everyField(filtered.events)).toEqual([fromStream[0]]);
+    expect(filtered.nextPosition).toEqual(position);
+    expect((await store.readAll({ fromPosition: before, eventTypes: [] })).events).toEqual([]);
+  });
+
+  it('reads pages of $all ahead by one statement, as many as fit its bound, and none after a page of big events', async () => {
     let pageReads = 0;
-    const pool = poolNamingStatements(database.url, (name) => {
-      if (name === 'eventstore_read_all') pageReads += 1;
+    let counting = false;
+    const pool = poolSeeingCheckouts(database.url, () => {
+      if (counting) pageReads += 1;
     });
-    // Two small events hold some 500 characters of data and metadata, two big ones over 3,000.
-    const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 2_000 });
+    // Two small events hold some 570 characters of data and metadata (two such pages fit the
+    // bound, three do not), two big ones some 3,600.
+    const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 1_200 });
     try {
       const big = () => newEvent('Big', { text: 'x'.repeat(1_500) });
       await bounded.append(newStream(), newEvents(4), { expectedRevision: 'no_stream' });
       const { position } = await bounded.append(newStream(), [big(), big(), big(), big()], { expectedRevision: 'no_stream' });
       await waitUntilVisible(bounded, position);
       const readsAfterEachPage: number[] = [];
+      const pageTypes: string[][] = [];
       let from = START;
+      counting = true;
       for (;;) {
         const page = await bounded.readAll({ fromPosition: from, maxCount: 2 });
         readsAfterEachPage.push(pageReads);
+        pageTypes.push(page.events.map((event) => event.type));
         from = page.nextPosition;
         if (page.isEnd) break;
       }
-      // Small pages: each read with the next one ahead (the second page was read ahead, so it
-      // costs only the third's read-ahead). Big pages: the third was read ahead, but neither big
-      // page reads ahead, so the fourth and the empty end are read when asked for.
-      expect(readsAfterEachPage).toEqual([2, 3, 3, 4, 5]);
+      expect(pageTypes).toEqual([['TestEvent', 'TestEvent'], ['TestEvent', 'TestEvent'], ['Big', 'Big'], ['Big', 'Big'], []]);
+      // The first small page: the next two pages (two like it fit the bound) by one COPY. The
+      // second is there. The third, the last of that read, is big: nothing more is read ahead,
+      // so the fourth and the empty end are read when asked for.
+      expect(readsAfterEachPage).toEqual([2, 2, 2, 3, 4]);
     } finally {
       await bounded.close();
       await pool.end();

@@ -99,15 +99,20 @@ export class RawPostgresLimits {
     };
   }
 
-  /** COPY out of the whole store's log in its global order: the limit for readAll. */
-  async copyOutAll(): Promise<number> {
+  /**
+   * COPY out of the whole store's log in its global order: the limit for readAll. In text format
+   * the client counts lines; in binary format (numbers, times and ids in their binary form,
+   * which costs the server less to send) it counts rows by stepping over each field's length.
+   */
+  async copyOutAll(format: 'text' | 'binary'): Promise<number> {
     const out = this.#client.query(
       copyTo(`copy (select event_id, stream_name, stream_revision, type, data, metadata, created_at, transaction_id, position
-        from eventstore.events order by transaction_id, position) to stdout`),
+        from eventstore.events order by transaction_id, position) to stdout (format ${format})`),
     );
     let rows = 0;
+    const count = format === 'text' ? countLines : countBinaryRows();
     await pipeline(out, async (chunks: AsyncIterable<Buffer>) => {
-      for await (const chunk of chunks) for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) rows++;
+      for await (const chunk of chunks) rows += count(chunk);
     });
     return rows;
   }
@@ -155,6 +160,59 @@ export class RawPostgresLimits {
       return byColumn[column];
     });
   }
+}
+
+function countLines(chunk: Buffer): number {
+  let lines = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+  return lines;
+}
+
+/** Bytes of a binary COPY stream's header: signature (11), flags (4), extension length (4, none here). */
+const BINARY_COPY_HEADER = 19;
+
+/** A counter of the rows of a binary COPY stream, chunk by chunk: rows may span chunks. */
+function countBinaryRows(): (chunk: Buffer) => number {
+  let rest: Buffer = Buffer.alloc(0);
+  let headerRead = false;
+  return (chunk) => {
+    const bytes = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+    let at = 0;
+    if (!headerRead) {
+      if (bytes.length < BINARY_COPY_HEADER) {
+        rest = bytes;
+        return 0;
+      }
+      at = BINARY_COPY_HEADER;
+      headerRead = true;
+    }
+    let rows = 0;
+    for (;;) {
+      const row = at;
+      if (at + 2 > bytes.length) break;
+      const fields = bytes.readInt16BE(at);
+      if (fields === -1) {
+        at += 2;
+        break;
+      }
+      at += 2;
+      let complete = true;
+      for (let field = 0; field < fields; field++) {
+        if (at + 4 > bytes.length) {
+          complete = false;
+          break;
+        }
+        at += 4 + Math.max(bytes.readInt32BE(at), 0);
+      }
+      if (!complete || at > bytes.length) {
+        at = row;
+        break;
+      }
+      rows++;
+    }
+    rest = bytes.subarray(at);
+    return rows;
+  };
 }
 
 /** A line of COPY's text format: tab-separated, with backslash, tab and line breaks escaped. */

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { EventMetadata, GlobalPosition, StoredEvent } from '../types';
 
 /** int8 and xid8 columns arrive as strings (see @eelarve/postgres), jsonb already parsed. */
@@ -39,74 +38,152 @@ export function toStoredEvent(row: EventRow): StoredEvent {
   };
 }
 
+/** PostgreSQL's epoch (2000-01-01 UTC) in Unix milliseconds: binary timestamps count microseconds from it. */
+const POSTGRES_EPOCH_MS = 946_684_800_000;
+/** A binary COPY stream's header: its signature, then flags and the length of an extension area. */
+const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+const COPY_HEADER_BYTES = COPY_SIGNATURE.length + 8;
+/** readAllCopySql's columns: commit, prepare, revision, created at, event id, stream, type, data, metadata. */
+const PAGE_COLUMNS = 9;
 /**
- * A row of a $all page as an array (READ_ALL_SQL's columns in order): no object per row, and
- * data, metadata and the place as text, for LazyStoredEvent to parse when asked.
+ * Offsets in a row of the fixed-width columns' values, past the row's field count (2 bytes) and
+ * each field's length (4 bytes): xid8, int8 and timestamptz are 8 bytes, uuid 16.
  */
-export type PageRow = [eventId: string, streamName: string, type: string, place: PagePlace, data: string | null, metadata: string | null];
+const AT_COMMIT = 6;
+const AT_PREPARE = 18;
+const AT_REVISION = 30;
+const AT_CREATED = 42;
+const AT_ID = 54;
+/** The first variable-width field's length: the stream name's. */
+const AT_STREAM_LENGTH = 70;
+
+/** A page of $all as parsed from its binary COPY (readAllCopySql). */
+export interface CopyPage {
+  /** The rows' events, but for rows of types not asked for (their data came as NULL). */
+  events: LazyStoredEvent[];
+  /** Rows read, asked for or not. */
+  rows: number;
+  /** The position of the last row, asked for or not; null for no rows. */
+  last: GlobalPosition | null;
+  /** Bytes of the events' data and metadata (UTF-8: characters, for ASCII text). */
+  payloadBytes: number;
+}
 
 /**
- * `<commit> <prepare> <revision> <created at>`: numbers have no spaces, so the first three
- * spaces end them and the rest (which has a space of its own) is the creation time.
+ * The events of consecutive $all pages of `pageRows` rows each from the bytes of one binary
+ * COPY: each event keeps the bytes and its offsets, and turns them into values when they are
+ * first asked for. Nothing is decoded here but the type: binary COPY sends lengths before
+ * values, so finding the fields costs a few integer reads per row, where text rows cost the
+ * client a string per column and the server a text form of every number and time. The last
+ * page has fewer rows when the COPY ended early (none when it ended on a page's end).
  */
-type PagePlace = string;
-
-export const PAGE_ROW_TYPE = 2;
-const PAGE_ROW_PLACE = 3;
-const PAGE_ROW_DATA = 4;
-const PAGE_ROW_METADATA = 5;
-
-/** The place's part `index` (0 commit, 1 prepare, 2 revision, 3 the creation time to its end). */
-function placePart(place: PagePlace, index: number): string {
-  let start = 0;
-  for (let part = 0; part < index; part++) start = place.indexOf(' ', start) + 1;
-  return index === 3 ? place.slice(start) : place.slice(start, place.indexOf(' ', start));
+export function parseCopyPages(bytes: Buffer, pageRows: number): CopyPage[] {
+  if (bytes.length < COPY_HEADER_BYTES || !bytes.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) {
+    throw new Error('a $all page did not start as binary COPY output');
+  }
+  let at = COPY_HEADER_BYTES + bytes.readUInt32BE(COPY_SIGNATURE.length + 4);
+  const pages: CopyPage[] = [];
+  let page: CopyPage = { events: [], rows: 0, last: null, payloadBytes: 0 };
+  let lastRow = -1;
+  for (;;) {
+    const fields = bytes.readInt16BE(at);
+    if (fields === -1) break;
+    if (fields !== PAGE_COLUMNS) throw new Error(`a $all row has ${fields} columns, not ${PAGE_COLUMNS}`);
+    if (page.rows === pageRows) {
+      page.last = rowPosition(bytes, lastRow);
+      pages.push(page);
+      page = { events: [], rows: 0, last: null, payloadBytes: 0 };
+    }
+    const row = at;
+    const streamAt = row + AT_STREAM_LENGTH + 4;
+    const typeLengthAt = streamAt + bytes.readInt32BE(row + AT_STREAM_LENGTH);
+    const typeAt = typeLengthAt + 4;
+    const dataLengthAt = typeAt + bytes.readInt32BE(typeLengthAt);
+    const dataLength = bytes.readInt32BE(dataLengthAt);
+    const metadataLengthAt = dataLengthAt + 4 + Math.max(dataLength, 0);
+    const metadataLength = bytes.readInt32BE(metadataLengthAt);
+    at = metadataLengthAt + 4 + Math.max(metadataLength, 0);
+    page.rows += 1;
+    lastRow = row;
+    // NULL data: a row of a type not asked for, which only moves the page's end on.
+    if (dataLength < 0) continue;
+    page.events.push(new LazyStoredEvent(bytes, row, typeAt, dataLengthAt, metadataLengthAt));
+    page.payloadBytes += dataLength + metadataLength;
+  }
+  if (lastRow >= 0) page.last = rowPosition(bytes, lastRow);
+  if (page.rows > 0 || pages.length === 0) pages.push(page);
+  return pages;
 }
 
-export function pagePosition(row: PageRow): GlobalPosition {
-  const place = row[PAGE_ROW_PLACE];
-  return { commit: BigInt(placePart(place, 0)), prepare: BigInt(placePart(place, 1)) };
+function rowPosition(page: Buffer, row: number): GlobalPosition {
+  return { commit: page.readBigUInt64BE(row + AT_COMMIT), prepare: page.readBigInt64BE(row + AT_PREPARE) };
 }
 
-/** The characters of a row's data and metadata text (none for a row of a type not asked for). */
-export function pagePayloadChars(row: PageRow): number {
-  return (row[PAGE_ROW_DATA]?.length ?? 0) + (row[PAGE_ROW_METADATA]?.length ?? 0);
+/** A jsonb value's text from its binary form: a version byte (1), then the text. */
+function jsonbText(page: Buffer, lengthAt: number): string {
+  return page.toString('utf8', lengthAt + 5, lengthAt + 4 + page.readInt32BE(lengthAt));
 }
 
-const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
+/** A uuid's text form from its 16 bytes. */
+function uuidText(page: Buffer, at: number): string {
+  const hex = page.toString('hex', at, at + 16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /**
- * A stored event of a $all page whose data, metadata and creation time are parsed on first
- * access. Projectors catching up read millions of events and most look at few of those fields:
+ * A stored event of a $all page, read from the page's bytes when a field is first asked for.
+ * Projectors catching up read millions of events and most look at few of their fields:
  * parsing them all up front cost more than the rest of the read, and a third of it in garbage
  * collection. The fields are accessors on the class, so a spread copy (`{ ...event }`) lacks
- * them: use the fields by name, or toJSON().
+ * them: use the fields by name, or toJSON(). An event holds its page's buffer while it lives.
  */
 export class LazyStoredEvent implements StoredEvent {
-  id: string;
   type: string;
-  streamName: string;
-  #row: PageRow | null;
+  readonly #page: Buffer;
+  readonly #row: number;
+  readonly #dataLengthAt: number;
+  readonly #metadataLengthAt: number;
+  #id: string | undefined;
+  #streamName: string | undefined;
   #revision: bigint | undefined;
   #position: GlobalPosition | undefined;
-  #dataText: string | null;
+  #dataParsed = false;
   #data: unknown;
-  #metadataText: string | null;
   #metadata: EventMetadata | undefined;
-  #createdAtParsed = false;
   #createdAt: Date | undefined;
 
-  constructor(row: PageRow) {
-    this.id = row[0];
-    this.streamName = row[1];
-    this.type = row[PAGE_ROW_TYPE];
+  constructor(page: Buffer, row: number, typeAt: number, dataLengthAt: number, metadataLengthAt: number) {
+    this.#page = page;
     this.#row = row;
-    this.#dataText = row[PAGE_ROW_DATA];
-    this.#metadataText = row[PAGE_ROW_METADATA];
+    this.#dataLengthAt = dataLengthAt;
+    this.#metadataLengthAt = metadataLengthAt;
+    this.type = page.toString('utf8', typeAt, dataLengthAt);
+  }
+
+  get id(): string {
+    this.#id ??= uuidText(this.#page, this.#row + AT_ID);
+    return this.#id;
+  }
+
+  set id(value: string) {
+    this.#id = value;
+  }
+
+  get streamName(): string {
+    this.#streamName ??= this.#page.toString(
+      'utf8',
+      this.#row + AT_STREAM_LENGTH + 4,
+      this.#row + AT_STREAM_LENGTH + 4 + this.#page.readInt32BE(this.#row + AT_STREAM_LENGTH),
+    );
+    return this.#streamName;
+  }
+
+  set streamName(value: string) {
+    this.#streamName = value;
   }
 
   get revision(): bigint {
-    this.#revision ??= BigInt(placePart(this.#row![PAGE_ROW_PLACE], 2));
+    this.#revision ??= this.#page.readBigInt64BE(this.#row + AT_REVISION);
     return this.#revision;
   }
 
@@ -115,7 +192,7 @@ export class LazyStoredEvent implements StoredEvent {
   }
 
   get position(): GlobalPosition {
-    this.#position ??= pagePosition(this.#row!);
+    this.#position ??= rowPosition(this.#page, this.#row);
     return this.#position;
   }
 
@@ -124,42 +201,35 @@ export class LazyStoredEvent implements StoredEvent {
   }
 
   get data(): unknown {
-    if (this.#dataText !== null) {
-      this.#data = JSON.parse(this.#dataText);
-      this.#dataText = null;
+    if (!this.#dataParsed) {
+      this.#data = JSON.parse(jsonbText(this.#page, this.#dataLengthAt));
+      this.#dataParsed = true;
     }
     return this.#data;
   }
 
   set data(value: unknown) {
     this.#data = value;
-    this.#dataText = null;
+    this.#dataParsed = true;
   }
 
   get metadata(): EventMetadata {
-    if (this.#metadataText !== null) {
-      this.#metadata = JSON.parse(this.#metadataText) as EventMetadata;
-      this.#metadataText = null;
-    }
-    return this.#metadata!;
+    this.#metadata ??= JSON.parse(jsonbText(this.#page, this.#metadataLengthAt)) as EventMetadata;
+    return this.#metadata;
   }
 
   set metadata(value: EventMetadata) {
     this.#metadata = value;
-    this.#metadataText = null;
   }
 
+  /** Microseconds since 2000 to a Date, truncated to the millisecond as the driver's text parser does. */
   get createdAt(): Date {
-    if (!this.#createdAtParsed) {
-      this.#createdAt = parseTimestamp(placePart(this.#row![PAGE_ROW_PLACE], 3));
-      this.#createdAtParsed = true;
-    }
-    return this.#createdAt!;
+    this.#createdAt ??= new Date(POSTGRES_EPOCH_MS + Math.floor(Number(this.#page.readBigInt64BE(this.#row + AT_CREATED)) / 1000));
+    return this.#createdAt;
   }
 
   set createdAt(value: Date) {
     this.#createdAt = value;
-    this.#createdAtParsed = true;
   }
 
   /** The event as a plain object, every field parsed. */

@@ -1,3 +1,4 @@
+import { escapeLiteral } from 'pg';
 import type { ExpectedRevision, GlobalPosition, NewEvent } from '../types';
 
 /**
@@ -212,27 +213,27 @@ order by e.stream_revision desc limit $3`;
 const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
 /**
- * A page of $all after ($1 commit, $2 prepare), at most $3 rows, as arrays in PageRow's column
- * order, data and metadata as text (parsed when the consumer asks). The commit and prepare
- * positions, revision and creation time travel as one text column (PagePlace): the driver makes
- * a string of every column of every row, and four columns fewer cost the client 0.3 µs of its
- * 2.2 µs per event, the server nothing measurable. With a type filter ($4) the rows of other
- * types come without their payload: they only move the page's end position on.
+ * A page of $all after `from`, at most `maxCount` rows, as binary COPY output (parseCopyPage
+ * reads it): the server sends numbers, times and ids in their binary form, with no text
+ * form of each made and parsed, and the client finds the fields by their lengths, with no
+ * string per column of each row. COPY takes no parameters, so the values are written into the
+ * text: positions and the count as numbers it has checked, event types as escaped literals.
+ * With a type filter the rows of other types come without their data and metadata (NULL, which
+ * the columns never are): they only move the page's end position on.
  */
-export const READ_ALL_SQL = `
-select e.event_id, e.stream_name, e.type,
-  concat_ws(' ', e.transaction_id, e.position, e.stream_revision, e.created_at),
-  case when $4::text[] is null or e.type = any($4::text[]) then e.data::text end,
-  case when $4::text[] is null or e.type = any($4::text[]) then e.metadata::text end
-from eventstore.events e
-where (e.transaction_id, e.position) > ($1::xid8, $2::bigint) and ${VISIBLE}
-order by e.transaction_id, e.position
-limit $3`;
-
-export function readAllValues(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): unknown[] {
+export function readAllCopySql(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): string {
+  if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new RangeError(`maxCount must be a positive integer, not ${maxCount}`);
   // xid8 has no negative values; every real transaction id is above 0.
-  const commit = from.commit < 0n ? 0n : from.commit;
-  return [commit.toString(), from.prepare.toString(), maxCount, eventTypes ?? null];
+  const commit = from.commit < 0n ? 0n : BigInt(from.commit);
+  const prepare = BigInt(from.prepare);
+  const wanted = eventTypes && (eventTypes.length === 0 ? 'false' : `e.type in (${eventTypes.map(escapeLiteral).join(', ')})`);
+  const payload = wanted ? `case when ${wanted} then e.data end, case when ${wanted} then e.metadata end` : 'e.data, e.metadata';
+  return `copy (
+select e.transaction_id, e.position, e.stream_revision, e.created_at, e.event_id, e.stream_name, e.type, ${payload}
+from eventstore.events e
+where (e.transaction_id, e.position) > ('${commit}'::xid8, ${prepare}::bigint) and ${VISIBLE}
+order by e.transaction_id, e.position
+limit ${maxCount}) to stdout (format binary)`;
 }
 
 export const HEAD_POSITION_SQL = `
