@@ -191,6 +191,9 @@ describe('web: records of a sub-budget (browser)', () => {
     await latest.getByTestId('record-history-revert').click();
     await eventually(() => entries.count()).toBe(4);
     expect(await entries.first().getByTestId('record-history-reverts').textContent()).toContain('3');
+    // The modal closes once the revert has settled: its toast comes after the table is read
+    // again, which may end after the history's own refetch (Escape is ignored until then).
+    await page.getByTestId('toast').filter({ hasText: et['records.history.revertSuccess'] }).waitFor();
     await page.keyboard.press('Escape');
     await history.waitFor({ state: 'detached' });
     await eventually(() => cell(books, `classifier-${sourceId}`).textContent()).toBe('A – Riik');
