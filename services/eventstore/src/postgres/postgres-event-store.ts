@@ -62,11 +62,10 @@ interface AppendRow extends PositionRow {
   last_revision: string;
 }
 
-/** A page of $all, where it starts, and the characters of data and metadata its events hold. */
+/** A page of $all (with the characters of data and metadata its events hold), and where it starts. */
 interface PageRead {
   from: GlobalPosition;
   page: ReadAllResult;
-  payloadChars: number;
   /** Where to read ahead from once this page is handed out: set on the last page of a read when it is full. */
   readAheadFrom: GlobalPosition | null;
 }
@@ -238,7 +237,7 @@ export class PostgresEventStore implements EventStore {
     this.#pagesAhead.delete(key);
     const readAhead = ahead && (await ahead);
     const read = readAhead && !readAhead.page.isEnd ? readAhead : (await this.#readPages(from, maxCount, eventTypes, 1, attempts))[0]!;
-    if (read.readAheadFrom) this.#readAhead(read.readAheadFrom, maxCount, eventTypes, read.payloadChars);
+    if (read.readAheadFrom) this.#readAhead(read.readAheadFrom, maxCount, eventTypes, read.page.payloadChars ?? 0);
     return read.page;
   }
 
@@ -275,29 +274,17 @@ export class PostgresEventStore implements EventStore {
    * the log). When the last is full, reading ahead goes on from its end once it is handed out.
    */
   async #readPages(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, pages: number, attempts: number): Promise<PageRead[]> {
-    const bytes = await this.#copyOutWithRetry(readAllCopySql(from, maxCount * pages, eventTypes), attempts);
+    const bytes = await this.#withRetry(() => this.#copyOut(readAllCopySql(from, maxCount * pages, eventTypes)), attempts);
     let start = from;
     const reads: PageRead[] = parseCopyPages(bytes, maxCount).map(({ events, rows, last, payloadBytes }) => {
       const page = { events, nextPosition: last ?? start, isEnd: rows < maxCount, payloadChars: payloadBytes };
-      const read = { from: start, page, payloadChars: payloadBytes, readAheadFrom: null };
+      const read = { from: start, page, readAheadFrom: null };
       start = page.nextPosition;
       return read;
     });
     const last = reads.at(-1)!;
     if (!last.page.isEnd) last.readAheadFrom = last.page.nextPosition;
     return reads;
-  }
-
-  /** The whole output of a COPY ... TO STDOUT, retried on a new connection when the old one broke. */
-  async #copyOutWithRetry(text: string, attempts: number): Promise<Buffer> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#copyOut(text);
-      } catch (error) {
-        if (attempt >= attempts || !isTransientError(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt)));
-      }
-    }
   }
 
   async #copyOut(text: string): Promise<Buffer> {
@@ -316,10 +303,14 @@ export class PostgresEventStore implements EventStore {
 
   /** Runs a prepared statement, retrying on a new connection when the old one broke. */
   async #queryWithRetry<Row>(query: Query, attempts = QUERY_ATTEMPTS): Promise<Row[]> {
+    return this.#withRetry(async () => (await this.#pool.query(query)).rows as Row[], attempts);
+  }
+
+  /** Runs `work` (which takes its own connection) again when its connection broke, up to `attempts` times. */
+  async #withRetry<T>(work: () => Promise<T>, attempts: number): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.#pool.query(query);
-        return result.rows as Row[];
+        return await work();
       } catch (error) {
         if (attempt >= attempts || !isTransientError(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt)));
