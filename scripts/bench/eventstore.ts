@@ -14,6 +14,8 @@
  * an autovacuum or checkpoint that the previous runs' writes set off does not land on the next.
  * `--only=b` (or a, c, d, comma-separated) runs only those parts; (c) reads what the others wrote,
  * topped up by untimed batch appends to the log a whole run leaves (READ_LOG_EVENTS).
+ * BENCH_EACH=1 prints every timed run as it ends, not only the best of each: on a noisy machine
+ * the spread says how far one best is to be trusted.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -38,6 +40,7 @@ const CATCH_UP_SECONDS = 10;
 const TARGET_RATIO = 0.8;
 /** Runs of each figure and its limit; the best counts (other processes share the machine). */
 const ROUNDS = 3;
+const PRINT_EACH_RUN = process.env.BENCH_EACH === '1';
 const PARTS = ['a', 'b', 'c', 'd'];
 /** The parts to run (`--only=b,c`); all by default. */
 const ONLY =
@@ -144,6 +147,7 @@ async function besideLimit(limits: RawPostgresLimits, store: Contender, ...limit
       const unsettled = await limits.settle();
       if (unsettled && round === 0 && contender === store) console.log(`    ${unsettled}`);
       runs.get(contender)!.push(await timed(contender.name, run));
+      if (PRINT_EACH_RUN) console.log(line(runs.get(contender)!.at(-1)!));
     }
   }
   const storeBest = bestOf(runs.get(store)!);

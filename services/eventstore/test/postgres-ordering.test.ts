@@ -2,16 +2,19 @@ import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_ALL_SQL, APPEND_SQL, appendAllValues, appendValues } from '../src/postgres/sql';
+import { APPEND_SQL, appendValues } from '../src/postgres/sql';
 import { START } from '../src/types';
 import { newEvents, newStream, readAllAfter, waitFor } from './contract';
 
-/** A transaction that appends one event to `stream` by the store's plain statement and stays open. */
+/**
+ * A transaction that appends one event to `stream` by append_events and stays open. Not by the
+ * plain statement: that one never waits for a stream's lock, and would leave a busy stream alone.
+ */
 async function openAppend(url: string, stream: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  const appended = client.query(APPEND_ALL_SQL, appendAllValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
+  const appended = client.query(APPEND_SQL, appendValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
   return {
     appended,
     async commit() {
@@ -58,9 +61,10 @@ describe('PostgresEventStore global order under concurrent appends', () => {
     await database.drop();
   });
 
-  // The store's plain statement, and append_events, which answers groups the statement refuses.
+  // The store (its plain statement leaves a group with a busy stream to append_events, which
+  // then waits for the locks), and append_events called directly.
   const groupWriters: Array<[string, (url: string, streams: string[]) => Promise<unknown>]> = [
-    ['the plain statement', (_url, streams) => Promise.all(streams.map((stream) => store.append(stream, newEvents(1), { expectedRevision: 'any' })))],
+    ['the store', (_url, streams) => Promise.all(streams.map((stream) => store.append(stream, newEvents(1), { expectedRevision: 'any' })))],
     ['append_events', (url, streams) => appendByFunction(url, streams)],
   ];
 

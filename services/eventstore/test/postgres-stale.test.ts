@@ -4,13 +4,15 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_ALL_SQL, APPEND_SQL, appendAllValues, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
+import { APPEND_ALL, APPEND_SQL, appendAllValues, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
 import type { NewEvent } from '../src/types';
 import { newEvents, newStream, sleep } from './contract';
+import { poolNamingStatements } from './statement-names';
 
 /**
- * A writer that lost a race learns it from the stream's committed revision, before it takes any
- * lock: it does not wait for the stream's current writer to commit (issue 11, point 10). Each
+ * A writer that lost a race learns it without waiting for the stream's current writer to commit
+ * (issue 11, point 10): the plain statement only tries the stream locks, and append_events,
+ * which then answers, compares expected revisions with the committed ones before it locks. Each
  * test holds a stream's locks in an open transaction; an append that waited for them would show
  * up in pg_locks as a waiter, and the test says so instead of hanging.
  */
@@ -20,7 +22,7 @@ async function holdStream(url: string, stream: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  await client.query(APPEND_ALL_SQL, appendAllValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
+  await client.query(APPEND_ALL.created.text, appendAllValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
   return {
     async commit() {
       await client.query('commit');
@@ -57,7 +59,7 @@ interface AppendEventsRow {
   prepare_position: string | null;
 }
 
-describe('PostgresEventStore refuses a stale expected revision before taking any lock', () => {
+describe('PostgresEventStore refuses a stale expected revision without waiting for any lock', () => {
   let database: TestDatabase;
   let pool: Pool;
   let counting: Pool;
@@ -67,14 +69,8 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
   beforeEach(async () => {
     database = await createTestDatabase('eventstore');
     pool = createPool(database.url);
-    const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
     // The store's statements by name, to tell how many round trips an append took.
-    counting = createPool(database.url);
-    const countingQuery = counting.query.bind(counting) as typeof query;
-    (counting as unknown as { query: typeof query }).query = (config) => {
-      statements.push(config.name ?? 'unnamed');
-      return countingQuery(config);
-    };
+    counting = poolNamingStatements(database.url, (name) => statements.push(name));
     store = createPostgresEventStore({ pool: counting });
     await store.migrate();
   });
@@ -94,7 +90,7 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
     return { stream, first, holder: await holdStream(database.url, stream) };
   }
 
-  it("answers the store's stale append in one statement while the stream's writer has not committed", async () => {
+  it("answers the store's stale append while the stream's writer has not committed: the busy stream sends it to append_events", async () => {
     const { stream, holder } = await heldStream();
     try {
       for (const expectedRevision of ['no_stream', 5n] as const) {
@@ -102,7 +98,8 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
         const outcome = await settledWithoutLockWait(pool, store.append(stream, newEvents(1), { expectedRevision }));
         expect(outcome).toEqual({ error: expect.any(WrongExpectedRevisionError) });
         expect((outcome as { error: WrongExpectedRevisionError }).error.actual).toBe(0n);
-        expect(statements).toEqual(['eventstore_append_fast']);
+        const plain = expectedRevision === 'no_stream' ? APPEND_ALL.created : APPEND_ALL.existing;
+        expect(statements).toEqual([plain.name, 'eventstore_append']);
       }
     } finally {
       await holder.commit();
@@ -110,7 +107,7 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
     await expect(store.append(stream, newEvents(1), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 2n });
   });
 
-  it('writes the rest of a group whose stale append it refused, as a group again', async () => {
+  it('writes the rest of a group with a busy stream, whose stale append append_events refuses', async () => {
     const { stream, holder } = await heldStream();
     const fresh = newStream();
     try {
@@ -128,7 +125,7 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
           { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 1n }) },
         ],
       });
-      expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append_fast']);
+      expect(statements).toEqual([APPEND_ALL.created.name, 'eventstore_append']);
     } finally {
       await holder.commit();
     }
@@ -136,14 +133,23 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
     expect((await store.readStream(stream)).map((event) => event.revision)).toEqual([0n, 1n]);
   });
 
-  it('lets the plain statement refuse the group to append_events when a stale append may be a retry', async () => {
+  it('lets the plain statement leave a group with a busy stream to append_events, writing nothing, and refuse a stale one once the stream is free', async () => {
     const { stream, first, holder } = await heldStream();
+    const fresh = newStream();
+    const group = appendAllValues([
+      { stream: fresh, events: newEvents(1), expectedRevision: 'no_stream' },
+      { stream, events: first, expectedRevision: 'no_stream' },
+    ]);
     try {
-      const refusal = settledWithoutLockWait(pool, pool.query(APPEND_ALL_SQL, appendAllValues([{ stream, events: first, expectedRevision: 'no_stream' }])));
-      expect(await refusal).toEqual({ error: expect.objectContaining({ code: GROUP_REFUSED }) });
+      const busy = await settledWithoutLockWait(pool, pool.query(APPEND_ALL.created.text, group));
+      expect(busy).toEqual({ value: expect.objectContaining({ rows: [expect.objectContaining({ commit_position: null, positions: null })] }) });
+      expect(await store.readStream(fresh)).toEqual([]);
     } finally {
       await holder.commit();
     }
+    // Free now, the stream is at revision 1: the stale append (a retry, as it happens) undoes the statement.
+    await expect(pool.query(APPEND_ALL.created.text, group)).rejects.toMatchObject({ code: GROUP_REFUSED });
+    expect(await store.readStream(fresh)).toEqual([]);
   });
 
   it('answers stale appends in append_events without a lock, retries as the original, and appends the rest of the group', async () => {
@@ -230,7 +236,7 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
       store.append(noStream, newEvents(1), { expectedRevision: 'no_stream' }),
       store.append(exists, newEvents(1), { expectedRevision: 'stream_exists' }),
     ]);
-    expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append']);
+    expect(statements).toEqual([APPEND_ALL.mixed.name, 'eventstore_append']);
     expect(outcomes).toEqual([
       { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 0n }) },
       { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 0n }) },
@@ -242,6 +248,7 @@ describe('PostgresEventStore refuses a stale expected revision before taking any
     statements.length = 0;
     await expect(store.append(plainNoStream, newEvents(1), { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 0n });
     await expect(store.append(plainExists, newEvents(1), { expectedRevision: 'stream_exists' })).rejects.toMatchObject({ actual: 'no_stream' });
-    expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append_fast']);
+    // The refused one by append_events, which the plain statement leaves it to.
+    expect(statements).toEqual([APPEND_ALL.created.name, APPEND_ALL.existing.name, 'eventstore_append']);
   });
 });

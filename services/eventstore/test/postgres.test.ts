@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@eelarve/postgres';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_SQL, appendValues } from '../src/postgres/sql';
+import { APPEND_ALL, APPEND_SQL, appendValues } from '../src/postgres/sql';
 import { comparePositions, type GlobalPosition, type NewEvent, START } from '../src/types';
 import {
   describeEventStoreContract,
@@ -18,6 +18,7 @@ import {
   waitFor,
   waitUntilVisible,
 } from './contract';
+import { poolNamingStatements } from './statement-names';
 import { startTcpProxy } from './tcp-proxy';
 
 /** Opens a transaction that appends through the store's own function and commits on demand. */
@@ -43,17 +44,6 @@ async function terminateBackends(url: string): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-/** A pool that tells `seen` the name of each statement the store sends through it. */
-function poolNamingStatements(url: string, seen: (name: string) => void): Pool {
-  const pool = createPool(url);
-  const query = pool.query.bind(pool) as (config: { name?: string }) => Promise<unknown>;
-  (pool as unknown as { query: typeof query }).query = (config) => {
-    seen(config.name ?? 'unnamed');
-    return query(config);
-  };
-  return pool;
 }
 
 /** A pool that tells `seen` of each connection checked out of it (the store reads pages of $all on one of their own). */
@@ -123,18 +113,34 @@ describe('PostgresEventStore specifics', () => {
         counted.append(stream, events, { expectedRevision: 'no_stream' }),
         counted.append(other, newEvents(1), { expectedRevision: 'no_stream' }),
       ]);
-      expect(statements).toEqual(['eventstore_append_fast']);
+      expect(statements).toEqual([APPEND_ALL.created.name]);
 
-      // A stale append is answered by the plain statement itself; a retry (stale, its ids stored)
-      // undoes it, and append_events answers.
+      // A stale append, and a retry (stale, its ids stored), undo the plain statement, and
+      // append_events answers.
       statements.length = 0;
       await expect(counted.append(stream, newEvents(1), { expectedRevision: 0n })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-      expect(statements).toEqual(['eventstore_append_fast']);
+      expect(statements).toEqual([APPEND_ALL.existing.name, 'eventstore_append']);
       await expect(counted.append(stream, events, { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 1n });
-      expect(statements).toEqual(['eventstore_append_fast', 'eventstore_append_fast', 'eventstore_append']);
+      expect(statements).toEqual([APPEND_ALL.existing.name, 'eventstore_append', APPEND_ALL.created.name, 'eventstore_append']);
       // Neither left a claimed revision behind.
+      statements.length = 0;
       await expect(counted.append(stream, newEvents(1), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 2n });
       expect((await counted.readStream(stream)).map((event) => event.revision)).toEqual([0n, 1n, 2n]);
+
+      // Streams that exist and streams made by the group, each kind claimed its own way, in one statement.
+      const made = newStream();
+      const [existing, anyRevision, created] = await Promise.all([
+        counted.append(stream, newEvents(2), { expectedRevision: 2n }),
+        counted.append(other, newEvents(1), { expectedRevision: 'any' }),
+        counted.append(made, newEvents(1), { expectedRevision: 'no_stream' }),
+      ]);
+      expect(statements).toEqual([APPEND_ALL.existing.name, 'eventstore_read_stream_forwards', APPEND_ALL.mixed.name]);
+      expect([existing.nextExpectedRevision, anyRevision.nextExpectedRevision, created.nextExpectedRevision]).toEqual([4n, 1n, 0n]);
+      const stored = [...(await counted.readStream(stream)).slice(-2), ...(await counted.readStream(other)).slice(-1), ...(await counted.readStream(made))];
+      expect(stored.map((event) => event.revision)).toEqual([3n, 4n, 1n, 0n]);
+      // Positions in the order the appends came, each append's result that of its last event.
+      expect([existing.position, anyRevision.position, created.position]).toEqual([stored[1]!.position, stored[2]!.position, stored[3]!.position]);
+      expect(comparePositions(stored[0]!.position, stored[1]!.position)).toBe(-1);
     } finally {
       await counted.close();
       await pool.end();

@@ -10,6 +10,8 @@ export type Pool = pg.Pool;
 export interface PoolOptions {
   max?: number;
   applicationName?: string;
+  /** Server settings for every connection, sent as it starts (no statement of their own). */
+  settings?: Record<string, string>;
 }
 
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
@@ -17,6 +19,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'eelarve',
+    options: startupOptions(options.settings),
     // One long open transaction holds back every $all reader, so none may idle inside one.
     idle_in_transaction_session_timeout: 30_000,
     // Waiting for a connection (the server away, or every connection busy) ends in an error the
@@ -28,6 +31,14 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/** `-c name=value` for each setting (values are the server's words and numbers: no spaces). */
+function startupOptions(settings: Record<string, string> | undefined): string | undefined {
+  const entries = Object.entries(settings ?? {});
+  for (const [name, value] of entries)
+    if (!/^[\w.]+$/.test(name) || !/^[\w.-]+$/.test(value)) throw new RangeError(`setting ${name}=${value}: names and values are words`);
+  return entries.length > 0 ? entries.map(([name, value]) => `-c ${name}=${value}`).join(' ') : undefined;
 }
 
 export function createKysely<DB>(pool: pg.Pool): Kysely<DB> {

@@ -34,6 +34,16 @@ export function lockStreamsSql(names: string): string {
     from (select distinct hashtextextended(n.name, ${STREAM_LOCK_SEED}) as key from unnest(${names}) as n(name) order by key) k`;
 }
 
+/**
+ * lockStreamsSql's locks, each tried without waiting: one row, `all_locked`, true when every
+ * lock was free (and is now held), false when another transaction holds one (the rest taken
+ * are let go at the end of the transaction, which writes nothing then).
+ */
+export function tryLockStreamsSql(names: string): string {
+  return `select bool_and(pg_try_advisory_xact_lock(k.key)) as all_locked
+    from (select distinct hashtextextended(n.name, ${STREAM_LOCK_SEED}) as key from unnest(${names}) as n(name)) k`;
+}
+
 /** SQL: whether an append's `expected` revision holds for its stream at revision `current` (-1: no stream). */
 function expectationHolds(expected: string, current: string): string {
   return `case ${expected}
@@ -44,98 +54,131 @@ function expectationHolds(expected: string, current: string): string {
     end`;
 }
 
+/** The group's appends, numbered from 1 (the parameters of APPEND_SQL). */
+const GROUP_APPENDS = 'unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)';
+
+/** Expectations that need the stream to exist (a number or stream_exists); the others may create it. */
+const NEEDS_STREAM = "a.expected not in ('no_stream', 'any')";
+
+/** A claim's columns: the append, its stream, the stream's revision before it, and whether its expectation holds. */
+function claimColumns(revisionAfter: string, holds = expectationHolds('a.expected', `(${revisionAfter} - a.count)`)): string {
+  return `a.ord, a.name, a.count, s.stream_id, ${revisionAfter} - a.count as current, ${holds} as holds`;
+}
+
 /**
- * The usual append of a group, as one plain statement with the parameters of APPEND_SQL and an
- * eighth, each event's append by number (appendAllValues): it
- * claims every stream's revisions (creating streams as needed; the row locks, taken in name
- * order, serialise each stream's writers), inserts all the events and notifies listeners, with
- * no function call, block or subtransaction around it, which cost the server as much again as
- * the inserts themselves. It locks the group's streams first (lockStreamsSql). Past its first
- * check it only knows how to succeed: if an expected revision does not hold once the locks are
- * taken, eventstore.refuse_group() raises EV001, and an event id stored before (a retry, or a
- * reuse) breaks the unique index; either undoes the whole statement, and the group then goes
- * through append_events, which answers each append on its own. One row answers for the whole
- * group (AllAppendedRow): each append's last revision and every event's position, as array
- * texts in order.
+ * The usual append of a group, as one plain statement with the parameters of APPEND_SQL and two
+ * more per event, its append by number and its number within that append (appendAllValues). It
+ * claims every stream's revisions, inserts all the events and notifies listeners, with no
+ * function call, block or subtransaction around it, which cost the server as much again as the
+ * inserts themselves. It comes in three forms (APPEND_ALL): appends to streams that must exist
+ * claim them by a plain update (an upsert costs a lookup and a row lock more), those that may
+ * create their stream by an upsert, and a group with only one kind leaves the other's part out
+ * (an empty part still cost the server 30 µs a group, a thirtieth of the whole).
  *
- * Before any lock it compares each expected revision with its stream's committed revision, read
- * without a lock, and when one does not hold the group writes nothing: its row then has a null
- * commit_position, each append's committed revision in last_revisions and the stale appends'
- * numbers (from 1) in refused (the client sends the others again). A writer that lost a race so
- * learns it in one round trip, without waiting for the winner's lock and commit, and without
- * claiming and inserting what would be undone (each undone row is a dead tuple that later
- * readers step over). A stale append may be a retry of one that went through: when any event id
- * of the group is stored, the statement refuses the group (EV001) for append_events to tell. The
- * check after the locks stays: a writer may commit between the two.
+ * It only knows how to succeed, and never waits for a writer of its streams:
+ * - It first tries each stream's lock (lockStreamsSql says why the locks come before any
+ *   write). When another transaction holds one, the group is busy: the statement writes
+ *   nothing, answers a row with a null commit_position, and the client sends the group
+ *   through append_events, which answers a stale append before it waits for any lock.
+ * - If a stream that must exist does not, or an expected revision does not hold, once the
+ *   locks are held, eventstore.refuse_group() raises EV001, and an event id stored before (a
+ *   retry, or a reuse) breaks the unique index; either undoes the whole statement, and the
+ *   group then goes through append_events, which answers each append on its own. A stale
+ *   append to an existing stream claims nothing, so a group of one such append (a writer that
+ *   lost a race) writes nothing before it is refused.
+ * A stale append thus costs a second round trip, where checking every expected revision
+ * against the streams' committed revisions before the locks (as this statement did) cost every
+ * append a lookup more.
+ *
+ * One row answers for the whole group (AllAppendedRow): each append's last revision and every
+ * event's position, as array texts in order.
  */
-export const APPEND_ALL_SQL = `
-with committed as (
-  select a.ord, coalesce(s.revision, -1) as revision, ${expectationHolds('a.expected', 'coalesce(s.revision, -1)')} as holds
-  from unnest($1::text[], $2::text[]) with ordinality as a(name, expected, ord)
-  left join eventstore.streams s on s.stream_name = a.name
-), fresh as (
-  select case
-    when bool_and(c.holds) then true
-    when not exists (select from eventstore.events e where e.event_id = any($4::uuid[])) then false
-    else eventstore.refuse_group() is null
-  end as holds
-  from committed c
-), locked as (
-  -- The names pass through fresh, so no lock is taken before it has checked them.
-  select count(*) as streams from (${lockStreamsSql('(select $1::text[] from fresh f where f.holds)')}) l
-), appends as (
-  -- From the locked streams: every lock is taken before the claims below write anything.
-  select a.ord, a.name, a.expected, a.count, sum(a.count) over (order by a.ord) - a.count as before
-  from unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)
-  cross join locked
-  where (select f.holds from fresh f)
-), claimed as (
+function appendAllSql(claims: { existing: boolean; created: boolean }): string {
+  const parts = [
+    claims.existing &&
+      `existing as (
+  -- Only a stream whose expectation holds: a stale append writes nothing (an undone claim is a
+  -- dead row version that later readers step over), and the group is refused below.
+  update eventstore.streams s set revision = s.revision + a.count
+  from ${GROUP_APPENDS}
+  where ${NEEDS_STREAM} and s.stream_name = a.name and ${expectationHolds('a.expected', 's.revision')}
+    and (select l.all_locked from locked l)
+  returning ${claimColumns('s.revision', 'true')}
+)`,
+    claims.created &&
+      `created as (
   insert into eventstore.streams as s (stream_name, revision)
-  select a.name, a.count - 1 from appends a order by a.name
+  select a.name, a.count - 1 from ${GROUP_APPENDS}
+  where not ${NEEDS_STREAM} and (select l.all_locked from locked l)
+  order by a.name
   on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
   returning s.stream_name, s.stream_id, s.revision
-), checked as (
-  select a.ord, a.name, a.count, a.before, c.stream_id, c.revision - a.count as current,
-    ${expectationHolds('a.expected', '(c.revision - a.count)')} as holds
-  from appends a join claimed c on c.stream_name = a.name
+), created_claims as (
+  select ${claimColumns('s.revision')}
+  from ${GROUP_APPENDS} join created s on s.stream_name = a.name
+)`,
+  ].filter(Boolean);
+  const claimed = claims.existing && claims.created ? 'existing union all select * from created_claims' : claims.existing ? 'existing' : 'created_claims';
+  return `
+with locked as (
+  ${tryLockStreamsSql('$1::text[]')}
+), ${parts.join(', ')}, claimed as (
+  select * from ${claimed}
 ), inserted as (
-  -- Event n belongs to append $8[n], as the client numbered them: one hash join, where finding
-  -- each append's range of events took a generate_series and a join per append.
+  -- Event n is number k of append $8[n], as the client numbered them: one hash join, where
+  -- finding each append's range of events took a generate_series and a join per append.
   insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
-  select u.id, c.stream_id, c.name, c.current + u.n - c.before, u.type, u.data, u.metadata
-  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb), unnest($8::int[]))
-    with ordinality as u(id, type, data, metadata, ord, n)
-  join checked c on c.ord = u.ord
+  select u.id, c.stream_id, c.name, c.current + u.k, u.type, u.data, u.metadata
+  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb), unnest($8::int[]), unnest($9::int[]))
+    with ordinality as u(id, type, data, metadata, ord, k, n)
+  join claimed c on c.ord = u.ord
   -- Positions are drawn in this order, so a stream's revisions follow the global order.
   order by u.n
   returning position
 )
 select
-  case when bool_and(c.holds) then pg_current_xact_id()::text else eventstore.refuse_group() end as commit_position,
+  case
+    when not (select l.all_locked from locked l) then null
+    -- Every append claimed its stream, and its expectation holds.
+    when count(*) = cardinality($1::text[]) and bool_and(c.holds) then pg_current_xact_id()::text
+    else eventstore.refuse_group()
+  end as commit_position,
   array_agg(c.current + c.count order by c.ord)::text as last_revisions,
   -- Drawn in event order, so sorted they are the events' positions in order: the client picks
   -- each append's last, which spares the server grouping them by stream and joining back.
   (select array_agg(i.position order by i.position) from inserted i)::text as positions,
   -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
-  pg_notify('eventstore_appended', '') is null as notified,
-  null as refused
-from checked c
-having count(*) > 0
-union all
-select null, array_agg(c.revision order by c.ord)::text, null, null, array_agg(c.ord) filter (where not c.holds)::text
-from committed c
-where not (select f.holds from fresh f)`;
+  case when (select l.all_locked from locked l) then pg_notify('eventstore_appended', '') is null end as notified
+from claimed c`;
+}
+
+/** The plain statement's three forms, each prepared under its own name. */
+export const APPEND_ALL = {
+  existing: { name: 'eventstore_append_existing', text: appendAllSql({ existing: true, created: false }) },
+  created: { name: 'eventstore_append_created', text: appendAllSql({ existing: false, created: true }) },
+  mixed: { name: 'eventstore_append_mixed', text: appendAllSql({ existing: true, created: true }) },
+} as const;
+
+/** The form of the plain statement for `appends`. */
+export function appendAllStatement(appends: readonly AppendRequest[]): { name: string; text: string } {
+  let existing = false;
+  let created = false;
+  for (const { expectedRevision } of appends) {
+    if (expectedRevision === 'no_stream' || expectedRevision === 'any') created = true;
+    else existing = true;
+  }
+  return existing && created ? APPEND_ALL.mixed : existing ? APPEND_ALL.existing : APPEND_ALL.created;
+}
 
 /**
- * APPEND_ALL_SQL's answer: int8 arrays as text ({1,2,3}), one element per append, and positions
- * one per event. A group it refused as stale has no commit_position or positions, its committed
- * revisions and the refused appends.
+ * The plain statement's answer: int8 arrays as text ({1,2,3}), one element per append, and positions
+ * one per event. A busy group (another transaction held a lock of its streams) has no
+ * commit_position, and nothing of it was written.
  */
 export interface AllAppendedRow {
   commit_position: string | null;
-  last_revisions: string;
+  last_revisions: string | null;
   positions: string | null;
-  refused: string | null;
 }
 
 /** SQLSTATE of eventstore.refuse_group(): some append of the group needs append_events. */
@@ -161,21 +204,31 @@ export function appendValues(appends: readonly AppendRequest[]): unknown[] {
   ];
 }
 
-/** APPEND_ALL_SQL's parameters: appendValues' and each event's append by number (from 1). */
+/**
+ * The plain statement's parameters: appendValues' and, for each event, its append by number and its
+ * number within that append (both from 1).
+ */
 export function appendAllValues(appends: readonly AppendRequest[]): unknown[] {
   const values = appendValues(appends);
-  values.push(eventOrdinals(appends));
+  values.push(...eventPlaces(appends));
   return values;
 }
 
-/** `{1,2,2,3}` for appends of one, two and one events. */
-function eventOrdinals(appends: readonly AppendRequest[]): string {
-  let text = '';
+/** `{1,2,2,3}` and `{1,1,2,1}` for appends of one, two and one events. */
+function eventPlaces(appends: readonly AppendRequest[]): [string, string] {
+  let ordinals = '';
+  let numbers = '';
   appends.forEach((append, index) => {
     const ordinal = `,${index + 1}`;
-    text += append.events.length === 1 ? ordinal : ordinal.repeat(append.events.length);
+    if (append.events.length === 1) {
+      ordinals += ordinal;
+      numbers += ',1';
+      return;
+    }
+    ordinals += ordinal.repeat(append.events.length);
+    for (let number = 1; number <= append.events.length; number++) numbers += `,${number}`;
   });
-  return `{${text.slice(1)}}`;
+  return [`{${ordinals.slice(1)}}`, `{${numbers.slice(1)}}`];
 }
 
 /** Characters that never need quoting in an array literal (ids, event types and most stream names are made of them). */
