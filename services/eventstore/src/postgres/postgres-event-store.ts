@@ -206,7 +206,7 @@ export class PostgresEventStore implements EventStore {
     const values = appendAllValues(appends);
     const row = await this.#appendAll(appendAllStatement(appends), values);
     if (row?.commit_position) return allAppended(row, appends);
-    // append_events takes the same parameters but the last two (each event's place).
+    // append_events takes the same parameters but the last two (where each event and append stand).
     return appendOutcomes(appends, await this.#appendOneByOne(values.slice(0, -2)));
   }
 

@@ -54,20 +54,20 @@ function expectationHolds(expected: string, current: string): string {
     end`;
 }
 
-/** The group's appends, numbered from 1 (the parameters of APPEND_SQL). */
-const GROUP_APPENDS = 'unnest($1::text[], $2::text[], $3::int[]) with ordinality as a(name, expected, count, ord)';
+/** The group's appends, numbered from 1, each with the number of events before its own. */
+const GROUP_APPENDS = 'unnest($1::text[], $2::text[], $3::int[], $9::int[]) with ordinality as a(name, expected, count, before, ord)';
 
 /** Expectations that need the stream to exist (a number or stream_exists); the others may create it. */
 const NEEDS_STREAM = "a.expected not in ('no_stream', 'any')";
 
 /** A claim's columns: the append, its stream, the stream's revision before it, and whether its expectation holds. */
 function claimColumns(revisionAfter: string, holds = expectationHolds('a.expected', `(${revisionAfter} - a.count)`)): string {
-  return `a.ord, a.name, a.count, s.stream_id, ${revisionAfter} - a.count as current, ${holds} as holds`;
+  return `a.ord, a.name, a.count, a.before, s.stream_id, ${revisionAfter} - a.count as current, ${holds} as holds`;
 }
 
 /**
- * The usual append of a group, as one plain statement with the parameters of APPEND_SQL and two
- * more per event, its append by number and its number within that append (appendAllValues). It
+ * The usual append of a group, as one plain statement with the parameters of APPEND_SQL, each
+ * event's append by number, and each append's number of events before its own (appendAllValues). It
  * claims every stream's revisions, inserts all the events and notifies listeners, with no
  * function call, block or subtransaction around it, which cost the server as much again as the
  * inserts themselves. It comes in three forms (APPEND_ALL): appends to streams that must exist
@@ -125,12 +125,12 @@ with locked as (
 ), ${parts.join(', ')}, claimed as (
   select * from ${claimed}
 ), inserted as (
-  -- Event n is number k of append $8[n], as the client numbered them: one hash join, where
+  -- Event n belongs to append $8[n], as the client numbered them: one hash join, where
   -- finding each append's range of events took a generate_series and a join per append.
   insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
-  select u.id, c.stream_id, c.name, c.current + u.k, u.type, u.data, u.metadata
-  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb), unnest($8::int[]), unnest($9::int[]))
-    with ordinality as u(id, type, data, metadata, ord, k, n)
+  select u.id, c.stream_id, c.name, c.current + u.n - c.before, u.type, u.data, u.metadata
+  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb), unnest($8::int[]))
+    with ordinality as u(id, type, data, metadata, ord, n)
   join claimed c on c.ord = u.ord
   -- Positions are drawn in this order, so a stream's revisions follow the global order.
   order by u.n
@@ -205,30 +205,34 @@ export function appendValues(appends: readonly AppendRequest[]): unknown[] {
 }
 
 /**
- * The plain statement's parameters: appendValues' and, for each event, its append by number and its
- * number within that append (both from 1).
+ * The plain statement's parameters: appendValues', each event's append by number (from 1), and
+ * each append's number of events before its own.
  */
 export function appendAllValues(appends: readonly AppendRequest[]): unknown[] {
   const values = appendValues(appends);
-  values.push(...eventPlaces(appends));
+  values.push(eventOrdinals(appends), eventsBefore(appends));
   return values;
 }
 
-/** `{1,2,2,3}` and `{1,1,2,1}` for appends of one, two and one events. */
-function eventPlaces(appends: readonly AppendRequest[]): [string, string] {
-  let ordinals = '';
-  let numbers = '';
+/** `{1,2,2,3}` for appends of one, two and one events. */
+function eventOrdinals(appends: readonly AppendRequest[]): string {
+  let text = '';
   appends.forEach((append, index) => {
     const ordinal = `,${index + 1}`;
-    if (append.events.length === 1) {
-      ordinals += ordinal;
-      numbers += ',1';
-      return;
-    }
-    ordinals += ordinal.repeat(append.events.length);
-    for (let number = 1; number <= append.events.length; number++) numbers += `,${number}`;
+    text += append.events.length === 1 ? ordinal : ordinal.repeat(append.events.length);
   });
-  return [`{${ordinals.slice(1)}}`, `{${numbers.slice(1)}}`];
+  return `{${text.slice(1)}}`;
+}
+
+/** `{0,1,3}` for appends of one, two and one events. */
+function eventsBefore(appends: readonly AppendRequest[]): string {
+  let before = 0;
+  let text = '';
+  for (const append of appends) {
+    text += `,${before}`;
+    before += append.events.length;
+  }
+  return `{${text.slice(1)}}`;
 }
 
 /** Characters that never need quoting in an array literal (ids, event types and most stream names are made of them). */
