@@ -86,12 +86,14 @@ export function BudgetLayout() {
 /**
  * A budget that a status hides: its tabs disabled, and which status hides it (from the budget
  * list, which still names it), or the server's translated refusal when the list does not say.
+ * Nothing is said until the list has answered, so the refusal does not flash before the status.
  */
 function HiddenBudget({ budgetId }: { budgetId: string }) {
   const me = useCurrentUser();
   const intl = useIntl();
   const document = useDocument();
-  const listed = useQuery(budgetListQuery(document.id)).data?.find((candidate) => candidate.id === budgetId);
+  const list = useQuery(budgetListQuery(document.id));
+  const listed = list.data?.find((candidate) => candidate.id === budgetId);
   const permissions: StatusPermissions = listed?.permissions ?? { read: false, update: false, restrictions: ['READ_DISABLED'] };
   const locking = lockingStatus(me, { budget: listed?.resourceStatusId ?? null, document: document.resourceStatusId }, ['READ_DISABLED']);
   const status = locking ? resourceStatusName(locking.status, intl.locale, me.organizationLocaleSettings?.language) : '';
@@ -103,11 +105,13 @@ function HiddenBudget({ budgetId }: { budgetId: string }) {
   return (
     <div className="budget-page" data-testid="budget-page" data-budget-id={budgetId} data-hidden-by-status="true">
       <TabNav labelId="budgets.tabs" tabs={budgetTabs(document.id, { id: budgetId, type: listed?.type ?? 'COMMON', permissions })} />
-      <Alert kind="warning" title={<FormattedMessage id="statusLock.hidden.title" />} testId="budget-hidden">
-        <span data-status-id={locking?.status.id}>
-          <FormattedMessage id={text} values={{ status }} />
-        </span>
-      </Alert>
+      {!list.isPending && (
+        <Alert kind="warning" title={<FormattedMessage id="statusLock.hidden.title" />} testId="budget-hidden">
+          <span data-status-id={locking?.status.id}>
+            <FormattedMessage id={text} values={{ status }} />
+          </span>
+        </Alert>
+      )}
     </div>
   );
 }
