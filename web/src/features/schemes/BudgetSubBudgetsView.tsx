@@ -1,7 +1,7 @@
 import { hasAnyPrivilege, type ResourceStatusRuleType, type SubBudget } from '@eelarve/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { ColDef, GridApi } from 'ag-grid-community';
-import { type ComponentType, useMemo, useRef, useState } from 'react';
+import { type ComponentType, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router';
 import { errorCodeOf } from '../../api';
@@ -98,6 +98,12 @@ export function BudgetSubBudgetsView({ recordActions: RecordActions }: { recordA
   };
   if (contextRef.current) Object.assign(contextRef.current, handlers);
   else contextRef.current = handlers;
+  // The pin cells read canPin and busy from the grid's context, which the grid does not watch:
+  // rows drawn before the budget's permissions arrived kept their pins disabled.
+  useEffect(() => {
+    const api = gridApi.current;
+    if (api && !api.isDestroyed()) api.refreshCells({ columns: ['pinned'], force: true });
+  }, [canPin, pin.isPending]);
 
   const columnDefs = useMemo<ColDef<SubBudget>[]>(() => {
     const text = textComparator(locale);
