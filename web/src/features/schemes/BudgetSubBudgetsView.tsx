@@ -100,6 +100,7 @@ export function BudgetSubBudgetsView({ recordActions: RecordActions }: { recordA
   else contextRef.current = handlers;
   // The pin cells read canPin and busy from the grid's context, which the grid does not watch:
   // rows drawn before the budget's permissions arrived kept their pins disabled.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the cells are drawn again whenever what they read changes.
   useEffect(() => {
     const api = gridApi.current;
     if (api && !api.isDestroyed()) api.refreshCells({ columns: ['pinned'], force: true });
