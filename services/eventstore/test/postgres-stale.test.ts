@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_ALL, APPEND_SQL, appendAllValues, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
+import { APPEND_ALL, APPEND_SQL, appendAllQuery, appendValues, GROUP_REFUSED } from '../src/postgres/sql';
 import type { NewEvent } from '../src/types';
 import { newEvents, newStream, sleep } from './contract';
 import { poolNamingStatements } from './statement-names';
@@ -22,7 +22,8 @@ async function holdStream(url: string, stream: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  await client.query(APPEND_ALL.created.text, appendAllValues([{ stream, events: newEvents(1), expectedRevision: 'any' }]));
+  const { text, values } = appendAllQuery([{ stream, events: newEvents(1), expectedRevision: 'any' }]);
+  await client.query(text, values);
   return {
     async commit() {
       await client.query('commit');
@@ -98,7 +99,7 @@ describe('PostgresEventStore refuses a stale expected revision without waiting f
         const outcome = await settledWithoutLockWait(pool, store.append(stream, newEvents(1), { expectedRevision }));
         expect(outcome).toEqual({ error: expect.any(WrongExpectedRevisionError) });
         expect((outcome as { error: WrongExpectedRevisionError }).error.actual).toBe(0n);
-        const plain = expectedRevision === 'no_stream' ? APPEND_ALL.created : APPEND_ALL.existing;
+        const plain = expectedRevision === 'no_stream' ? APPEND_ALL.created : APPEND_ALL.oneEach;
         expect(statements).toEqual([plain.name, 'eventstore_append']);
       }
     } finally {
@@ -136,19 +137,20 @@ describe('PostgresEventStore refuses a stale expected revision without waiting f
   it('lets the plain statement leave a group with a busy stream to append_events, writing nothing, and refuse a stale one once the stream is free', async () => {
     const { stream, first, holder } = await heldStream();
     const fresh = newStream();
-    const group = appendAllValues([
+    const group = appendAllQuery([
       { stream: fresh, events: newEvents(1), expectedRevision: 'no_stream' },
       { stream, events: first, expectedRevision: 'no_stream' },
     ]);
+    expect(group.name).toBe(APPEND_ALL.created.name);
     try {
-      const busy = await settledWithoutLockWait(pool, pool.query(APPEND_ALL.created.text, group));
+      const busy = await settledWithoutLockWait(pool, pool.query(group.text, group.values));
       expect(busy).toEqual({ value: expect.objectContaining({ rows: [expect.objectContaining({ commit_position: null, positions: null })] }) });
       expect(await store.readStream(fresh)).toEqual([]);
     } finally {
       await holder.commit();
     }
     // Free now, the stream is at revision 1: the stale append (a retry, as it happens) undoes the statement.
-    await expect(pool.query(APPEND_ALL.created.text, group)).rejects.toMatchObject({ code: GROUP_REFUSED });
+    await expect(pool.query(group.text, group.values)).rejects.toMatchObject({ code: GROUP_REFUSED });
     expect(await store.readStream(fresh)).toEqual([]);
   });
 
@@ -249,6 +251,6 @@ describe('PostgresEventStore refuses a stale expected revision without waiting f
     await expect(store.append(plainNoStream, newEvents(1), { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 0n });
     await expect(store.append(plainExists, newEvents(1), { expectedRevision: 'stream_exists' })).rejects.toMatchObject({ actual: 'no_stream' });
     // The refused one by append_events, which the plain statement leaves it to.
-    expect(statements).toEqual([APPEND_ALL.created.name, APPEND_ALL.existing.name, 'eventstore_append']);
+    expect(statements).toEqual([APPEND_ALL.created.name, APPEND_ALL.oneEach.name, 'eventstore_append']);
   });
 });

@@ -119,9 +119,9 @@ describe('PostgresEventStore specifics', () => {
       // append_events answers.
       statements.length = 0;
       await expect(counted.append(stream, newEvents(1), { expectedRevision: 0n })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-      expect(statements).toEqual([APPEND_ALL.existing.name, 'eventstore_append']);
+      expect(statements).toEqual([APPEND_ALL.oneEach.name, 'eventstore_append']);
       await expect(counted.append(stream, events, { expectedRevision: 'no_stream' })).resolves.toMatchObject({ nextExpectedRevision: 1n });
-      expect(statements).toEqual([APPEND_ALL.existing.name, 'eventstore_append', APPEND_ALL.created.name, 'eventstore_append']);
+      expect(statements).toEqual([APPEND_ALL.oneEach.name, 'eventstore_append', APPEND_ALL.created.name, 'eventstore_append']);
       // Neither left a claimed revision behind.
       statements.length = 0;
       await expect(counted.append(stream, newEvents(1), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 2n });
@@ -134,13 +134,27 @@ describe('PostgresEventStore specifics', () => {
         counted.append(other, newEvents(1), { expectedRevision: 'any' }),
         counted.append(made, newEvents(1), { expectedRevision: 'no_stream' }),
       ]);
-      expect(statements).toEqual([APPEND_ALL.existing.name, 'eventstore_read_stream_forwards', APPEND_ALL.mixed.name]);
+      expect(statements).toEqual([APPEND_ALL.oneEach.name, 'eventstore_read_stream_forwards', APPEND_ALL.mixed.name]);
       expect([existing.nextExpectedRevision, anyRevision.nextExpectedRevision, created.nextExpectedRevision]).toEqual([4n, 1n, 0n]);
       const stored = [...(await counted.readStream(stream)).slice(-2), ...(await counted.readStream(other)).slice(-1), ...(await counted.readStream(made))];
       expect(stored.map((event) => event.revision)).toEqual([3n, 4n, 1n, 0n]);
       // Positions in the order the appends came, each append's result that of its last event.
       expect([existing.position, anyRevision.position, created.position]).toEqual([stored[1]!.position, stored[2]!.position, stored[3]!.position]);
       expect(comparePositions(stored[0]!.position, stored[1]!.position)).toBe(-1);
+
+      // One event to each stream that exists: the one-each form; more to one of them: the existing form.
+      statements.length = 0;
+      const [first, second] = await Promise.all([
+        counted.append(stream, newEvents(1), { expectedRevision: 4n }),
+        counted.append(made, newEvents(1), { expectedRevision: 'stream_exists' }),
+      ]);
+      await expect(counted.append(other, newEvents(2), { expectedRevision: 1n })).resolves.toMatchObject({ nextExpectedRevision: 3n });
+      expect(statements).toEqual([APPEND_ALL.oneEach.name, APPEND_ALL.existing.name]);
+      expect([first.nextExpectedRevision, second.nextExpectedRevision]).toEqual([5n, 1n]);
+      const [onStream, onMade] = [(await counted.readStream(stream)).at(-1)!, (await counted.readStream(made)).at(-1)!];
+      expect([onStream.revision, onMade.revision]).toEqual([5n, 1n]);
+      expect([first.position, second.position]).toEqual([onStream.position, onMade.position]);
+      expect(comparePositions(first.position, second.position)).toBe(-1);
     } finally {
       await counted.close();
       await pool.end();

@@ -23,10 +23,11 @@ import { bigintElements, type EventRow, type PositionRow, parseCopyPages, toPosi
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
-  type AppendRequest,
   type AllAppendedRow,
-  appendAllStatement,
-  appendAllValues,
+  type AppendQuery,
+  type AppendRequest,
+  appendAllQuery,
+  appendValues,
   HEAD_POSITION_SQL,
   READ_STREAM_BACKWARDS_SQL,
   READ_STREAM_FORWARDS_SQL,
@@ -107,12 +108,12 @@ export class PostgresEventStore implements EventStore {
   readonly #pagesAhead = new Map<string, Promise<PageRead | null>>();
   readonly #readAheadMaxChars: number;
   /**
-   * The connection groups of appends go through while it is free, checked out once: the pool's
-   * checkout and release of a connection for each group (its timers and listeners) cost as much
-   * client time as the rest of an append of one event, 15 of 40 µs per event in bench:eventstore (b).
+   * The connection groups of appends go through while it is free, checked out once (by the
+   * first group): the pool's checkout and release of a connection for each group (its timers
+   * and listeners) cost as much client time as the rest of an append of one event, 15 of 40 µs
+   * per event in bench:eventstore (b). Only a group that has it (#appendConnectionBusy) checks
+   * it out or gives it back, so one field says all.
    */
-  #appendConnection: Promise<PoolClient> | null = null;
-  /** The append connection once checked out. */
   #appendClient: PoolClient | null = null;
   #appendConnectionBusy = false;
   #closed = false;
@@ -181,8 +182,8 @@ export class PostgresEventStore implements EventStore {
     this.#pagesAhead.clear();
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
     await this.#notifier.close();
-    const appendConnection = await this.#appendConnection?.catch(() => null);
-    if (appendConnection && !this.#appendConnectionBusy) this.#releaseAppendConnection(appendConnection);
+    // A group writing now gives the connection back when it is done.
+    if (this.#appendClient && !this.#appendConnectionBusy) this.#releaseAppendConnection(this.#appendClient);
     if (this.#ownsPool) await this.#pool.end();
   }
 
@@ -203,17 +204,15 @@ export class PostgresEventStore implements EventStore {
    * Retrying after a lost connection is safe: the event ids make a repeated append a no-op.
    */
   async #writeFresh(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
-    const values = appendAllValues(appends);
-    const row = await this.#appendAll(appendAllStatement(appends), values);
+    const row = await this.#appendAll(appendAllQuery(appends));
     if (row?.commit_position) return allAppended(row, appends);
-    // append_events takes the same parameters but the last two (where each event and append stand).
-    return appendOutcomes(appends, await this.#appendOneByOne(values.slice(0, -2)));
+    return appendOutcomes(appends, await this.#appendOneByOne(appendValues(appends)));
   }
 
   /** The plain statement's row for the group, or null when it refused the group to append_events. */
-  async #appendAll(statement: { name: string; text: string }, values: unknown[]): Promise<AllAppendedRow | null> {
+  async #appendAll(query: AppendQuery): Promise<AllAppendedRow | null> {
     try {
-      const rows = await this.#appendQuery<AllAppendedRow>({ ...statement, values });
+      const rows = await this.#appendQuery<AllAppendedRow>(query);
       return rows[0]!;
     } catch (error) {
       if (needsAppendEvents(error)) return null;
@@ -235,7 +234,7 @@ export class PostgresEventStore implements EventStore {
     this.#appendConnectionBusy = true;
     try {
       return await this.#withRetry(async () => {
-        const client = await this.#checkOutAppendConnection();
+        const client = this.#appendClient ?? (await this.#checkOutAppendConnection());
         try {
           return (await client.query(query)).rows as Row[];
         } catch (error) {
@@ -250,21 +249,13 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  #checkOutAppendConnection(): Promise<PoolClient> {
-    this.#appendConnection ??= this.#pool.connect().then(
-      (client) => {
-        // Checked out, the connection is the store's to watch: an error while it idles (the
-        // server restarting) would otherwise reach no listener and end the process.
-        client.on('error', this.#onAppendConnectionError);
-        this.#appendClient = client;
-        return client;
-      },
-      (error: unknown) => {
-        this.#appendConnection = null;
-        throw error;
-      },
-    );
-    return this.#appendConnection;
+  async #checkOutAppendConnection(): Promise<PoolClient> {
+    const client = await this.#pool.connect();
+    // Checked out, the connection is the store's to watch: an error while it idles (the server
+    // restarting) would otherwise reach no listener and end the process.
+    client.on('error', this.#onAppendConnectionError);
+    this.#appendClient = client;
+    return client;
   }
 
   readonly #onAppendConnectionError = (error: Error): void => {
@@ -275,7 +266,6 @@ export class PostgresEventStore implements EventStore {
   #releaseAppendConnection(client: PoolClient, error?: Error): void {
     if (this.#appendClient !== client) return;
     this.#appendClient = null;
-    this.#appendConnection = null;
     client.removeListener('error', this.#onAppendConnectionError);
     client.release(error);
   }

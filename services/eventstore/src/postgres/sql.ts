@@ -31,17 +31,23 @@ const STREAM_LOCK_SEED = 1702;
  */
 export function lockStreamsSql(names: string): string {
   return `select pg_advisory_xact_lock(k.key)
-    from (select distinct hashtextextended(n.name, ${STREAM_LOCK_SEED}) as key from unnest(${names}) as n(name) order by key) k`;
+    from (select distinct ${streamLockKey('n.name')} as key from unnest(${names}) as n(name) order by key) k`;
 }
 
 /**
  * lockStreamsSql's locks, each tried without waiting: one row, `all_locked`, true when every
  * lock was free (and is now held), false when another transaction holds one (the rest taken
- * are let go at the end of the transaction, which writes nothing then).
+ * are let go at the end of the transaction, which writes nothing then). A try never waits, so
+ * the order does not matter, and a group names each stream once (the batcher sees to it): two
+ * streams sharing a key take it twice, which a transaction may.
  */
 export function tryLockStreamsSql(names: string): string {
-  return `select bool_and(pg_try_advisory_xact_lock(k.key)) as all_locked
-    from (select distinct hashtextextended(n.name, ${STREAM_LOCK_SEED}) as key from unnest(${names}) as n(name)) k`;
+  return `select bool_and(pg_try_advisory_xact_lock(${streamLockKey('n.name')})) as all_locked from unnest(${names}) as n(name)`;
+}
+
+/** The advisory lock key of the stream named by the SQL expression `name`. */
+function streamLockKey(name: string): string {
+  return `hashtextextended(${name}, ${STREAM_LOCK_SEED})`;
 }
 
 /** SQL: whether an append's `expected` revision holds for its stream at revision `current` (-1: no stream). */
@@ -70,10 +76,11 @@ function claimColumns(revisionAfter: string, holds = expectationHolds('a.expecte
  * event's append by number, and each append's number of events before its own (appendAllValues). It
  * claims every stream's revisions, inserts all the events and notifies listeners, with no
  * function call, block or subtransaction around it, which cost the server as much again as the
- * inserts themselves. It comes in three forms (APPEND_ALL): appends to streams that must exist
- * claim them by a plain update (an upsert costs a lookup and a row lock more), those that may
- * create their stream by an upsert, and a group with only one kind leaves the other's part out
- * (an empty part still cost the server 30 µs a group, a thirtieth of the whole).
+ * inserts themselves. It comes in three forms (APPEND_ALL), and a fourth for groups of
+ * one-event appends to existing streams (APPEND_ONE_EACH_SQL): appends to streams that must
+ * exist claim them by a plain update (an upsert costs a lookup and a row lock more), those that
+ * may create their stream by an upsert, and a group with only one kind leaves the other's part
+ * out (an empty part still cost the server 30 µs a group, a thirtieth of the whole).
  *
  * It only knows how to succeed, and never waits for a writer of its streams:
  * - It first tries each stream's lock (lockStreamsSql says why the locks come before any
@@ -152,22 +159,70 @@ select
 from claimed c`;
 }
 
-/** The plain statement's three forms, each prepared under its own name. */
+/**
+ * The plain statement for the commonest group: appends of one event each to streams that exist
+ * (commands changing an aggregate). With one event to an append, the update that claims the
+ * streams hands each event its stream and revision, and the insert takes the update's rows as
+ * they come, with no second reading of the appends and no join (bench:eventstore (b), in turns
+ * with the existing form on the same server: 13,763 against 12,471 events/s when the limit
+ * measured the same). The answer is as the other forms' (AllAppendedRow), read from the
+ * inserted rows. Parameters: appendOneEachValues.
+ */
+const APPEND_ONE_EACH_SQL = `
+with locked as (
+  ${tryLockStreamsSql('$1::text[]')}
+), claimed as (
+  update eventstore.streams s set revision = s.revision + 1
+  from rows from (unnest($1::text[]), unnest($2::text[]), unnest($3::uuid[]), unnest($4::text[]), jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb))
+    with ordinality as a(name, expected, id, type, data, metadata, ord)
+  where s.stream_name = a.name and ${expectationHolds('a.expected', 's.revision')}
+    and (select l.all_locked from locked l)
+  returning a.ord, s.stream_id, a.name, s.revision, a.id, a.type, a.data, a.metadata
+), inserted as (
+  insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
+  select c.id, c.stream_id, c.name, c.revision, c.type, c.data, c.metadata from claimed c
+  -- Positions are drawn in this order, the appends' own.
+  order by c.ord
+  returning position, stream_revision
+)
+select
+  case
+    when not (select l.all_locked from locked l) then null
+    when count(*) = cardinality($1::text[]) then pg_current_xact_id()::text
+    else eventstore.refuse_group()
+  end as commit_position,
+  array_agg(i.stream_revision order by i.position)::text as last_revisions,
+  array_agg(i.position order by i.position)::text as positions,
+  case when (select l.all_locked from locked l) then pg_notify('eventstore_appended', '') is null end as notified
+from inserted i`;
+
+/** The plain statement's forms, each prepared under its own name. */
 export const APPEND_ALL = {
   existing: { name: 'eventstore_append_existing', text: appendAllSql({ existing: true, created: false }) },
   created: { name: 'eventstore_append_created', text: appendAllSql({ existing: false, created: true }) },
   mixed: { name: 'eventstore_append_mixed', text: appendAllSql({ existing: true, created: true }) },
+  oneEach: { name: 'eventstore_append_one_each', text: APPEND_ONE_EACH_SQL },
 } as const;
 
-/** The form of the plain statement for `appends`. */
-export function appendAllStatement(appends: readonly AppendRequest[]): { name: string; text: string } {
+export interface AppendQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** The form of the plain statement for `appends`, with its parameters. */
+export function appendAllQuery(appends: readonly AppendRequest[]): AppendQuery {
   let existing = false;
   let created = false;
-  for (const { expectedRevision } of appends) {
+  let oneEach = true;
+  for (const { expectedRevision, events } of appends) {
     if (expectedRevision === 'no_stream' || expectedRevision === 'any') created = true;
     else existing = true;
+    if (events.length !== 1) oneEach = false;
   }
-  return existing && created ? APPEND_ALL.mixed : existing ? APPEND_ALL.existing : APPEND_ALL.created;
+  if (oneEach && !created) return { ...APPEND_ALL.oneEach, values: appendOneEachValues(appends) };
+  const form = existing && created ? APPEND_ALL.mixed : existing ? APPEND_ALL.existing : APPEND_ALL.created;
+  return { ...form, values: appendAllValues(appends) };
 }
 
 /**
@@ -190,28 +245,44 @@ export interface AppendRequest {
   expectedRevision: ExpectedRevision;
 }
 
+/** append_events' parameters (APPEND_SQL): each append's stream, expectation and event count, then the events' columns. */
 export function appendValues(appends: readonly AppendRequest[]): unknown[] {
   const events = appends.length === 1 ? appends[0]!.events : appends.flatMap((append) => append.events);
-  return [
-    arrayLiteral(appends.map((append) => append.stream)),
-    // 'any', 'no_stream', 'stream_exists' or a number: nothing to quote, so no driver escaping.
-    `{${appends.map((append) => append.expectedRevision).join(',')}}`,
-    `{${appends.map((append) => append.events.length).join(',')}}`,
-    arrayLiteral(events.map((event) => event.id)),
-    arrayLiteral(events.map((event) => event.type)),
-    JSON.stringify(events.map((event) => event.data ?? null)),
-    JSON.stringify(events.map((event) => event.metadata)),
-  ];
+  return [...streamColumns(appends), `{${appends.map((append) => append.events.length).join(',')}}`, ...eventColumns(events)];
 }
 
 /**
  * The plain statement's parameters: appendValues', each event's append by number (from 1), and
  * each append's number of events before its own.
  */
-export function appendAllValues(appends: readonly AppendRequest[]): unknown[] {
+function appendAllValues(appends: readonly AppendRequest[]): unknown[] {
   const values = appendValues(appends);
   values.push(eventOrdinals(appends), eventsBefore(appends));
   return values;
+}
+
+/** APPEND_ALL.oneEach's parameters: appendValues' but the event counts (one each). */
+function appendOneEachValues(appends: readonly AppendRequest[]): unknown[] {
+  return [...streamColumns(appends), ...eventColumns(appends.map((append) => append.events[0]!))];
+}
+
+/** Each append's stream and expected revision, as arrays. */
+function streamColumns(appends: readonly AppendRequest[]): unknown[] {
+  return [
+    arrayLiteral(appends.map((append) => append.stream)),
+    // 'any', 'no_stream', 'stream_exists' or a number: nothing to quote, so no driver escaping.
+    `{${appends.map((append) => append.expectedRevision).join(',')}}`,
+  ];
+}
+
+/** Each event's id, type, data and metadata, as arrays (data and metadata as JSON arrays). */
+function eventColumns(events: readonly NewEvent[]): unknown[] {
+  return [
+    arrayLiteral(events.map((event) => event.id)),
+    arrayLiteral(events.map((event) => event.type)),
+    JSON.stringify(events.map((event) => event.data ?? null)),
+    JSON.stringify(events.map((event) => event.metadata)),
+  ];
 }
 
 /** `{1,2,2,3}` for appends of one, two and one events. */
