@@ -1,6 +1,7 @@
+import { once } from 'node:events';
 import { createPool, type Pool } from '@eelarve/postgres';
 import type { PoolClient } from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { backoffDelay } from '../internal/wakeup';
 import {
   type AppendResult,
@@ -24,6 +25,14 @@ import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
   type AllAppendedRow,
+  CLAIM_FOR_COPY,
+  COPY_APPENDED,
+  COPY_EVENTS_SQL,
+  COPY_MIN_CHARS,
+  type CopyClaimRow,
+  copyEventRows,
+  type EventPayloads,
+  eventPayloads,
   type AppendQuery,
   type AppendRequest,
   appendAllQuery,
@@ -204,9 +213,15 @@ export class PostgresEventStore implements EventStore {
    * Retrying after a lost connection is safe: the event ids make a repeated append a no-op.
    */
   async #writeFresh(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
-    const row = await this.#appendAll(appendAllQuery(appends));
-    if (row?.commit_position) return allAppended(row, appends);
-    return appendOutcomes(appends, await this.#appendOneByOne(appendValues(appends)));
+    const payloads = eventPayloads(appends);
+    if (appends.length === 1 && payloads.chars >= COPY_MIN_CHARS) {
+      const result = await this.#withAppendConnection((client) => appendByCopy(client, appends[0]!, payloads));
+      if (result) return [result];
+    } else {
+      const row = await this.#appendAll(appendAllQuery(appends, payloads));
+      if (row?.commit_position) return allAppended(row, appends);
+    }
+    return appendOutcomes(appends, await this.#appendOneByOne(appendValues(appends, payloads)));
   }
 
   /** The plain statement's row for the group, or null when it refused the group to append_events. */
@@ -224,19 +239,24 @@ export class PostgresEventStore implements EventStore {
     return this.#appendQuery<AppendRow>({ name: 'eventstore_append', text: APPEND_SQL, values });
   }
 
+  /** Runs an append statement on the append connection (see #withAppendConnection). */
+  #appendQuery<Row>(query: Query): Promise<Row[]> {
+    return this.#withAppendConnection(async (client) => (await client.query(query)).rows as Row[]);
+  }
+
   /**
-   * Runs an append statement on the append connection, or, while another group has it (more
-   * than one group in flight) or the store is closing, on any connection of the pool. A broken
-   * connection goes back to the pool as broken, and the retry checks out another.
+   * Runs `work` on the append connection, or, while another group has it (more than one group
+   * in flight, or a big append beside a group) or the store is closing, on a connection of the
+   * pool. A broken connection goes back to the pool as broken, and the retry checks out another.
    */
-  async #appendQuery<Row>(query: Query): Promise<Row[]> {
-    if (this.#appendConnectionBusy || this.#closed) return this.#queryWithRetry<Row>(query);
+  async #withAppendConnection<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    if (this.#appendConnectionBusy || this.#closed) return this.#withRetry(() => this.#withPoolConnection(work), QUERY_ATTEMPTS);
     this.#appendConnectionBusy = true;
     try {
       return await this.#withRetry(async () => {
         const client = this.#appendClient ?? (await this.#checkOutAppendConnection());
         try {
-          return (await client.query(query)).rows as Row[];
+          return await work(client);
         } catch (error) {
           if (isTransientError(error)) this.#releaseAppendConnection(client, error as Error);
           throw error;
@@ -246,6 +266,19 @@ export class PostgresEventStore implements EventStore {
       this.#appendConnectionBusy = false;
       // A store closed meanwhile left the connection to this last statement.
       if (this.#closed && this.#appendClient) this.#releaseAppendConnection(this.#appendClient);
+    }
+  }
+
+  /** Runs `work` on a connection of the pool, given back as broken when it broke. */
+  async #withPoolConnection<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      const result = await work(client);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(isTransientError(error) ? (error as Error) : undefined);
+      throw error;
     }
   }
 
@@ -361,6 +394,34 @@ export class PostgresEventStore implements EventStore {
         await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt)));
       }
     }
+  }
+}
+
+/**
+ * A big append by COPY in a transaction of its own (COPY_MIN_CHARS says why), or null when it needs
+ * append_events: its stream busy, its expectation not holding, or an event id stored before.
+ */
+async function appendByCopy(client: PoolClient, append: AppendRequest, payloads: EventPayloads): Promise<AppendResult | null> {
+  await client.query('begin');
+  try {
+    const values = [append.stream, String(append.expectedRevision), append.events.length];
+    const [claim] = (await client.query<CopyClaimRow>({ ...CLAIM_FOR_COPY, values })).rows;
+    if (!claim?.all_locked || !claim.holds) {
+      await client.query('rollback');
+      return null;
+    }
+    const current = BigInt(claim.current!);
+    const copy = client.query(copyFrom(COPY_EVENTS_SQL));
+    copy.end(copyEventRows(append, payloads, claim.stream_id!, current));
+    await once(copy, 'finish');
+    const [appended] = (await client.query<PositionRow>({ ...COPY_APPENDED, values: [] })).rows;
+    await client.query('commit');
+    return { nextExpectedRevision: current + BigInt(append.events.length), position: toPosition(appended!) };
+  } catch (error) {
+    // A broken connection takes its transaction with it; on a sound one, nothing of it stays.
+    await client.query('rollback').catch(() => {});
+    if (needsAppendEvents(error)) return null;
+    throw error;
   }
 }
 
