@@ -208,13 +208,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * The group by the plain statement; append_events answers a group the statement leaves to it
-   * (a stream busy, an expected revision that does not hold, an event id stored before).
+   * The group by the plain statement, or a big append alone by COPY; append_events answers a
+   * group either leaves to it (a stream busy, an expected revision that does not hold, an event
+   * id stored before).
    * Retrying after a lost connection is safe: the event ids make a repeated append a no-op.
    */
   async #writeFresh(appends: readonly AppendRequest[]): Promise<Array<AppendResult | Error>> {
-    const payloads = eventPayloads(appends);
-    if (appends.length === 1 && payloads.chars >= COPY_MIN_CHARS) {
+    // A lone append's JSON is made first: its size says whether it goes by COPY.
+    const payloads = appends.length === 1 ? eventPayloads(appends[0]!.events) : undefined;
+    if (payloads && payloads.chars >= COPY_MIN_CHARS) {
       const result = await this.#withAppendConnection((client) => appendByCopy(client, appends[0]!, payloads));
       if (result) return [result];
     } else {

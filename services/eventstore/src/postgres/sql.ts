@@ -211,7 +211,7 @@ export interface AppendQuery {
 }
 
 /** The form of the plain statement for `appends`, with its parameters. */
-export function appendAllQuery(appends: readonly AppendRequest[], payloads = eventPayloads(appends)): AppendQuery {
+export function appendAllQuery(appends: readonly AppendRequest[], payloads?: EventPayloads): AppendQuery {
   let existing = false;
   let created = false;
   let oneEach = true;
@@ -319,29 +319,31 @@ export interface AppendRequest {
   expectedRevision: ExpectedRevision;
 }
 
-/** Every event's data and metadata as JSON text, in the appends' order (made once per group), and their characters. */
+/**
+ * Each event's data and metadata as JSON text, and their characters: made first for an append
+ * alone in its group, whose size decides whether it goes by COPY, and used by either statement.
+ * A group of several appends stringifies the arrays whole, a fifth cheaper than event by event.
+ */
 export interface EventPayloads {
   data: string[];
   metadata: string[];
   chars: number;
 }
 
-export function eventPayloads(appends: readonly AppendRequest[]): EventPayloads {
+export function eventPayloads(events: readonly NewEvent[]): EventPayloads {
   const payloads: EventPayloads = { data: [], metadata: [], chars: 0 };
-  for (const append of appends) {
-    for (const event of append.events) {
-      const data = JSON.stringify(event.data ?? null);
-      const metadata = JSON.stringify(event.metadata ?? null);
-      payloads.data.push(data);
-      payloads.metadata.push(metadata);
-      payloads.chars += data.length + metadata.length;
-    }
+  for (const event of events) {
+    const data = JSON.stringify(event.data ?? null);
+    const metadata = JSON.stringify(event.metadata ?? null);
+    payloads.data.push(data);
+    payloads.metadata.push(metadata);
+    payloads.chars += data.length + metadata.length;
   }
   return payloads;
 }
 
 /** append_events' parameters (APPEND_SQL): each append's stream, expectation and event count, then the events' columns. */
-export function appendValues(appends: readonly AppendRequest[], payloads = eventPayloads(appends)): unknown[] {
+export function appendValues(appends: readonly AppendRequest[], payloads?: EventPayloads): unknown[] {
   const events = appends.length === 1 ? appends[0]!.events : appends.flatMap((append) => append.events);
   return [...streamColumns(appends), `{${appends.map((append) => append.events.length).join(',')}}`, ...eventColumns(events, payloads)];
 }
@@ -350,14 +352,14 @@ export function appendValues(appends: readonly AppendRequest[], payloads = event
  * The plain statement's parameters: appendValues', each event's append by number (from 1), and
  * each append's number of events before its own.
  */
-function appendAllValues(appends: readonly AppendRequest[], payloads: EventPayloads): unknown[] {
+function appendAllValues(appends: readonly AppendRequest[], payloads: EventPayloads | undefined): unknown[] {
   const values = appendValues(appends, payloads);
   values.push(eventOrdinals(appends), eventsBefore(appends));
   return values;
 }
 
 /** APPEND_ALL.oneEach's parameters: appendValues' but the event counts (one each). */
-function appendOneEachValues(appends: readonly AppendRequest[], payloads: EventPayloads): unknown[] {
+function appendOneEachValues(appends: readonly AppendRequest[], payloads: EventPayloads | undefined): unknown[] {
   return [
     ...streamColumns(appends),
     ...eventColumns(
@@ -376,13 +378,13 @@ function streamColumns(appends: readonly AppendRequest[]): unknown[] {
   ];
 }
 
-/** Each event's id and type as arrays, and its data and metadata (`payloads`) as JSON arrays. */
-function eventColumns(events: readonly NewEvent[], payloads: EventPayloads): unknown[] {
+/** Each event's id and type as arrays, and its data and metadata as JSON arrays (of `payloads`, when made already). */
+function eventColumns(events: readonly NewEvent[], payloads: EventPayloads | undefined): unknown[] {
   return [
     arrayLiteral(events.map((event) => event.id)),
     arrayLiteral(events.map((event) => event.type)),
-    `[${payloads.data.join(',')}]`,
-    `[${payloads.metadata.join(',')}]`,
+    payloads ? `[${payloads.data.join(',')}]` : JSON.stringify(events.map((event) => event.data ?? null)),
+    payloads ? `[${payloads.metadata.join(',')}]` : JSON.stringify(events.map((event) => event.metadata ?? null)),
   ];
 }
 
