@@ -72,7 +72,7 @@ export async function startTestServer(
   const eid = options.eid ? await startTestEidProvider(app, options.eid === true ? {} : options.eid) : undefined;
   // Retries a second apart, so a test that fails an attempt does not wait for production's backoff.
   const worker = (options.worker ?? true) ? await startWorker({ context: app, policy: { retryDelaySeconds: 1 } }) : undefined;
-  return {
+  const server: TestServer = {
     app,
     url,
     admin: { ...DEMO_ADMIN },
@@ -80,11 +80,14 @@ export async function startTestServer(
     worker,
     async close() {
       await eid?.close();
-      await worker?.stop({ timeoutMs: 5_000 });
+      // The worker running now, which a test may have put in place of the first: one left
+      // running met the dropped database mid-job (pg-boss's fail() rejected unhandled).
+      await server.worker?.stop({ timeoutMs: 5_000 });
       await app.close();
       await database.drop();
     },
   };
+  return server;
 }
 
 const TEST_OIDC_CLIENT = { clientId: 'eelarve-test', clientSecret: 'eelarve-test-secret' };
