@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { NewEvent } from '../types';
+import { copyText } from './sql';
 
 /**
  * What PostgreSQL itself manages on the server the store runs on, for `pnpm bench:eventstore`
@@ -215,9 +216,7 @@ function countBinaryRows(): (chunk: Buffer) => number {
   };
 }
 
-/** A line of COPY's text format: tab-separated, with backslash, tab and line breaks escaped. */
+/** A line of COPY's text format: tab-separated, escaped as the store's COPY of big appends escapes. */
 function copyLine(values: unknown[]): string {
-  return `${values.map((value) => String(value).replace(/[\\\t\n\r]/g, (char) => COPY_ESCAPES[char]!)).join('\t')}\n`;
+  return `${values.map((value) => copyText(String(value))).join('\t')}\n`;
 }
-
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -10,6 +10,15 @@ export const APPEND_SQL = `
 select append_index, outcome, last_revision, commit_position::text as commit_position, prepare_position
 from eventstore.append_events($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb, $7::jsonb)`;
 
+/** The channel every append notifies (append_events, the plain statement, COPY) after each group of appends. */
+export const NOTIFY_CHANNEL = 'eventstore_appended';
+
+/** SQL: the notification, true once queued; once per group, as NOTIFY holds a cluster-wide lock through the commit. */
+const NOTIFY_APPENDED = `pg_notify('${NOTIFY_CHANNEL}', '') is null`;
+
+/** SQL: whether the statement's `locked` part (tryLockStreamsSql) took every lock. */
+const ALL_LOCKED = '(select l.all_locked from locked l)';
+
 /** Seeds the hash of a stream's lock key. */
 const STREAM_LOCK_SEED = 1702;
 
@@ -109,14 +118,14 @@ function appendAllSql(claims: { existing: boolean; created: boolean }): string {
   update eventstore.streams s set revision = s.revision + a.count
   from ${GROUP_APPENDS}
   where ${NEEDS_STREAM} and s.stream_name = a.name and ${expectationHolds('a.expected', 's.revision')}
-    and (select l.all_locked from locked l)
+    and ${ALL_LOCKED}
   returning ${claimColumns('s.revision', 'true')}
 )`,
     claims.created &&
       `created as (
   insert into eventstore.streams as s (stream_name, revision)
   select a.name, a.count - 1 from ${GROUP_APPENDS}
-  where not ${NEEDS_STREAM} and (select l.all_locked from locked l)
+  where not ${NEEDS_STREAM} and ${ALL_LOCKED}
   order by a.name
   on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
   returning s.stream_name, s.stream_id, s.revision
@@ -145,7 +154,7 @@ with locked as (
 )
 select
   case
-    when not (select l.all_locked from locked l) then null
+    when not ${ALL_LOCKED} then null
     -- Every append claimed its stream, and its expectation holds.
     when count(*) = cardinality($1::text[]) and bool_and(c.holds) then pg_current_xact_id()::text
     else eventstore.refuse_group()
@@ -155,7 +164,7 @@ select
   -- each append's last, which spares the server grouping them by stream and joining back.
   (select array_agg(i.position order by i.position) from inserted i)::text as positions,
   -- Once per group: NOTIFY holds a cluster-wide lock through the commit.
-  case when (select l.all_locked from locked l) then pg_notify('eventstore_appended', '') is null end as notified
+  case when ${ALL_LOCKED} then ${NOTIFY_APPENDED} end as notified
 from claimed c`;
 }
 
@@ -176,7 +185,7 @@ with locked as (
   from rows from (unnest($1::text[]), unnest($2::text[]), unnest($3::uuid[]), unnest($4::text[]), jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb))
     with ordinality as a(name, expected, id, type, data, metadata, ord)
   where s.stream_name = a.name and ${expectationHolds('a.expected', 's.revision')}
-    and (select l.all_locked from locked l)
+    and ${ALL_LOCKED}
   returning a.ord, s.stream_id, a.name, s.revision, a.id, a.type, a.data, a.metadata
 ), inserted as (
   insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
@@ -187,13 +196,13 @@ with locked as (
 )
 select
   case
-    when not (select l.all_locked from locked l) then null
+    when not ${ALL_LOCKED} then null
     when count(*) = cardinality($1::text[]) then pg_current_xact_id()::text
     else eventstore.refuse_group()
   end as commit_position,
   array_agg(i.stream_revision order by i.position)::text as last_revisions,
   array_agg(i.position order by i.position)::text as positions,
-  case when (select l.all_locked from locked l) then pg_notify('eventstore_appended', '') is null end as notified
+  case when ${ALL_LOCKED} then ${NOTIFY_APPENDED} end as notified
 from inserted i`;
 
 /** The plain statement's forms, each prepared under its own name. */
@@ -248,7 +257,7 @@ with locked as (
   select pg_try_advisory_xact_lock(${streamLockKey('$1::text')}) as all_locked
 ), claimed as (
   insert into eventstore.streams as s (stream_name, revision)
-  select $1::text, $3::bigint - 1 where (select l.all_locked from locked l)
+  select $1::text, $3::bigint - 1 where ${ALL_LOCKED}
   on conflict (stream_name) do update set revision = s.revision + excluded.revision + 1
   returning s.stream_id, s.revision - $3::bigint as current
 )
@@ -271,7 +280,7 @@ export const COPY_EVENTS_SQL = 'copy eventstore.events (event_id, stream_id, str
 export const COPY_APPENDED = {
   name: 'eventstore_copy_appended',
   text: `select pg_current_xact_id()::text as commit_position, currval('eventstore.events_position_seq')::text as prepare_position,
-    pg_notify('eventstore_appended', '') is null as notified`,
+    ${NOTIFY_APPENDED} as notified`,
 };
 
 /** COPY's text rows of `append`'s events (their JSON in `payloads`), in stream `streamId` after revision `current`. */
@@ -290,7 +299,8 @@ const COPY_SPECIAL = /[\\\t\n\r]/g;
 const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-function copyText(value: string): string {
+/** `value` escaped for a field of COPY's text format. */
+export function copyText(value: string): string {
   return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (char) => COPY_ESCAPES[char]!) : value;
 }
 
@@ -471,6 +481,3 @@ export const HEAD_POSITION_SQL = `
 select e.transaction_id::text as commit_position, e.position as prepare_position
 from eventstore.events e where ${VISIBLE}
 order by e.transaction_id desc, e.position desc limit 1`;
-
-/** The channel append_events notifies after each group of appends. */
-export const NOTIFY_CHANNEL = 'eventstore_appended';
