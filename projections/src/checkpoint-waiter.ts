@@ -2,10 +2,11 @@ import { comparePositions, type GlobalPosition } from '@eelarve/eventstore';
 import { type Kysely, sql } from 'kysely';
 import { loadActivePositions } from './checkpoints';
 import { productProjectors } from './registry';
+import { sleep } from './signal';
 
 export interface CheckpointWaiter {
-  /** Resolves true once each named projector's active generation has applied everything up to `position`. */
-  waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number): Promise<boolean>;
+  /** Resolves true once each named projector's active generation has applied everything up to `position` (false after the timeout or the abort). */
+  waitForPosition(projectors: readonly string[], position: GlobalPosition, timeoutMs: number, abort?: AbortSignal): Promise<boolean>;
 }
 
 /** The event types each projector handles; another projector's events never hold it back. */
@@ -33,11 +34,11 @@ export function checkpointWaiter(db: Kysely<unknown>, pollMs = 25, eventTypesOf:
     return true;
   };
   return {
-    async waitForPosition(projectors, position, timeoutMs) {
+    async waitForPosition(projectors, position, timeoutMs, abort) {
       const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
+      while (Date.now() < deadline && !abort?.aborted) {
         if (await reached(projectors, position)) return true;
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        await sleep(pollMs, abort);
       }
       return false;
     },

@@ -7,7 +7,8 @@ import { createGeneration, dropGeneration, dropOrphanSchemas, switchOver } from 
 import { LockSession } from './lock';
 import { assertDistinctTables, type Projector } from './projector';
 import { EventParkedError } from './parked';
-import { DEFAULT_RETRY_POLICY, GenerationRunner, PAGE_TARGET_CHARS, type RetryPolicy } from './runner';
+import { type CheckpointWaiter, checkpointWaiter } from './checkpoint-waiter';
+import { DEFAULT_RETRY_POLICY, GenerationRunner, PAGE_TARGET_CHARS, type RetryPolicy, type RunnerOptions } from './runner';
 import { migrateControlSchema } from './schema';
 import { backoffDelay, Signal } from './signal';
 import { type ProjectorStatus, projectionStatus, watchRebuild } from './status';
@@ -70,6 +71,8 @@ export interface ProjectionEngine {
 }
 
 const DEFAULT_BATCH_SIZE = 5_000;
+/** The longest a projector waits for its leaders on one bulk page (a leader that is stuck holds it back no longer). */
+const LEADER_WAIT_MS = 30_000;
 const REMOTE_POLL_MS = 25;
 const SWITCH_CATCH_UP_MS = 30_000;
 
@@ -103,6 +106,8 @@ class Engine implements ProjectionEngine {
   private readonly waker: Waker;
   /** Idle runners' progress, saved together (one statement, one asynchronous commit). */
   private readonly checkpoints: CheckpointBatcher;
+  /** Watches the checkpoints of the projectors others yield to (yieldBefore); made when first needed. */
+  private leaders: CheckpointWaiter | undefined;
   private session: LockSession | undefined;
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -287,6 +292,23 @@ class Engine implements ProjectionEngine {
     }
   }
 
+  /**
+   * The wait before a bulk page of a projector that yields to others (Projector.yieldsTo): until
+   * each of them with an active generation has applied the page, at most LEADER_WAIT_MS. A leader
+   * with no active generation (not deployed, or only being built) is not waited for.
+   */
+  private yieldBefore(projector: Projector): RunnerOptions['yieldBefore'] {
+    const leaders = projector.yieldsTo ?? [];
+    if (leaders.length === 0) return undefined;
+    this.leaders ??= checkpointWaiter(this.db);
+    const waiter = this.leaders;
+    return async (position, abort) => {
+      const active = await loadActivePositions(this.db, leaders);
+      const present = leaders.filter((name) => active.has(name));
+      if (present.length > 0) await waiter.waitForPosition(present, position, LEADER_WAIT_MS, abort);
+    };
+  }
+
   private startRunner(ownership: Ownership, checkpoint: Checkpoint): GenerationRunner {
     return new GenerationRunner({
       db: this.db,
@@ -299,6 +321,7 @@ class Engine implements ProjectionEngine {
       idleReadMs: this.options.idleReadMs ?? 5_000,
       gatherMs: this.options.gatherMs ?? 0,
       retry: { ...DEFAULT_RETRY_POLICY, ...this.options.retry },
+      yieldBefore: this.yieldBefore(ownership.projector),
       saveProgress: (move) => this.checkpoints.advance(move),
       onProgress: () => this.progress.notify(),
       onParked: (event) => this.report(new EventParkedError(event), `projector ${event.projector} generation ${event.generation} parked an event`),

@@ -27,6 +27,13 @@ export interface Projector<DB = AnyDb> {
    * batch with unnest) over one statement per event.
    */
   handle(events: StoredEvent[], db: Kysely<DB>): Promise<void>;
+  /**
+   * Projectors that go first on bulk pages (an import's chunk events): before applying such a
+   * page the runner waits, for a bounded time, until each of them that is active has applied it.
+   * On two cores a read model no command waits on would otherwise take half the CPU from the one
+   * an import's user waits on, and both would finish late.
+   */
+  readonly yieldsTo?: readonly string[];
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;

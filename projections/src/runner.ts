@@ -47,6 +47,11 @@ export interface RunnerOptions {
    */
   gatherMs?: number;
   retry: RetryPolicy;
+  /**
+   * Waits, before a bulk page (BULK_PAGE_CHARS) is applied, until the projectors this one yields
+   * to have applied the page's last event (Projector.yieldsTo); bounded, and cut short by `abort`.
+   */
+  yieldBefore?: (position: GlobalPosition, abort: AbortSignal) => Promise<void>;
   /** Stores progress over unhandled events (the engine gathers its runners' saves into one statement); default: alone. */
   saveProgress?: (move: CheckpointMove) => Promise<void>;
   onProgress(runner: GenerationRunner): void;
@@ -77,6 +82,8 @@ const HIDDEN_READ_WINDOW_MS = 5_000;
  * parsed, in the gateway that also answers requests.
  */
 export const PAGE_TARGET_CHARS = 32_000_000;
+/** A page holding this much event text is bulk (an import's chunks): a projector with `yieldsTo` lets its leaders apply it first. */
+export const BULK_PAGE_CHARS = 1_000_000;
 /** Pages never shrink below this, however big the events: the per-batch cost stays small beside them. */
 const MIN_PAGE_SIZE = 10;
 
@@ -228,6 +235,7 @@ export class GenerationRunner {
       this.pageSize = nextPageSize(this.options.batchSize, this.options.pageTargetChars, batch);
       // Read ahead while the batch is being written: reading and writing overlap.
       next = batch.isEnd ? undefined : this.read(batch.nextPosition);
+      await this.yieldOnBulk(batch);
       await this.apply(batch);
       if (this.unsavedSince !== undefined && Date.now() - this.unsavedSince >= UNSAVED_MAX_AGE_MS) await this.saveProgress();
       if (batch.isEnd) {
@@ -237,6 +245,12 @@ export class GenerationRunner {
         mark = growth.mark();
       }
     }
+  }
+
+  private async yieldOnBulk(batch: ReadAllResult): Promise<void> {
+    const last = batch.events.at(-1);
+    if (!this.options.yieldBefore || !last || (batch.payloadChars ?? 0) < BULK_PAGE_CHARS) return;
+    await this.options.yieldBefore(last.position, this.abort.signal);
   }
 
   /**

@@ -143,6 +143,8 @@ export const documentsProjector = defineProjector<DocumentsReadModel>({
   version: 2,
   eventTypes: [...DOCUMENT_EVENT_TYPES, ...DOCUMENT_ORDER_EVENT_TYPES, ...RECORD_COUNT_EVENT_TYPES],
   tables: ['documents', 'budget_record_counts'],
+  // An import's chunks only add to the counts here: the records screen's rows go first.
+  yieldsTo: ['records'],
   async migrate(db) {
     await db.schema
       .createTable('documents')

@@ -320,6 +320,8 @@ export const reportProjector = defineProjector<ReportReadModel>({
   version: 6,
   eventTypes: [...RECORD_EVENT_TYPES, 'RecordsImported', 'BudgetDeleted', 'DocumentDeleted', 'OrganizationDeleted'],
   tables: ['report_record_versions', 'report_facts'],
+  // An import's rows reach the records screen first; the report follows a few seconds later.
+  yieldsTo: ['records'],
   async migrate(db) {
     await db.schema
       .createTable('report_record_versions')
