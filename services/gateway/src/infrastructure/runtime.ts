@@ -1,5 +1,5 @@
 import { createEventStore, type EventStore, migrateEventStore } from '@eelarve/eventstore';
-import { createKysely, createPool, migrate, type Pool } from '@eelarve/postgres';
+import { createKysely, createPool, migrate, openConnections, type Pool } from '@eelarve/postgres';
 import { type ProjectionEngine, startProjections } from '@eelarve/projections/engine';
 import { foregroundProjectors, REGISTRY_MODULE } from '@eelarve/projections/registry';
 import { combineEngines, startProjectionsThread } from '@eelarve/projections/thread';
@@ -19,8 +19,15 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * Connections of the gateway's pool opened at the start and kept: a record command reads with up
+ * to three at once, and a burst of edits opening them one handshake at a time was slow.
+ */
+const WARM_CONNECTIONS = 10;
+
 export async function startRuntime(config: AppConfig, onError: (error: unknown, context: string) => void): Promise<Runtime> {
-  const pool = createPool(config.databaseUrl, { max: 20, applicationName: 'eelarve-gateway' });
+  const pool = createPool(config.databaseUrl, { max: 20, min: WARM_CONNECTIONS, applicationName: 'eelarve-gateway' });
+  await openConnections(pool, WARM_CONNECTIONS);
   const db = createKysely<unknown>(pool);
   // A streamed records list holds its connection until the client has read it all: lists get
   // their own few, so slow or stalled readers can never take the main pool's from sign-in,
