@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId, type ProjectorSpec, projectorSpec } from '../test/given-events';
 import { accountsProjector } from './accounts/projector';
-import { vacuumReadModels } from './maintenance';
+import { vacuumEventLog, vacuumReadModels } from './maintenance';
 import { recordsProjector } from './records/projector';
 
 let spec: ProjectorSpec;
@@ -37,4 +37,28 @@ it("vacuums and analyzes the named projectors' active tables, outside any transa
   expect(Number(rows[0]?.n_ins_since_vacuum)).toBe(0);
   expect(await vacuumReadModels(spec.db, [])).toEqual([]);
   expect(await vacuumReadModels(spec.db, ['no-such-projector'])).toEqual([]);
+});
+
+it("vacuums the event store's events (an import's chunk events) when this database holds them", async () => {
+  const counts = async () => {
+    const { rows } = await sql<{ vacuums: string; inserted: string }>`
+      select vacuum_count as vacuums, n_ins_since_vacuum as inserted from pg_stat_user_tables where schemaname = 'eventstore' and relname = 'events'`.execute(
+      spec.db,
+    );
+    return rows[0] ? { vacuums: Number(rows[0].vacuums), inserted: Number(rows[0].inserted) } : undefined;
+  };
+  await spec.given({ stream: `unrelated-${newId()}`, type: 'SomethingHappened', data: { memo: 'x'.repeat(5_000) } });
+  // The statistics reach the counts a moment after the insert.
+  await expect.poll(async () => (await counts())?.inserted).toBeGreaterThan(0);
+  const before = await counts();
+
+  expect(await vacuumEventLog(spec.db)).toBe(true);
+
+  await expect.poll(async () => (await counts())?.vacuums).toBe(before!.vacuums + 1);
+  expect((await counts())?.inserted).toBe(0);
+});
+
+it('does nothing where the events are stored elsewhere (no eventstore.events table)', async () => {
+  await sql`alter table eventstore.events rename to events_elsewhere`.execute(spec.db);
+  expect(await vacuumEventLog(spec.db)).toBe(false);
 });

@@ -508,12 +508,19 @@ async function measureMillion(client: Client, db: pg.Pool, world: World): Promis
   );
 }
 
-/** Until every read model has caught up: the report projector, in the gateway's process, follows a million-record import for a while. */
-async function waitForReadModels(db: pg.Pool): Promise<void> {
+/**
+ * Until every read model has caught up (the report projector, in the gateway's process, follows a
+ * million-record import for a while) and every import's job has ended: an import of 10,000 rows
+ * or more ends by vacuuming the read models it filled (settleReadModels), and a list measured
+ * during the last one's VACUUM of the million-record tables measured that vacuum too.
+ */
+async function waitForSettled(db: pg.Pool): Promise<void> {
   for (;;) {
     const { rows: behind } = await db.query<{ n: number }>(
-      `select count(*)::int as n from projections.checkpoints
-        where role = 'active' and (status <> 'live' or position_prepare < (select coalesce(max(position), 0) from eventstore.events))`,
+      `select (select count(*)::int from projections.checkpoints
+                where role = 'active' and (status <> 'live' or position_prepare < (select coalesce(max(position), 0) from eventstore.events)))
+            + (select count(*)::int from operational.record_imports i join pgboss.job j on j.id = i.task_id
+                where j.state in ('created', 'retry', 'active')) as n`,
     );
     if (behind[0]?.n === 0) return;
     await sleep(500);
@@ -551,7 +558,7 @@ const NODE_FETCH_LIST_REQUESTS = 20;
  * and the client's JSON.parse after it; and the same list as Node's fetch asks for it by default (gzip).
  */
 async function measureList(db: pg.Pool, world: World): Promise<void> {
-  await waitForReadModels(db);
+  await waitForSettled(db);
   const subBudgetId = world.subBudgetIds.get(activityCode(0))!;
   const base = `http://127.0.0.1:${PORT}`;
   const url = `${base}/api/budget/${world.budgetId}/sub-budget/${subBudgetId}/records`;
@@ -638,6 +645,7 @@ async function importBudget(client: Client, db: pg.Pool, world: World): Promise<
   const size = Math.min(IMPORT_ROWS, RECORDS_TOTAL);
   for (let batch = 0; batch * size < RECORDS_TOTAL; batch++) await importRows(client, world.budgetId, rows(size, batch), `erp-${batch}.json`);
   await waitForRecords(db, world.budgetId, RECORDS_TOTAL);
+  await waitForSettled(db);
   console.log(`budget of ${RECORDS_TOTAL.toLocaleString('en')} records imported`);
 }
 

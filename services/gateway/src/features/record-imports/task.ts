@@ -1,5 +1,5 @@
 import { type ImportRecordsCommand, importEventIds, recordImportDecider } from '@eelarve/domain/records/import';
-import { vacuumReadModels } from '@eelarve/projections/maintenance';
+import { vacuumEventLog, vacuumReadModels } from '@eelarve/projections/maintenance';
 import { DomainError, type ImportRow, importCounts, validateImportRows } from '@eelarve/shared';
 import type { CommandActor } from '../../infrastructure/commands';
 import { readModels } from '../../infrastructure/database';
@@ -111,12 +111,13 @@ const SETTLE_MIN_ROWS = 10_000;
 /**
  * After the import has ended SUCCESS: once the read models hold its rows, they are vacuumed and
  * analyzed at once (vacuumReadModels), so the lists and reports read on them do not slow for the
- * minute autovacuum would take. Housekeeping only: a failure is logged, never the import's.
+ * minute autovacuum would take; so is the event log its chunk events went into (vacuumEventLog). Housekeeping only: a failure is logged, never the import's.
  */
 async function settleReadModels(context: TaskContext, position: SettlePosition): Promise<void> {
   try {
     await context.commands.awaitReadModels(FILLED_READ_MODELS, position, VISIBLE_WAIT_MS);
     await vacuumReadModels(context.db, FILLED_READ_MODELS);
+    await vacuumEventLog(context.db);
   } catch (error) {
     context.log.warn({ err: error }, 'settling the read models after an import failed');
   }
