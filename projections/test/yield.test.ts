@@ -1,10 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ProjectionEngine, startProjections } from '../src/engine';
 import type { Projector } from '../src/projector';
 import { BULK_PAGE_CHARS } from '../src/runner';
 import { ledgerProjector } from './ledger';
-import { createHarness, type Harness, newEvent, waitFor } from './support';
+import { createHarness, type Harness, newEvent, sleep, waitFor } from './support';
 
 /**
  * A projector that yields to others (Projector.yieldsTo: the report and the documents to the
