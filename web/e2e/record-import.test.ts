@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { BudgetRecord } from '@eelarve/shared';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { XLSX_MIME } from '../src/components/spreadsheet';
 import { et } from '../src/i18n/messages/et';
 import { type ApiClient, apiClient } from './auth-flows';
 import { browserSuite, call, documentWithMaster, gridRows, seriousViolations, signIn } from './harness';
@@ -99,6 +100,14 @@ describe('web: records import (browser)', () => {
     // Spec: the file step is 700 px wide.
     expect((await modal.boundingBox())?.width).toBe(700);
     expect(await modal.getByTestId('record-import-target').textContent()).toBe('Kirjed lisatakse eelarvesse „Linna eelarve“.');
+    // A file that only claims to be a workbook is refused in the user's language, not the reader's.
+    await page.getByTestId('record-import-file').setInputFiles({ name: 'kirjed.xlsx', mimeType: XLSX_MIME, buffer: Buffer.from('nimi;summa\nRida;1') });
+    await page.getByTestId('record-import-next').click();
+    const readError = await page.getByTestId('record-import-read-error').textContent();
+    expect(readError).toContain(et['fileImport.fileReadError']);
+    expect(readError).toContain(et['fileImport.fileReadErrorHint']);
+    expect(readError).not.toContain('workbook');
+
     await page.getByTestId('record-import-file').setInputFiles(FIXTURE);
     await page.getByTestId('record-import-next').click();
     await page.getByTestId('record-import-rows-step').waitFor();

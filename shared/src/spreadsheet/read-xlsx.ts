@@ -28,7 +28,6 @@ const MAX_COLUMNS = 16_384;
 
 const RELATIONSHIP_TYPES = {
   officeDocument: '/officeDocument',
-  worksheet: '/worksheet',
   sharedStrings: '/sharedStrings',
   styles: '/styles',
 } as const;
@@ -39,15 +38,23 @@ const RELATIONSHIP_TYPES = {
  * cell is null, and trailing missing cells are left off.
  */
 export function readXlsxRows(bytes: Uint8Array): CellValue[][] {
-  const parts = unzip(bytes, (name) => name.endsWith('.rels') || name.endsWith('.xml'));
-  const workbookPath = target(parts, '_rels/.rels', '', RELATIONSHIP_TYPES.officeDocument) ?? 'xl/workbook.xml';
-  const workbook = readWorkbook(text(parts, workbookPath));
+  // The small parts that say where the rest is first; then only the parts read, not every sheet of the workbook.
+  const index = unzip(bytes, (name) => name.endsWith('.rels'));
+  const workbookPath = target(relationships(index, '_rels/.rels'), '', RELATIONSHIP_TYPES.officeDocument) ?? 'xl/workbook.xml';
+  const workbook = readWorkbook(
+    text(
+      unzip(bytes, (name) => name === workbookPath),
+      workbookPath,
+    ),
+  );
   if (!workbook.firstSheetId) throw new UnreadableWorkbookError('the workbook has no sheet');
-  const rels = relsPathOf(workbookPath);
-  const sheetPath = targetById(parts, rels, directoryOf(workbookPath), workbook.firstSheetId);
+  const base = directoryOf(workbookPath);
+  const rels = relationships(index, relsPathOf(workbookPath));
+  const sheetPath = target(rels, base, (relationship) => relationship.id === workbook.firstSheetId);
   if (!sheetPath) throw new UnreadableWorkbookError('the first sheet is missing');
-  const stringsPath = target(parts, rels, directoryOf(workbookPath), RELATIONSHIP_TYPES.sharedStrings);
-  const stylesPath = target(parts, rels, directoryOf(workbookPath), RELATIONSHIP_TYPES.styles);
+  const stringsPath = target(rels, base, RELATIONSHIP_TYPES.sharedStrings);
+  const stylesPath = target(rels, base, RELATIONSHIP_TYPES.styles);
+  const parts = unzip(bytes, (name) => name === sheetPath || name === stringsPath || name === stylesPath);
   const strings = stringsPath && parts[stringsPath] ? readSharedStrings(text(parts, stringsPath)) : [];
   const dateStyles = stylesPath && parts[stylesPath] ? readDateStyles(text(parts, stylesPath)) : [];
   return readSheet(text(parts, sheetPath), { strings, dateStyles, date1904: workbook.date1904 });
@@ -103,17 +110,14 @@ function relationships(parts: Unzipped, relsPath: string): Relationship[] {
   return found;
 }
 
-function target(parts: Unzipped, relsPath: string, base: string, typeSuffix: string): string | undefined {
-  const found = relationships(parts, relsPath).find((relationship) => relationship.type.endsWith(typeSuffix));
+/** The target of the relationship of the given type (by its ending) or the one `which` picks, as a path in the zip. */
+function target(relationships: readonly Relationship[], base: string, which: string | ((relationship: Relationship) => boolean)): string | undefined {
+  const picks = typeof which === 'string' ? (relationship: Relationship) => relationship.type.endsWith(which) : which;
+  const found = relationships.find(picks);
   return found && resolvePath(base, found.target);
 }
 
-function targetById(parts: Unzipped, relsPath: string, base: string, id: string): string | undefined {
-  const found = relationships(parts, relsPath).find((relationship) => relationship.id === id);
-  return found && resolvePath(base, found.target);
-}
-
-/** Runs `onOpen` for every start tag of a (small) part. */
+/** Parses a part once, with a handler for start tags and, optionally, for text and end tags. */
 function parse(xml: string, onOpen: (tag: SaxesTagPlain) => void, onText?: (text: string) => void, onClose?: (name: string) => void): void {
   const parser = new SaxesParser();
   parser.on('opentag', onOpen);
@@ -294,8 +298,7 @@ function readSheet(xml: string, context: SheetContext): CellValue[][] {
     while (rows.length < index) rows.push([]);
     rows.push(values);
   };
-  const parser = new SaxesParser();
-  parser.on('opentag', (tag) => {
+  const onOpen = (tag: SaxesTagPlain) => {
     const name = localName(tag.name);
     if (name === 'c') {
       const reference = tag.attributes.r;
@@ -315,13 +318,13 @@ function readSheet(xml: string, context: SheetContext): CellValue[][] {
       row = [];
       column = -1;
     }
-  });
-  parser.on('text', (value) => {
+  };
+  const onText = (value: string) => {
     if (inValue) raw += value;
     else if (inInline) item.text(value);
-  });
-  parser.on('closetag', (tag) => {
-    const name = localName(tag.name);
+  };
+  const onClose = (tagName: string) => {
+    const name = localName(tagName);
     if (name === 'v') inValue = false;
     else if (name === 'is') {
       inInline = false;
@@ -337,10 +340,7 @@ function readSheet(xml: string, context: SheetContext): CellValue[][] {
       if (row.length > 0) place(row, rowNumber);
       row = null;
     }
-  });
-  parser.on('error', (error) => {
-    throw new UnreadableWorkbookError(error.message);
-  });
-  parser.write(xml).close();
+  };
+  parse(xml, onOpen, onText, onClose);
   return rows;
 }

@@ -111,7 +111,8 @@ const SETTLE_MIN_ROWS = 10_000;
 /**
  * After the import has ended SUCCESS: once the read models hold its rows, they are vacuumed and
  * analyzed at once (vacuumReadModels), so the lists and reports read on them do not slow for the
- * minute autovacuum would take; so is the event log its chunk events went into (vacuumEventLog). Housekeeping only: a failure is logged, never the import's.
+ * minute autovacuum would take; so is the event log its chunk events went into (vacuumEventLog).
+ * Housekeeping only: a failure is logged, never the import's.
  */
 async function settleReadModels(context: TaskContext, position: SettlePosition): Promise<void> {
   try {

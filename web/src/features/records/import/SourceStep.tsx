@@ -72,7 +72,8 @@ function FileSource({ amountKey, period, classifiers, decimalSeparator, ready, o
       </div>
       {read.isError ? (
         <Alert kind="error" title={<FormattedMessage id="fileImport.fileReadError" />} testId="record-import-read-error">
-          {read.error instanceof Error ? read.error.message : null}
+          {/* The reader's own words are English and technical: the user is told what to choose instead. */}
+          <FormattedMessage id="fileImport.fileReadErrorHint" />
         </Alert>
       ) : null}
       <StepButtons onCancel={onCancel} onNext={() => file && read.mutate(file)} disabled={!file || !ready || !period} busy={read.isPending} />

@@ -8,6 +8,7 @@ const et = {
   importRecordsError: 'Import ebaõnnestus: ühtegi kirjet ei imporditud.',
   'dashboard.subBudgets.import.importError': 'Importi ei õnnestunud alustada.',
   'fileImport.fileReadError': 'Faili ei õnnestunud lugeda.',
+  'fileImport.fileReadErrorHint': 'Vali .xlsx- või .csv-fail, mille esimesel lehel on päiserida ja kirjed.',
 
   'recordImport.menu': 'Impordi kirjed',
   'recordImport.fromFile': 'Failist',
@@ -95,6 +96,7 @@ const en: Record<keyof typeof et, string> = {
   importRecordsError: 'The import failed: no record was imported.',
   'dashboard.subBudgets.import.importError': 'The import could not be started.',
   'fileImport.fileReadError': 'The file could not be read.',
+  'fileImport.fileReadErrorHint': 'Choose an .xlsx or .csv file whose first sheet holds a header row and the records.',
 
   'recordImport.menu': 'Import records',
   'recordImport.fromFile': 'From a file',
