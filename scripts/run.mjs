@@ -72,6 +72,18 @@ function summarise(reportFile) {
   if (!existsSync(reportFile)) return;
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   const skipped = report.numPendingTests + report.numTodoTests;
+  // The names of failed tests next to the counts, so that a run's last lines say what to look at.
+  for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && file.message) {
+      console.log(`failed: ${path.relative(process.cwd(), file.name)}: ${file.message.split('\n')[0]}`);
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      console.log(`failed: ${path.relative(process.cwd(), file.name)} > ${test.fullName}`);
+      const message = (test.failureMessages ?? [])[0];
+      if (message) console.log(`  ${message.split('\n').slice(0, 6).join('\n  ')}`);
+    }
+  }
   console.log(`\ntests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
   rmSync(reportFile, { force: true });
 }
