@@ -292,6 +292,15 @@ class SupervisedPostgres {
 }
 
 /**
+ * Where the server's Unix socket is, and so where its clients connect (the URLs' `host`
+ * parameter; TCP on 127.0.0.1 stays open for tools). A query's round trip through the socket cost
+ * the client ~25% less CPU than through loopback TCP on this kind of virtual machine (~195 against
+ * ~265 µs back to back, ~340 against ~440 µs with the server idle between queries), and an edit
+ * makes a dozen round trips. Not on Windows, whose builds have no Unix sockets.
+ */
+const SOCKET_DIR = process.platform === 'win32' ? null : '/tmp';
+
+/**
  * Starts (initialising on first use) a PostgreSQL server on `dataDir` and keeps it running: a
  * server a killed predecessor left on the same directory is stopped first, and a server that
  * dies is started again on the same port, so pools reconnect to the same address.
@@ -302,10 +311,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await prepareDataDir(dataDir);
   const log = options.onLog ?? (() => {});
   if (!(await exists(path.join(dataDir, 'PG_VERSION')))) await initialise(dataDir, port, log);
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres${SOCKET_DIR ? `?host=${SOCKET_DIR}` : ''}`;
   const flags = [
     '-c',
     'listen_addresses=127.0.0.1',
+    ...(SOCKET_DIR ? ['-c', `unix_socket_directories=${SOCKET_DIR}`] : []),
     '-c',
     'max_connections=300',
     '-c',

@@ -26,9 +26,13 @@ function codeOf(error: Error): string | null {
   return typeof code === 'string' ? code : null;
 }
 
+/** A Unix socket's file is gone while its server restarts: connect fails with ENOENT (a file error anywhere else is no sign of the database). */
+const socketMissing = (error: Error) => codeOf(error) === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect';
+
 function unavailable(error: Error): boolean {
   const code = codeOf(error);
   if (code && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+  if (socketMissing(error)) return true;
   return UNAVAILABLE_MESSAGE.test(error.message);
 }
 
