@@ -33,6 +33,8 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const url = new URL(targetUrl);
   url.hostname = '127.0.0.1';
   url.port = String((server.address() as net.AddressInfo).port);
+  // The embedded server's URLs name its Unix socket (host=/tmp), which would bypass the relay.
+  url.searchParams.delete('host');
   return {
     url: url.toString(),
     async interrupt(ms) {
