@@ -112,21 +112,24 @@ const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY
  * A record as the records API lists it (the shared recordSchema without `user_name`, which a list
  * adds from the users table before the closing brace), kept as text beside the columns: a
  * 10,000-record list is then its rows' texts joined, not 10,000 JSON objects built per request.
- * New rows get it from listJson; an edit, a promotion or a restoration rebuilds it here from the
- * row's columns (`refreshListJson`), the same shape (months read back canonical: see migrate).
+ * New rows get it from listJson; an edit or a promotion builds it in its own UPDATE from the
+ * row's new values (`column` names where each column's value is read), a restoration rebuilds it
+ * from the row (`refreshListJson`): the same shape either way (months read back canonical: see migrate).
  */
-const LIST_JSON_SQL = sql.raw(`json_build_object(
-  'id', id, 'budgetId', budget_id, 'documentId', document_id, 'name', name, 'amount', trim_scale(amount)::text, 'classifiers', classifiers,
-  'factors', json_build_object('months', months::text[]), 'extra', json_build_object('promoted', promoted),
-  'hasComments', false, 'hasCommentAttachments', false, 'createdAt', ${isoText('created_at')}, 'updated_at', ${isoText('updated_at')})::text`);
+const listJsonSql = (column: (name: string) => string = (name) => name) =>
+  sql.raw(`json_build_object(
+  'id', ${column('id')}, 'budgetId', ${column('budget_id')}, 'documentId', ${column('document_id')}, 'name', ${column('name')},
+  'amount', trim_scale(${column('amount')})::text, 'classifiers', ${column('classifiers')},
+  'factors', json_build_object('months', ${column('months')}::text[]), 'extra', json_build_object('promoted', ${column('promoted')}),
+  'hasComments', false, 'hasCommentAttachments', false, 'createdAt', ${isoText(column('created_at'))}, 'updated_at', ${isoText(column('updated_at'))})::text`);
 
 async function refreshListJson(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await sql`UPDATE records SET list_json = ${LIST_JSON_SQL} WHERE id = ANY(${[...ids]}::uuid[])`.execute(db);
+  await sql`UPDATE records SET list_json = ${listJsonSql()} WHERE id = ANY(${[...ids]}::uuid[])`.execute(db);
 }
 
 /**
- * The same text as LIST_JSON_SQL, made here for new rows (PostgreSQL's json_build_object cost
+ * The same text as listJsonSql, made here for new rows (PostgreSQL's json_build_object cost
  * more than the rest of the insert): the keys in the same order, the times as ISO text.
  */
 function listJson(row: NewRow, classifiersJson: string): string {
@@ -254,24 +257,33 @@ function netChanges(events: readonly StoredEvent[]): Change[] {
   return [...changes.values()];
 }
 
-/** Edits and promotions of many records in one statement (an edit carries all values; a promotion only the flag). */
+/** The columns an edit or promotion leaves as they were: the list JSON reads them from the row itself. */
+const UNCHANGED_COLUMNS = new Set(['id', 'budget_id', 'document_id', 'created_at']);
+
+/**
+ * Edits and promotions of many records in one statement (an edit carries all values; a promotion
+ * only the flag): the new values are worked out first (`n`, from the row as it was), so the list
+ * JSON is built from them in the same UPDATE. Rebuilding it after in a second UPDATE cost each edit
+ * another row version, round trip and run of the combinations triggers while its command waited.
+ */
 async function applyChanges(db: Db, events: readonly StoredEvent[]): Promise<void> {
   const rows = netChanges(events).map(({ values, ...change }) => ({ ...change, has_values: values !== null, ...(values ?? {}) }));
+  const newValue = (name: string) => (UNCHANGED_COLUMNS.has(name) ? `records.${name}` : `n.${name}`);
   await sql`
-    UPDATE records SET
-           name = CASE WHEN c.has_values THEN c.name ELSE records.name END,
-           amount = CASE WHEN c.has_values THEN c.amount::${sql.raw(AMOUNT_SQL_TYPE)} ELSE records.amount END,
-           months = CASE WHEN c.has_values THEN ${monthsOf('c.months')} ELSE records.months END,
-           classifiers = CASE WHEN c.has_values THEN c.classifiers ELSE records.classifiers END,
-           promoted = coalesce(c.promoted, records.promoted),
-           updated_at = c.at, updated_by_user_id = c.user_id, updated_by_occupation_id = c.occupation_id
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(id uuid, has_values boolean, name text, amount text, months jsonb, classifiers jsonb,
-           promoted boolean, at timestamptz, user_id uuid, occupation_id uuid)
-     WHERE records.id = c.id`.execute(db);
-  await refreshListJson(
-    db,
-    rows.map((row) => row.id),
-  );
+    UPDATE records SET name = n.name, amount = n.amount, months = n.months, classifiers = n.classifiers, promoted = n.promoted,
+           updated_at = n.updated_at, updated_by_user_id = n.user_id, updated_by_occupation_id = n.occupation_id,
+           list_json = ${listJsonSql(newValue)}
+      FROM (SELECT r.id,
+                   CASE WHEN c.has_values THEN c.name ELSE r.name END AS name,
+                   CASE WHEN c.has_values THEN c.amount::${sql.raw(AMOUNT_SQL_TYPE)} ELSE r.amount END AS amount,
+                   CASE WHEN c.has_values THEN ${monthsOf('c.months')} ELSE r.months END AS months,
+                   CASE WHEN c.has_values THEN c.classifiers ELSE r.classifiers END AS classifiers,
+                   coalesce(c.promoted, r.promoted) AS promoted,
+                   c.at AS updated_at, c.user_id, c.occupation_id
+              FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS c(id uuid, has_values boolean, name text, amount text, months jsonb,
+                   classifiers jsonb, promoted boolean, at timestamptz, user_id uuid, occupation_id uuid)
+              JOIN records r ON r.id = c.id) AS n
+     WHERE records.id = n.id`.execute(db);
 }
 
 /** A deletion or a restoration (rare: one statement each). */
