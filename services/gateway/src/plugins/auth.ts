@@ -2,6 +2,7 @@ import { DomainError } from '@eelarve/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findSession, sessionToken } from '../features/auth/sessions';
+import { rememberCallerOccupation } from '../features/permissions/authorize';
 import { authoriseRoute } from '../features/permissions/authorize';
 import { beginTrace, finishTrace, traced } from '../infrastructure/command-trace';
 import type { AuthContext, RouteAccess } from '../types';
@@ -29,12 +30,12 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   if (!token) return null;
   const found = await traced(request.id, 'auth.session', findSession(app.db, token, app.config.sessionIdleTimeoutMs));
   if (!found) return null;
-  const { session, privileges } = found;
+  const { session, privileges, occupation } = found;
   const signedIn = { session, userId: session.userId, occupationId: session.occupationId, organizationId: session.organizationId };
   if (!session.occupationId) return { ...signedIn, privileges: [] };
   // An occupation removed since sign-in leaves the session without one.
-  if (!privileges) return { ...signedIn, occupationId: null, organizationId: null, privileges: [] };
-  return { ...signedIn, privileges };
+  if (!privileges || !occupation) return { ...signedIn, occupationId: null, organizationId: null, privileges: [] };
+  return rememberCallerOccupation({ ...signedIn, privileges }, occupation);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { occupationPrivilegesSql } from '@eelarve/projections/accounts/queries';
+import { type OccupationRow, occupationPrivilegesSql } from '@eelarve/projections/accounts/queries';
 import { sql } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { AppDatabase } from '../../infrastructure/database';
@@ -85,11 +85,17 @@ export interface SessionWithPrivileges {
   session: SessionRecord;
   /** The occupation's privileges; null when the session has no occupation or it is no longer the user's. */
   privileges: string[] | null;
+  /** The occupation's type and roles (access checks ask them on most commands); null as for privileges. */
+  occupation: SessionOccupation | null;
 }
 
+/** What access checks need of the session's occupation (permissions/authorize.ts). */
+export type SessionOccupation = Pick<OccupationRow, 'type' | 'role_ids'>;
+
 /**
- * The live session of the token, with its occupation's privileges read in the same query (every
- * authenticated request asks: one round trip, both fresh). A session without remember-me also
+ * The live session of the token, with its occupation's privileges, type and roles read in the same
+ * query (every authenticated request asks: one round trip, all fresh; the access checks of a
+ * command read the occupation again in a round trip of its own). A session without remember-me also
  * ends after `idleTimeoutMs` without a request (measured from last_seen_at, so to within
  * LAST_SEEN_RESOLUTION_MS).
  */
@@ -99,6 +105,11 @@ export async function findSession(db: Db, token: string, idleTimeoutMs: number):
     .selectFrom('operational.sessions')
     .selectAll()
     .select(occupationPrivilegesSql(sql.ref('operational.sessions.user_id'), sql.ref('operational.sessions.occupation_id')).as('privileges'))
+    .select(
+      sql<SessionOccupation | null>`(
+        select json_build_object('type', o.type, 'role_ids', o.role_ids) from read.occupations o
+         where o.id = operational.sessions.occupation_id and o.user_id = operational.sessions.user_id)`.as('occupation'),
+    )
     .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
@@ -117,7 +128,7 @@ export async function findSession(db: Db, token: string, idleTimeoutMs: number):
     rememberMe: row.remember_me,
     expiresAt: row.expires_at,
   };
-  return { session, privileges: row.occupation_id ? row.privileges : null };
+  return { session, privileges: row.occupation_id ? row.privileges : null, occupation: row.occupation_id ? row.occupation : null };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { DomainError, type Privilege, RESOURCE_STATUS_RULE_TYPES, type ResourceStatusRuleType } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { findOccupation, type OccupationRow } from '@eelarve/projections/accounts/queries';
-import { findBudget } from '@eelarve/projections/budgets/queries';
 import { findDocument, listOrganizationDocuments } from '@eelarve/projections/documents/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
 import { budgetGrant, documentGrant, effectiveFlags, grantsOn, levelGrants, subBudgetIdsGrantedOneByOne } from '@eelarve/projections/permissions/queries';
@@ -145,15 +144,24 @@ export function inOrganization(auth: AuthContext, organizationId: string): boole
   return isPlatformAdmin(auth) || (auth.organizationId !== null && auth.organizationId === organizationId);
 }
 
-/** The caller's occupation, read once per request. */
-const occupations = new WeakMap<AuthContext, Promise<OccupationRow | undefined>>();
-function callerOccupation(app: FastifyInstance, auth: AuthContext): Promise<OccupationRow | undefined> {
+/** What access checks ask of the caller's occupation. */
+type CallerOccupation = Pick<OccupationRow, 'type' | 'role_ids'>;
+
+/** The caller's occupation, read once per request (or with the session: rememberCallerOccupation). */
+const occupations = new WeakMap<AuthContext, Promise<CallerOccupation | undefined>>();
+function callerOccupation(app: FastifyInstance, auth: AuthContext): Promise<CallerOccupation | undefined> {
   let found = occupations.get(auth);
   if (!found) {
     found = auth.occupationId ? findOccupation(readModels(app.db), auth.occupationId) : Promise.resolve(undefined);
     occupations.set(auth, found);
   }
   return found;
+}
+
+/** The caller's occupation as the session's query read it (auth.ts): the access checks of the request then read it no more. */
+export function rememberCallerOccupation(auth: AuthContext, occupation: CallerOccupation): AuthContext {
+  occupations.set(auth, Promise.resolve(occupation));
+  return auth;
 }
 
 /** The organisation's statuses by id, read once per request. */
@@ -203,14 +211,24 @@ async function restrictionsOf(
   return RESOURCE_STATUS_RULE_TYPES.filter((type) => restrictions.has(type));
 }
 
-/** The statuses a resource is under: its document's and, for a budget or sub-budget, its budget's. */
+/** The statuses a resource is under: its document's and, for a budget or sub-budget, its budget's (one query: every command asks). */
 async function statusIdsOf(app: FastifyInstance, resource: ResourceRef): Promise<(string | null)[]> {
-  const read = readModels(app.db);
-  const [document, budget] = await Promise.all([
-    resource.documentId ? findDocument(read, resource.documentId) : undefined,
-    resource.budgetId ? findBudget(read, resource.budgetId) : undefined,
-  ]);
-  return [document?.resource_status_id ?? null, budget?.resource_status_id ?? null];
+  if (!resource.documentId && !resource.budgetId) return [null, null];
+  const row = await readModels(app.db)
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('documents')
+        .select('resource_status_id')
+        .where('id', '=', resource.documentId ?? null)
+        .as('document_status_id'),
+      eb
+        .selectFrom('budgets')
+        .select('resource_status_id')
+        .where('id', '=', resource.budgetId ?? null)
+        .as('budget_status_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  return [row.document_status_id ?? null, row.budget_status_id ?? null];
 }
 
 const holdsAny = (auth: AuthContext, privileges: readonly Privilege[] | undefined) =>

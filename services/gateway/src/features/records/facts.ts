@@ -1,7 +1,7 @@
 import { periodMonthCount, type RecordFacts, type RecordSubBudgetFact } from '@eelarve/domain';
-import { findDocument } from '@eelarve/projections/documents/queries';
 import { DomainError } from '@eelarve/shared';
 import { sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
 
@@ -10,7 +10,9 @@ import { readModels } from '../../infrastructure/database';
  * models: the document's period and classifiers, and the sub-budget the record is edited in. A
  * classifier may have tens of thousands of items: only the items of the codes the command names
  * are read. `laterCodes` are codes still being read (the edited record's own values): the items of
- * `codes` are read at once, and only those of later codes not among them once they come.
+ * `codes` are read at once, with the document and its classifiers in one statement (three queries
+ * cost each edit's event loop two round trips more), and only those of later codes not among them
+ * once they come.
  */
 export async function recordFacts(
   app: FastifyInstance,
@@ -35,14 +37,26 @@ export async function recordFacts(
     const known = new Set(first);
     return itemsOf(distinct((await laterCodes) ?? []).filter((code) => !known.has(code)));
   };
-  const [document, classifiers, firstItems, laterItems] = await Promise.all([
-    findDocument(read, documentId),
-    read.selectFrom('classifiers').select(['id', 'field_name', 'required']).where('document_id', '=', documentId).execute(),
-    itemsOf(first),
-    later(),
-  ]);
-  const items = [...firstItems, ...laterItems];
+  const documentFacts = read
+    .selectFrom('documents as d')
+    .select((eb) => [
+      'd.period_duration',
+      'd.master_classifier_id',
+      jsonArrayFrom(eb.selectFrom('classifiers as c').select(['c.id', 'c.field_name', 'c.required']).whereRef('c.document_id', '=', 'd.id')).as('classifiers'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('classifier_items as i')
+          .select(['i.classifier_id', 'i.code', 'i.unselectable'])
+          .whereRef('i.document_id', '=', 'd.id')
+          .where(sql<boolean>`i.code = any(${first}::text[])`),
+      ).as('items'),
+    ])
+    .where('d.id', '=', documentId)
+    .executeTakeFirst();
+  const [document, laterItems] = await Promise.all([documentFacts, later()]);
   if (!document) throw new DomainError('OBJECT_NOT_FOUND', 'document not found');
+  const { classifiers } = document;
+  const items = [...document.items, ...laterItems];
   const facts: RecordFacts & { classifiers: Record<string, { fieldName: string; required: boolean; items: Record<string, { selectable: boolean }> }> } = {
     periodMonths: periodMonthCount(document.period_duration),
     masterClassifierId: document.master_classifier_id,
