@@ -124,6 +124,8 @@ export interface ResourceRef {
 export interface AccessOptions {
   /** Privileges that also grant update of this resource (any of them) wherever it can be read. */
   privileges?: readonly Privilege[];
+  /** The resource's statuses (its document's, then its budget's) when the caller read them with the resource: not read again. */
+  statusIds?: readonly (string | null)[];
 }
 
 /**
@@ -249,7 +251,7 @@ async function grantsOf(app: FastifyInstance, auth: AuthContext, resource: Resou
 /** The caller's effective access to the resource (see `ResourceAccess`); nothing for another organisation's. */
 export async function resourceAccess(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, options: AccessOptions = {}): Promise<ResourceAccess> {
   if (!inOrganization(auth, resource.organizationId)) return NO_ACCESS;
-  const [grants, statusIds] = await Promise.all([grantsOf(app, auth, resource), statusIdsOf(app, resource)]);
+  const [grants, statusIds] = await Promise.all([grantsOf(app, auth, resource), options.statusIds ?? statusIdsOf(app, resource)]);
   return withPrivileges(auth, { ...grants, restrictions: await restrictionsOf(app, auth, resource.organizationId, statusIds) }, options);
 }
 

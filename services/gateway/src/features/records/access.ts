@@ -1,6 +1,6 @@
 import type { RecordSubBudgetFact } from '@eelarve/domain';
 import { subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
-import { findBudgetRef, findScheme, findSubBudget, type SchemeRow, type SubBudgetRow } from '@eelarve/projections/schemes/queries';
+import { type BudgetRef, findBudgetRef, findScheme, findSubBudgetPlace, type SchemeRow, type SubBudgetRow } from '@eelarve/projections/schemes/queries';
 import { DomainError, type Privilege } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
@@ -59,15 +59,24 @@ const budgetRefOf = (budget: RecordsBudget): ResourceRef => ({ organizationId: b
 
 /** The budget of the path: unknown and another organisation's are one answer. A sum budget holds no records of its own. */
 export async function recordsBudget(app: FastifyInstance, auth: AuthContext, budgetId: string): Promise<RecordsBudget> {
-  const row = await findBudgetRef(readModels(app.db), budgetId);
+  return recordsBudgetOf(auth, await findBudgetRef(readModels(app.db), budgetId));
+}
+
+function recordsBudgetOf(auth: AuthContext, row: BudgetRef | undefined): RecordsBudget {
   if (!row || !inOrganization(auth, row.organization_id)) throw new DomainError('BUDGET_NOT_FOUND');
   if (row.type === 'SUM_BUDGET') throw new DomainError('OBJECT_NOT_FOUND', 'a sum budget holds no records of its own');
   return { id: row.id, documentId: row.document_id, organizationId: row.organization_id };
 }
 
-/** Checks `action` on the resource; promote is an update that METADATA_WRITE_DISABLED refuses too. */
-async function assertRecordAction(app: FastifyInstance, auth: AuthContext, resource: ResourceRef, action: RecordAction): Promise<ResourceAccess> {
-  const access = await assertResourceAccess(app, auth, resource, action === 'read' ? 'read' : 'update');
+/** Checks `action` on the resource (its statuses given when read already); promote is an update that METADATA_WRITE_DISABLED refuses too. */
+async function assertRecordAction(
+  app: FastifyInstance,
+  auth: AuthContext,
+  resource: ResourceRef,
+  action: RecordAction,
+  statusIds?: readonly (string | null)[],
+): Promise<ResourceAccess> {
+  const access = await assertResourceAccess(app, auth, resource, action === 'read' ? 'read' : 'update', { statusIds });
   if (action === 'promote' && !allows(access, 'updateSettings')) {
     throw new DomainError('ACTION_DISALLOWED_DUE_TO_STATUS', 'the resource status disallows this (METADATA_WRITE_DISABLED)', {
       rule: 'METADATA_WRITE_DISABLED',
@@ -103,12 +112,8 @@ export async function subBudgetPlace(
   action: RecordAction,
   schemeId?: string,
 ): Promise<RecordsPlace> {
-  // Read together (one round trip less on every record command); the budget's answer comes first.
-  const [budget, subBudget] = await Promise.all([
-    recordsBudget(app, auth, budgetId),
-    subBudgetId === UNFIT_SUB_BUDGET ? undefined : findSubBudget(readModels(app.db), subBudgetId),
-  ]);
   if (subBudgetId === UNFIT_SUB_BUDGET) {
+    const budget = await recordsBudget(app, auth, budgetId);
     if (!schemeId)
       throw new DomainError('SCHEMA_VALIDATION_ERROR', 'the unfit row (-2) is of a scheme: give schemaId', [
         { path: 'querystring.schemaId', message: 'validation.required' },
@@ -119,13 +124,19 @@ export async function subBudgetPlace(
     const fit = schemeFitter(schemeClassifierIds(scheme), await subBudgetsForFitting(readModels(app.db), [scheme.id]));
     return { kind: 'unfit', budget, scheme, fits: (classifiers) => fit(classifiers) !== UNFIT_SUB_BUDGET, resource, access };
   }
+  // The budget with its statuses, the sub-budget and its scheme in one query; the budget's answer comes first.
+  const row = await findSubBudgetPlace(readModels(app.db), budgetId, subBudgetId);
+  const budget = recordsBudgetOf(auth, row);
+  const statusIds = [row?.document_status_id ?? null, row?.budget_status_id ?? null];
+  const subBudget = row?.sub_budget;
   if (!subBudget || subBudget.document_id !== budget.documentId) {
     // The budget's own access first: an unreadable budget does not confirm which sub-budgets exist.
-    await assertRecordAction(app, auth, budgetRefOf(budget), 'read');
+    await assertRecordAction(app, auth, budgetRefOf(budget), 'read', statusIds);
     throw new DomainError('SUB_BUDGET_NOT_FOUND');
   }
   const resource = { ...budgetRefOf(budget), subBudgetId: subBudget.id };
-  const [access, scheme] = await Promise.all([assertRecordAction(app, auth, resource, action), findScheme(readModels(app.db), subBudget.scheme_id)]);
+  const access = await assertRecordAction(app, auth, resource, action, statusIds);
+  const scheme = row?.scheme;
   const subBudgetFact = {
     id: subBudget.id,
     schemeClassifierIds: scheme ? schemeClassifierIds(scheme) : Object.keys(subBudget.classifiers),
