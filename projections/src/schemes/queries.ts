@@ -68,13 +68,10 @@ export function findSubBudgetPlace(read: ReadDatabase, budgetId: string, subBudg
   return read
     .selectFrom('budgets as b')
     .leftJoin('documents as d', 'd.id', 'b.document_id')
+    .leftJoin('sub_budgets as s', (join) => join.on('s.id', '=', subBudgetId))
+    .leftJoin('schemes as sc', 'sc.id', 's.scheme_id')
     .select(['b.id', 'b.document_id', 'b.organization_id', 'b.type', 'b.resource_status_id as budget_status_id', 'd.resource_status_id as document_status_id'])
-    .select(sql<SubBudgetRow | null>`(select to_jsonb(s) from read.sub_budgets s where s.id = ${subBudgetId}::uuid)`.as('sub_budget'))
-    .select(
-      sql<SchemeRow | null>`(select to_jsonb(sc) from read.sub_budgets s join read.schemes sc on sc.id = s.scheme_id where s.id = ${subBudgetId}::uuid)`.as(
-        'scheme',
-      ),
-    )
+    .select([sql<SubBudgetRow | null>`to_jsonb(s)`.as('sub_budget'), sql<SchemeRow | null>`to_jsonb(sc)`.as('scheme')])
     .where('b.id', '=', budgetId)
     .executeTakeFirst();
 }

@@ -94,8 +94,8 @@ export type SessionOccupation = Pick<OccupationRow, 'type' | 'role_ids'>;
 
 /**
  * The live session of the token, with its occupation's privileges, type and roles read in the same
- * query (every authenticated request asks: one round trip, all fresh; the access checks of a
- * command read the occupation again in a round trip of its own). A session without remember-me also
+ * query (every authenticated request asks: one round trip, all fresh; the request's access checks
+ * then take the occupation from it instead of reading it again). A session without remember-me also
  * ends after `idleTimeoutMs` without a request (measured from last_seen_at, so to within
  * LAST_SEEN_RESOLUTION_MS).
  */

@@ -1,12 +1,13 @@
 import { DomainError, type Privilege, RESOURCE_STATUS_RULE_TYPES, type ResourceStatusRuleType } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
-import { findOccupation, type OccupationRow } from '@eelarve/projections/accounts/queries';
+import { findOccupation } from '@eelarve/projections/accounts/queries';
 import { findDocument, listOrganizationDocuments } from '@eelarve/projections/documents/queries';
 import { findOrganization } from '@eelarve/projections/organizations/queries';
 import { budgetGrant, documentGrant, effectiveFlags, grantsOn, levelGrants, subBudgetIdsGrantedOneByOne } from '@eelarve/projections/permissions/queries';
 import { organizationResourceStatuses, type ResourceStatusRow } from '@eelarve/projections/resource-statuses/queries';
 import type { SubBudgetUpdate } from '@eelarve/projections/schemes/queries';
 import { readModels } from '../../infrastructure/database';
+import type { SessionOccupation } from '../auth/sessions';
 import type { AuthContext, RouteAccess } from '../../types';
 
 /**
@@ -146,12 +147,9 @@ export function inOrganization(auth: AuthContext, organizationId: string): boole
   return isPlatformAdmin(auth) || (auth.organizationId !== null && auth.organizationId === organizationId);
 }
 
-/** What access checks ask of the caller's occupation. */
-type CallerOccupation = Pick<OccupationRow, 'type' | 'role_ids'>;
-
 /** The caller's occupation, read once per request (or with the session: rememberCallerOccupation). */
-const occupations = new WeakMap<AuthContext, Promise<CallerOccupation | undefined>>();
-function callerOccupation(app: FastifyInstance, auth: AuthContext): Promise<CallerOccupation | undefined> {
+const occupations = new WeakMap<AuthContext, Promise<SessionOccupation | undefined>>();
+function callerOccupation(app: FastifyInstance, auth: AuthContext): Promise<SessionOccupation | undefined> {
   let found = occupations.get(auth);
   if (!found) {
     found = auth.occupationId ? findOccupation(readModels(app.db), auth.occupationId) : Promise.resolve(undefined);
@@ -161,7 +159,7 @@ function callerOccupation(app: FastifyInstance, auth: AuthContext): Promise<Call
 }
 
 /** The caller's occupation as the session's query read it (auth.ts): the access checks of the request then read it no more. */
-export function rememberCallerOccupation(auth: AuthContext, occupation: CallerOccupation): AuthContext {
+export function rememberCallerOccupation(auth: AuthContext, occupation: SessionOccupation): AuthContext {
   occupations.set(auth, Promise.resolve(occupation));
   return auth;
 }

@@ -1,6 +1,14 @@
 import type { RecordSubBudgetFact } from '@eelarve/domain';
 import { subBudgetsForFitting } from '@eelarve/projections/records/api-queries';
-import { type BudgetRef, findBudgetRef, findScheme, findSubBudgetPlace, type SchemeRow, type SubBudgetRow } from '@eelarve/projections/schemes/queries';
+import {
+  type BudgetRef,
+  findBudgetRef,
+  findScheme,
+  findSubBudgetPlace,
+  type SchemeRow,
+  type SubBudgetPlaceRow,
+  type SubBudgetRow,
+} from '@eelarve/projections/schemes/queries';
 import { DomainError, type Privilege } from '@eelarve/shared';
 import type { FastifyInstance } from 'fastify';
 import { readModels } from '../../infrastructure/database';
@@ -127,8 +135,9 @@ export async function subBudgetPlace(
   // The budget with its statuses, the sub-budget and its scheme in one query; the budget's answer comes first.
   const row = await findSubBudgetPlace(readModels(app.db), budgetId, subBudgetId);
   const budget = recordsBudgetOf(auth, row);
-  const statusIds = [row?.document_status_id ?? null, row?.budget_status_id ?? null];
-  const subBudget = row?.sub_budget;
+  // recordsBudgetOf refused a missing row.
+  const { document_status_id, budget_status_id, sub_budget: subBudget, scheme } = row as SubBudgetPlaceRow;
+  const statusIds = [document_status_id, budget_status_id];
   if (!subBudget || subBudget.document_id !== budget.documentId) {
     // The budget's own access first: an unreadable budget does not confirm which sub-budgets exist.
     await assertRecordAction(app, auth, budgetRefOf(budget), 'read', statusIds);
@@ -136,7 +145,6 @@ export async function subBudgetPlace(
   }
   const resource = { ...budgetRefOf(budget), subBudgetId: subBudget.id };
   const access = await assertRecordAction(app, auth, resource, action, statusIds);
-  const scheme = row?.scheme;
   const subBudgetFact = {
     id: subBudget.id,
     schemeClassifierIds: scheme ? schemeClassifierIds(scheme) : Object.keys(subBudget.classifiers),
