@@ -180,6 +180,27 @@ describe('PostgresEventStore specifics', () => {
     expect((await store.readAll({ fromPosition: before, eventTypes: [] })).events).toEqual([]);
   });
 
+  it('refuses an event holding U+0000 or a lone surrogate, alone or in a group, and keeps the text of their escapes', async () => {
+    const stream = newStream();
+    const before = await store.headPosition();
+    for (const text of ['nul \u0000 here', 'lone \ud800 high', 'lone \udfff low']) {
+      await expect(store.append(stream, [newEvent('Bad', { text })], { expectedRevision: 'any' })).rejects.toBeInstanceOf(RangeError);
+    }
+    // In a group of several appends, only the culprit fails.
+    const [good, bad] = await Promise.allSettled([
+      store.append(newStream(), [newEvent('Good', { index: 1 })], { expectedRevision: 'no_stream' }),
+      store.append(newStream(), [newEvent('Bad', { nested: { key: '\u0000' } })], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(good.status).toBe('fulfilled');
+    expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(RangeError) });
+    // The escapes' own text (a backslash before u0000), a surrogate pair and other control characters are stored as written.
+    const kept = { text: '\\u0000 \\\\u0000 \\ud800 🙂 \u0001', [`\u0001key`]: 'ok' };
+    const { position } = await store.append(stream, [newEvent('Kept', kept)], { expectedRevision: 'any' });
+    await waitUntilVisible(store, position);
+    const read = await readAllAfter(store, before);
+    expect(read.map((event) => event.type)).toEqual(['Good', 'Kept']);
+    expect(read[1]!.data).toEqual(kept);
+  });
   it('reads pages of $all ahead by one statement, as many as fit its bound, and none after a page of big events', async () => {
     let pageReads = 0;
     let counting = false;

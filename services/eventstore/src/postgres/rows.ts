@@ -1,6 +1,6 @@
 import type { EventMetadata, GlobalPosition, StoredEvent } from '../types';
 
-/** int8 and xid8 columns arrive as strings (see @eelarve/postgres), jsonb already parsed. */
+/** int8 and xid8 columns arrive as strings (see @eelarve/postgres), json already parsed. */
 export interface PositionRow {
   commit_position: string;
   prepare_position: string;
@@ -119,9 +119,17 @@ function rowPosition(page: Buffer, row: number): GlobalPosition {
   return { commit: page.readBigUInt64BE(row + AT_COMMIT), prepare: page.readBigInt64BE(row + AT_PREPARE) };
 }
 
-/** A jsonb value's text from its binary form: a version byte (1), then the text. */
-function jsonbText(page: Buffer, lengthAt: number): string {
-  return page.toString('utf8', lengthAt + 5, lengthAt + 4 + page.readInt32BE(lengthAt));
+/** jsonb's binary form: a version byte, then the text. */
+const JSONB_VERSION = 1;
+
+/**
+ * A json value's text: its binary form is the text itself. A log not yet migrated to json
+ * (migration 007) sends jsonb, whose version byte no JSON text starts with: it is skipped.
+ */
+function jsonText(page: Buffer, lengthAt: number): string {
+  const start = lengthAt + 4;
+  const end = start + page.readInt32BE(lengthAt);
+  return page.toString('utf8', page[start] === JSONB_VERSION ? start + 1 : start, end);
 }
 
 /** A uuid's text form from its 16 bytes. */
@@ -202,7 +210,7 @@ export class LazyStoredEvent implements StoredEvent {
 
   get data(): unknown {
     if (!this.#dataParsed) {
-      this.#data = JSON.parse(jsonbText(this.#page, this.#dataLengthAt));
+      this.#data = JSON.parse(jsonText(this.#page, this.#dataLengthAt));
       this.#dataParsed = true;
     }
     return this.#data;
@@ -214,7 +222,7 @@ export class LazyStoredEvent implements StoredEvent {
   }
 
   get metadata(): EventMetadata {
-    this.#metadata ??= JSON.parse(jsonbText(this.#page, this.#metadataLengthAt)) as EventMetadata;
+    this.#metadata ??= JSON.parse(jsonText(this.#page, this.#metadataLengthAt)) as EventMetadata;
     return this.#metadata;
   }
 

@@ -494,6 +494,24 @@ const noStreamAtRevisionMinusOne = appendEventsBeforeLocks(
       end`,
 );
 
+/**
+ * Migration 007: data and metadata as json, kept uncompressed. The log only stores and returns
+ * them, never looks inside: jsonb parsed every event into its binary form on the way in and made
+ * text of it again on every read, and pglz compressed each big one (an import's chunk of 500
+ * records, some 150 KB) on the way in and decompressed it for every projector that read it. For
+ * 200 such events (30 MB), measured on one connection: COPY in 442 ms against 1,971, a full read
+ * as text 120 against 217 ms, for twice the disk (32 against 18 MB). Both columns are written by
+ * JSON.stringify; eventPayloads refuses the characters jsonb refused and json would keep.
+ */
+const eventsAsJsonText = `
+alter table eventstore.events
+  alter column data type json using data::json,
+  alter column metadata type json using metadata::json;
+alter table eventstore.events
+  alter column data set storage external,
+  alter column metadata set storage external;
+`;
+
 /** Exported for the upgrade test, which builds a store as an earlier version left it. */
 export const migrations: Record<string, Migration> = {
   '001_events': {
@@ -526,6 +544,11 @@ export const migrations: Record<string, Migration> = {
   '006_no_stream_at_revision_minus_one': {
     up: async (db) => {
       await sql.raw(noStreamAtRevisionMinusOne).execute(db);
+    },
+  },
+  '007_events_as_json_text': {
+    up: async (db) => {
+      await sql.raw(eventsAsJsonText).execute(db);
     },
   },
 };

@@ -145,7 +145,7 @@ with locked as (
   -- finding each append's range of events took a generate_series and a join per append.
   insert into eventstore.events (event_id, stream_id, stream_name, stream_revision, type, data, metadata)
   select u.id, c.stream_id, c.name, c.current + u.n - c.before, u.type, u.data, u.metadata
-  from rows from (unnest($4::uuid[]), unnest($5::text[]), jsonb_array_elements($6::jsonb), jsonb_array_elements($7::jsonb), unnest($8::int[]))
+  from rows from (unnest($4::uuid[]), unnest($5::text[]), json_array_elements($6::json), json_array_elements($7::json), unnest($8::int[]))
     with ordinality as u(id, type, data, metadata, ord, n)
   join claimed c on c.ord = u.ord
   -- Positions are drawn in this order, so a stream's revisions follow the global order.
@@ -182,7 +182,7 @@ with locked as (
   ${tryLockStreamsSql('$1::text[]')}
 ), claimed as (
   update eventstore.streams s set revision = s.revision + 1
-  from rows from (unnest($1::text[]), unnest($2::text[]), unnest($3::uuid[]), unnest($4::text[]), jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb))
+  from rows from (unnest($1::text[]), unnest($2::text[]), unnest($3::uuid[]), unnest($4::text[]), json_array_elements($5::json), json_array_elements($6::json))
     with ordinality as a(name, expected, id, type, data, metadata, ord)
   where s.stream_name = a.name and ${expectationHolds('a.expected', 's.revision')}
     and ${ALL_LOCKED}
@@ -237,7 +237,7 @@ export function appendAllQuery(appends: readonly AppendRequest[], payloads?: Eve
 /**
  * A big append (alone in its group, its events' data and metadata COPY_MIN_CHARS or more) goes
  * in by COPY in a transaction of its own: the plain statement parses the group's payloads as one
- * jsonb array and copies each element out, which COPY does not. Measured on one connection, an
+ * JSON array and copies each element out, which COPY does not. Measured on one connection, an
  * import's 200 events of 500 records each (20 MB) took 806 ms by COPY against 1,134 by the
  * plain statement, 10 such events 45 against 59 ms; below some 200 KB the four round trips
  * more cost as much as COPY saves, and 1,000 small events took 43 ms either way. The
@@ -343,8 +343,8 @@ export interface EventPayloads {
 export function eventPayloads(events: readonly NewEvent[]): EventPayloads {
   const payloads: EventPayloads = { data: [], metadata: [], chars: 0 };
   for (const event of events) {
-    const data = JSON.stringify(event.data ?? null);
-    const metadata = JSON.stringify(event.metadata ?? null);
+    const data = storableJson(event.data ?? null);
+    const metadata = storableJson(event.metadata ?? null);
     payloads.data.push(data);
     payloads.metadata.push(metadata);
     payloads.chars += data.length + metadata.length;
@@ -393,9 +393,30 @@ function eventColumns(events: readonly NewEvent[], payloads: EventPayloads | und
   return [
     arrayLiteral(events.map((event) => event.id)),
     arrayLiteral(events.map((event) => event.type)),
-    payloads ? `[${payloads.data.join(',')}]` : JSON.stringify(events.map((event) => event.data ?? null)),
-    payloads ? `[${payloads.metadata.join(',')}]` : JSON.stringify(events.map((event) => event.metadata ?? null)),
+    payloads ? `[${payloads.data.join(',')}]` : storableJson(events.map((event) => event.data ?? null)),
+    payloads ? `[${payloads.metadata.join(',')}]` : storableJson(events.map((event) => event.metadata ?? null)),
   ];
+}
+
+/**
+ * JSON.stringify writes U+0000 and lone surrogates as \u escapes (and, of the rest, only other
+ * control characters): an escape of either, after an even number of backslashes (so not the
+ * text "\u0000" itself, whose backslash is escaped).
+ */
+const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/**
+ * `value` as JSON text, refused when it holds U+0000 or a lone surrogate: the events table keeps
+ * the text as it comes (json), and a projector could not write either into a text column, so
+ * such an event would stop it. The gateway refuses both at its edge; this keeps the log clean
+ * of them whatever the writer.
+ */
+export function storableJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text.includes('\\u') && UNSTORABLE_ESCAPE.test(text)) {
+    throw new RangeError('an event holds U+0000 or a lone surrogate, which no read model can store as text');
+  }
+  return text;
 }
 
 /** `{1,2,2,3}` for appends of one, two and one events. */
