@@ -9,8 +9,36 @@ import fp from 'fastify-plugin';
  * JSON body, keys included. Such a request answers 400 SCHEMA_VALIDATION_ERROR naming the place.
  */
 
-/** The first unstorable string in a parsed value, walked without recursion (bodies may nest deeply). */
+/**
+ * The first unstorable string in a parsed value, walked without recursion (bodies may nest
+ * deeply). Bodies are almost always clean and can be large (an import's 100,000 rows), so the
+ * walk first only asks whether there is one, with no path made per value (a string per value
+ * was most of its cost and of the garbage it left); the path is worked out only when there is.
+ */
 export function findUnstorableText(root: unknown, rootPath: string): string | null {
+  return holdsUnstorableText(root) ? pathOfUnstorableText(root, rootPath) : null;
+}
+
+function holdsUnstorableText(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (isUnstorableText(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (isUnstorableText(key)) return true;
+        pending.push((value as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+function pathOfUnstorableText(root: unknown, rootPath: string): string | null {
   const pending: Array<{ value: unknown; path: string }> = [{ value: root, path: rootPath }];
   while (pending.length > 0) {
     const { value, path } = pending.pop() as { value: unknown; path: string };
