@@ -201,6 +201,22 @@ describe('PostgresEventStore specifics', () => {
     expect(read.map((event) => event.type)).toEqual(['Good', 'Kept']);
     expect(read[1]!.data).toEqual(kept);
   });
+  it('parses a big payload once for all its readers, each reading it by its own page, and a small one for each', async () => {
+    const before = await store.headPosition();
+    const rows = Array.from({ length: 2_000 }, (_, index) => ({ recordId: `r-${index}`, name: `Rida ${index}`, amount: '1234.56' }));
+    const { position } = await store.append(newStream(), [newEvent('Chunk', { rows }), newEvent('Small', { index: 1 })], { expectedRevision: 'no_stream' });
+    await waitUntilVisible(store, position);
+    const all = await store.readAll({ fromPosition: before });
+    const chunks = await store.readAll({ fromPosition: before, eventTypes: ['Chunk'] });
+    const smalls = await store.readAll({ fromPosition: before, eventTypes: ['Small', 'Other'] });
+    expect(all.events.map((event) => event.type)).toEqual(['Chunk', 'Small']);
+    expect(chunks.events[0]).not.toBe(all.events[0]);
+    expect(chunks.events[0]!.data).toBe(all.events[0]!.data);
+    expect(chunks.events[0]!.data).toEqual({ rows });
+    expect(smalls.events[0]!.data).toEqual(all.events[1]!.data);
+    expect(smalls.events[0]!.data).not.toBe(all.events[1]!.data);
+  });
+
   it('reads pages of $all ahead by one statement, as many as fit its bound, and none after a page of big events', async () => {
     let pageReads = 0;
     let counting = false;

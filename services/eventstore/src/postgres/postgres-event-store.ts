@@ -20,7 +20,7 @@ import {
 import { AppendNotifier } from './notifier';
 import { AppendBatcher } from './append-batcher';
 import { type AppendOutcome, isTransientError, mapAppendError, needsAppendEvents, outcomeError } from './pg-errors';
-import { bigintElements, type EventRow, type PositionRow, parseCopyPages, toPosition, toStoredEvent } from './rows';
+import { bigintElements, type EventRow, type PositionRow, parseCopyPages, RecentParses, toPosition, toStoredEvent } from './rows';
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
@@ -116,6 +116,8 @@ export class PostgresEventStore implements EventStore {
   /** Full pages of $all read before they were asked for, by where they start: see #readAhead. */
   readonly #pagesAhead = new Map<string, Promise<PageRead | null>>();
   readonly #readAheadMaxChars: number;
+  /** Big payloads its readers parsed lately, shared between them (an import's chunks). */
+  readonly #recentParses = new RecentParses();
   /**
    * The connection groups of appends go through while it is free, checked out once (by the
    * first group): the pool's checkout and release of a connection for each group (its timers
@@ -356,7 +358,7 @@ export class PostgresEventStore implements EventStore {
   async #readPages(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, pages: number, attempts: number): Promise<PageRead[]> {
     const bytes = await this.#withRetry(() => this.#copyOut(readAllCopySql(from, maxCount * pages, eventTypes)), attempts);
     let start = from;
-    const reads: PageRead[] = parseCopyPages(bytes, maxCount).map(({ events, rows, last, payloadBytes }) => {
+    const reads: PageRead[] = parseCopyPages(bytes, maxCount, this.#recentParses).map(({ events, rows, last, payloadBytes }) => {
       const page = { events, nextPosition: last ?? start, isEnd: rows < maxCount, payloadChars: payloadBytes };
       const read = { from: start, page, readAheadFrom: null };
       start = page.nextPosition;

@@ -77,7 +77,7 @@ export interface CopyPage {
  * client a string per column and the server a text form of every number and time. The last
  * page has fewer rows when the COPY ended early (none when it ended on a page's end).
  */
-export function parseCopyPages(bytes: Buffer, pageRows: number): CopyPage[] {
+export function parseCopyPages(bytes: Buffer, pageRows: number, recentParses: RecentParses): CopyPage[] {
   if (bytes.length < COPY_HEADER_BYTES || !bytes.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) {
     throw new Error('a $all page did not start as binary COPY output');
   }
@@ -107,7 +107,7 @@ export function parseCopyPages(bytes: Buffer, pageRows: number): CopyPage[] {
     lastRow = row;
     // NULL data: a row of a type not asked for, which only moves the page's end on.
     if (dataLength < 0) continue;
-    page.events.push(new LazyStoredEvent(bytes, row, typeAt, dataLengthAt, metadataLengthAt));
+    page.events.push(new LazyStoredEvent(bytes, row, typeAt, dataLengthAt, metadataLengthAt, recentParses));
     page.payloadBytes += dataLength + metadataLength;
   }
   if (lastRow >= 0) page.last = rowPosition(bytes, lastRow);
@@ -138,6 +138,58 @@ function uuidText(page: Buffer, at: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** Payloads from this many bytes are parsed once per store, whoever reads them (RecentParses). */
+const SHARED_PARSE_MIN_BYTES = 64 * 1024;
+/** Bytes of JSON the parsed payloads kept stand for: a projector's page (runner.ts, PAGE_TARGET_CHARS). */
+const SHARED_PARSE_MAX_BYTES = 32_000_000;
+/** Kept payloads are let go this long after the last one was parsed, so an import's rows do not stay in memory. */
+const SHARED_PARSE_KEEP_MS = 10_000;
+
+/**
+ * Big payloads parsed lately by one store's readers, by their event's position in its log. The readers of
+ * $all in one process read an import's chunks one after another: in the gateway the live report
+ * hub, the records projector and the documents projector (which yields to records) each parsed
+ * every 150 KB chunk of 500 records, 30 MB of JSON per 100,000-row import three times over on the
+ * thread that answers requests. Now the first parses it and the others take its value: events are
+ * read-only to their readers, who share it. Bounded by bytes, oldest first out, and emptied a
+ * little after the last parse.
+ */
+export class RecentParses {
+  readonly #parsed = new Map<string, { value: unknown; bytes: number }>();
+  #bytes = 0;
+  #release: ReturnType<typeof setTimeout> | null = null;
+
+  /** The payload at `at` (a length, then the text) of the event at `key`, parsed once while it is kept. */
+  parse(key: string, page: Buffer, at: number): unknown {
+    const kept = this.#parsed.get(key);
+    if (kept) return kept.value;
+    const value = JSON.parse(jsonText(page, at));
+    const bytes = page.readInt32BE(at);
+    this.#parsed.set(key, { value, bytes });
+    this.#bytes += bytes;
+    for (const [oldest, entry] of this.#parsed) {
+      if (this.#bytes <= SHARED_PARSE_MAX_BYTES) break;
+      this.#parsed.delete(oldest);
+      this.#bytes -= entry.bytes;
+    }
+    this.#releaseLater();
+    return value;
+  }
+
+  #releaseLater(): void {
+    if (this.#release) clearTimeout(this.#release);
+    this.#release = setTimeout(() => {
+      this.#parsed.clear();
+      this.#bytes = 0;
+      this.#release = null;
+    }, SHARED_PARSE_KEEP_MS);
+    this.#release.unref();
+  }
+}
+
+/** An event's position as a map key: its commit and prepare positions' 16 bytes. */
+const positionKey = (page: Buffer, row: number) => page.toString('latin1', row + AT_COMMIT, row + AT_PREPARE + 8);
+
 /**
  * A stored event of a $all page, read from the page's bytes when a field is first asked for.
  * Projectors catching up read millions of events and most look at few of their fields:
@@ -148,6 +200,7 @@ function uuidText(page: Buffer, at: number): string {
 export class LazyStoredEvent implements StoredEvent {
   type: string;
   readonly #page: Buffer;
+  readonly #recentParses: RecentParses;
   readonly #row: number;
   readonly #dataLengthAt: number;
   readonly #metadataLengthAt: number;
@@ -160,7 +213,8 @@ export class LazyStoredEvent implements StoredEvent {
   #metadata: EventMetadata | undefined;
   #createdAt: Date | undefined;
 
-  constructor(page: Buffer, row: number, typeAt: number, dataLengthAt: number, metadataLengthAt: number) {
+  constructor(page: Buffer, row: number, typeAt: number, dataLengthAt: number, metadataLengthAt: number, recentParses: RecentParses) {
+    this.#recentParses = recentParses;
     this.#page = page;
     this.#row = row;
     this.#dataLengthAt = dataLengthAt;
@@ -208,9 +262,13 @@ export class LazyStoredEvent implements StoredEvent {
     this.#position = value;
   }
 
+  /** Big payloads (an import's chunks) are parsed once per store: see RecentParses. Read-only. */
   get data(): unknown {
     if (!this.#dataParsed) {
-      this.#data = JSON.parse(jsonText(this.#page, this.#dataLengthAt));
+      const big = this.#page.readInt32BE(this.#dataLengthAt) >= SHARED_PARSE_MIN_BYTES;
+      this.#data = big
+        ? this.#recentParses.parse(positionKey(this.#page, this.#row), this.#page, this.#dataLengthAt)
+        : JSON.parse(jsonText(this.#page, this.#dataLengthAt));
       this.#dataParsed = true;
     }
     return this.#data;
