@@ -501,8 +501,18 @@ describe('history, revert and raw events (issue 11, point 3)', () => {
       { name: 'Imporditud rida', amount: '40', classifiers: { [world.kind]: '01', [world.account]: '5500' } },
     ]);
     const url = `${place(budgetId, world.education)}/record/${id}`;
+    // Its chunk is read from the log once: each later command finds it kept (readChunk).
+    const store = world.server.app.store;
+    const readStream = store.readStream.bind(store);
+    const chunkReads: string[] = [];
+    store.readStream = (stream, options) => {
+      if (stream.startsWith('record-import-')) chunkReads.push(stream);
+      return readStream(stream, options);
+    };
     expect((await world.editor.client.request({ method: 'POST', url: `${url}/promote` })).statusCode).toBe(200);
     const edited = await world.editor.client.request({ method: 'PUT', url, payload: { name: 'Imporditud ja muudetud' } });
+    store.readStream = readStream;
+    expect(chunkReads).toHaveLength(1);
     expect(edited.statusCode, edited.body).toBe(200);
     expect(await recordOf(id as string)).toMatchObject({ name: 'Imporditud ja muudetud', amount: '40', extra: { promoted: true } });
     const history = (await world.editor.client.request({ method: 'GET', url: `${url}/history` })).json() as never as RecordHistoryEntry[];

@@ -307,10 +307,10 @@ const SOCKET_DIR = process.platform === 'win32' ? null : '/tmp';
  * change of every page wrote the whole page to the WAL again. Building 500,000 records in
  * bench:records (defaults against these): 2.0 against 1.4 GB of WAL, 92,933 against 1,705 full
  * pages, 5 checkpoints against none. A longer crash recovery is the price, bounded by
- * max_wal_size. Shared buffers 256 MB (128 MB by default) keep more of a big budget's indexes,
- * and the WAL buffers hold an import's chunk of rows before a write.
+ * max_wal_size. The WAL buffers (4 MB by default with 128 MB of shared buffers) hold an import's
+ * chunk of rows before a write.
  */
-const BULK_WRITE_SETTINGS = ['max_wal_size=4GB', 'checkpoint_timeout=15min', 'shared_buffers=256MB', 'wal_buffers=16MB'];
+const BULK_WRITE_SETTINGS = ['max_wal_size=4GB', 'checkpoint_timeout=15min', 'wal_buffers=16MB'];
 
 /**
  * Starts (initialising on first use) a PostgreSQL server on `dataDir` and keeps it running: a

@@ -35,8 +35,35 @@ const IMPORT_STREAM_PREFIX = 'record-import-';
 
 type OriginRow = Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'>;
 
-const readChunk = async (app: FastifyInstance, row: OriginRow) =>
-  (await app.store.readStream(row.origin_stream, { fromRevision: BigInt(row.origin_revision), maxCount: 1 }))[0];
+/** Import chunks kept per store (recentChunks): some 150 KB of JSON each. */
+const RECENT_CHUNKS = 16;
+const recentChunksOf = new WeakMap<FastifyInstance['store'], Map<string, Promise<StoredEvent | undefined>>>();
+
+/**
+ * An import chunk, read once while it is among the last RECENT_CHUNKS read: a stored event never
+ * changes, and people work on the records of one import together, so an edit of an imported
+ * record (which carries its chunk row) mostly finds its chunk here instead of reading its 150 KB
+ * from PostgreSQL and parsing them again. A chunk not found, or a failed read, is not kept.
+ */
+function readChunk(app: FastifyInstance, row: OriginRow): Promise<StoredEvent | undefined> {
+  const recentChunks = recentChunksOf.get(app.store) ?? new Map<string, Promise<StoredEvent | undefined>>();
+  recentChunksOf.set(app.store, recentChunks);
+  const key = `${row.origin_stream}@${row.origin_revision}`;
+  const kept = recentChunks.get(key);
+  // Taken out and put back: the map's order is that of use, the least recently used first.
+  recentChunks.delete(key);
+  const chunk = kept ?? app.store.readStream(row.origin_stream, { fromRevision: BigInt(row.origin_revision), maxCount: 1 }).then((events) => events[0]);
+  recentChunks.set(key, chunk);
+  if (!kept) {
+    const forget = () => recentChunks.get(key) === chunk && recentChunks.delete(key);
+    chunk.then((event) => event ?? forget(), forget);
+    for (const oldest of recentChunks.keys()) {
+      if (recentChunks.size <= RECENT_CHUNKS) break;
+      recentChunks.delete(oldest);
+    }
+  }
+  return chunk;
+}
 
 /** The record's row of its import chunk, as a version of the record. */
 function rowOfChunk(chunk: StoredEvent | undefined, recordId: string): RecordImported {
@@ -66,7 +93,8 @@ export async function recordVersions(app: FastifyInstance, recordId: string, row
 
 /**
  * The origins of many records (bulk commands): each import chunk is read once, however many of
- * its up to 500 records are named. A record made on a screen has none.
+ * its up to 500 records are named (and however many chunks, more than readChunk keeps). A record
+ * made on a screen has none.
  */
 export async function recordOrigins(app: FastifyInstance, rows: readonly OriginRow[]): Promise<(RecordOrigin | null)[]> {
   const chunks = new Map<string, Promise<StoredEvent | undefined>>();
