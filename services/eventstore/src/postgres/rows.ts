@@ -187,7 +187,7 @@ export class RecentParses {
   }
 }
 
-/** An event's position as a map key: its commit and prepare positions' 16 bytes. */
+/** An event's position as a map key: the bytes of its commit and prepare positions (and the length field between them). */
 const positionKey = (page: Buffer, row: number) => page.toString('latin1', row + AT_COMMIT, row + AT_PREPARE + 8);
 
 /**
