@@ -39,6 +39,15 @@ type OriginRow = Pick<RecordApiRow, 'id' | 'origin_stream' | 'origin_revision'>;
 const RECENT_CHUNKS = 16;
 const recentChunksOf = new WeakMap<FastifyInstance['store'], Map<string, Promise<StoredEvent | undefined>>>();
 
+function recentChunksOfStore(store: FastifyInstance['store']): Map<string, Promise<StoredEvent | undefined>> {
+  let recentChunks = recentChunksOf.get(store);
+  if (!recentChunks) {
+    recentChunks = new Map();
+    recentChunksOf.set(store, recentChunks);
+  }
+  return recentChunks;
+}
+
 /**
  * An import chunk, read once while it is among the last RECENT_CHUNKS read: a stored event never
  * changes, and people work on the records of one import together, so an edit of an imported
@@ -46,8 +55,7 @@ const recentChunksOf = new WeakMap<FastifyInstance['store'], Map<string, Promise
  * from PostgreSQL and parsing them again. A chunk not found, or a failed read, is not kept.
  */
 function readChunk(app: FastifyInstance, row: OriginRow): Promise<StoredEvent | undefined> {
-  const recentChunks = recentChunksOf.get(app.store) ?? new Map<string, Promise<StoredEvent | undefined>>();
-  recentChunksOf.set(app.store, recentChunks);
+  const recentChunks = recentChunksOfStore(app.store);
   const key = `${row.origin_stream}@${row.origin_revision}`;
   const kept = recentChunks.get(key);
   // Taken out and put back: the map's order is that of use, the least recently used first.
