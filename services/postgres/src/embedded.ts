@@ -97,6 +97,21 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /** uid and gid of the `postgres` user when we are root (Postgres refuses to run as root), else none. */
+/**
+ * glibc's allocator settings for the server's processes (GLIBC_TUNABLES; other C libraries
+ * ignore it). By default glibc hands a freed block of a few megabytes back to the system, so
+ * each query that sorted or hashed that much memory faulted it in again, page by page, the next
+ * time: a 10,000-record list's sort (6.5 MB) took 1,620 page faults per query, about 10 of its
+ * 43 ms here. Blocks up to 32 MB now come from the heap and stay with the backend for its next
+ * query (0 faults, 33 ms); a backend keeps at most what its largest query used. Settings the
+ * caller's environment gives win.
+ */
+const SERVER_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864';
+
+function serverEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? SERVER_MALLOC_TUNABLES };
+}
+
 function serverUser(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
   return {
@@ -205,6 +220,7 @@ class SupervisedPostgres {
     await clearStaleServer(this.dataDir, this.onEvent);
     const child = spawn(this.binary, ['-D', this.dataDir, '-p', String(this.port), ...this.flags], {
       ...serverUser(),
+      env: serverEnvironment(),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
