@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isTransientDatabaseFailure } from '@eelarve/postgres/failures';
 import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { AppDatabase } from '../../infrastructure/database';
@@ -55,8 +57,29 @@ export async function openTaskQueue(databaseUrl: string, options: TaskQueueOptio
   // pg-boss reports background failures (a lost connection) as events; unheard, they would end the process.
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
   await boss.start();
-  await boss.createQueue(FAILED_TASKS_QUEUE);
+  await retryingSetUp(() => boss.createQueue(FAILED_TASKS_QUEUE));
   return boss;
+}
+
+/** Attempts at setting a queue up before its failure stands. */
+const SET_UP_ATTEMPTS = 5;
+
+/**
+ * Runs a queue's set-up again after a deadlock or another failure a retry may cure. Creating a
+ * queue is DDL (pg-boss makes a table partition for it): a worker starting while the gateway
+ * sends its first job of a type deadlocked on it, PostgreSQL failed one side, and a worker that
+ * lost ended at start (seen in bench:records). A retry finds the queue made, or makes it.
+ */
+export async function retryingSetUp<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= SET_UP_ATTEMPTS || !isTransientDatabaseFailure(error)) throw error;
+      // Apart, so the two sides do not meet again at once.
+      await sleep(attempt * 50 + Math.random() * 50);
+    }
+  }
 }
 
 const queueOptions = (name: string, policy: TaskPolicy) => ({
@@ -71,8 +94,8 @@ const queueOptions = (name: string, policy: TaskPolicy) => ({
 /** Creates the type's queue if missing; `update` makes an existing one take `policy` (a worker's settings win). */
 export async function ensureTaskQueue(boss: PgBoss, type: string, policy: TaskPolicy, update = false): Promise<void> {
   const name = taskQueueName(type);
-  await boss.createQueue(name, queueOptions(name, policy));
-  if (update) await boss.updateQueue(name, queueOptions(name, policy));
+  await retryingSetUp(() => boss.createQueue(name, queueOptions(name, policy)));
+  if (update) await retryingSetUp(() => boss.updateQueue(name, queueOptions(name, policy)));
 }
 
 /** pg-boss runs its insert on our transaction, so a task row never exists without its job or the other way round. */
