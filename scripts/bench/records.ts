@@ -535,6 +535,20 @@ interface ListTiming {
   count: number;
 }
 
+/**
+ * The list's requests, one after another, on a thread of their own (list-thread.mjs), as a
+ * browser tab asks: in this thread each 6 MB answer set off collections of the whole bench's
+ * heap (the imported rows, the world), timed inside the requests.
+ */
+function listTimings(workerData: { url: string; cookie: string; encodings: string; warm: number; requests: number }): Promise<ListTiming[]> {
+  const thread = new Worker(new URL('./list-thread.mjs', import.meta.url), { workerData, execArgv: [] });
+  return new Promise((resolve, reject) => {
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the list's thread ended (exit code ${code}) without its timings`)));
+    thread.once('message', resolve);
+  });
+}
+
 /** Busy server backends (not this pool's) and the load average: what else runs while the list is measured. */
 async function listNeighbours(db: pg.Pool): Promise<string> {
   const { rows: busy } = await db.query<{ what: string }>(
@@ -571,20 +585,8 @@ async function measureList(db: pg.Pool, world: World): Promise<void> {
     .getSetCookie()
     .map((value) => value.split(';')[0])
     .join('; ');
-  const listOnce = async (encodings: string): Promise<ListTiming> => {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { cookie, 'accept-encoding': encodings } });
-    const head = performance.now() - started;
-    if (response.status !== 200) throw new Error(`records list: ${response.status} ${await response.text()}`);
-    const text = await response.text();
-    const received = performance.now() - started;
-    const count = (JSON.parse(text) as unknown[]).length;
-    return { head, received, parsed: performance.now() - started, count };
-  };
   const measure = async (encodings: string, requests: number) => {
-    for (let warm = 0; warm < 3; warm++) await listOnce(encodings);
-    const timings: ListTiming[] = [];
-    for (let index = 0; index < requests; index++) timings.push(await listOnce(encodings));
+    const timings = await listTimings({ url, cookie, encodings, warm: 3, requests });
     const values = (part: keyof ListTiming) => timings.map((timing) => timing[part]);
     const ms = (part: keyof ListTiming) => `p50 ${percentile(values(part), 0.5).toFixed(0)} ms, p95 ${percentile(values(part), 0.95).toFixed(0)} ms`;
     return { ms, p95: percentile(values('received'), 0.95), count: timings[0]?.count ?? 0 };
