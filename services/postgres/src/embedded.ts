@@ -96,7 +96,6 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** uid and gid of the `postgres` user when we are root (Postgres refuses to run as root), else none. */
 /**
  * glibc's allocator settings for the server's processes (GLIBC_TUNABLES; other C libraries
  * ignore it). By default glibc hands a freed block of a few megabytes back to the system, so
@@ -112,6 +111,7 @@ function serverEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env, GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? SERVER_MALLOC_TUNABLES };
 }
 
+/** uid and gid of the `postgres` user when we are root (Postgres refuses to run as root), else none. */
 function serverUser(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
   return {

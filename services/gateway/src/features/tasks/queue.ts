@@ -70,7 +70,7 @@ const SET_UP_ATTEMPTS = 5;
  * sends its first job of a type deadlocked on it, PostgreSQL failed one side, and a worker that
  * lost ended at start (seen in bench:records). A retry finds the queue made, or makes it.
  */
-export async function retryingSetUp<T>(work: () => Promise<T>): Promise<T> {
+async function retryingSetUp<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
