@@ -541,10 +541,18 @@ interface ListTiming {
  * heap (the imported rows, the world), timed inside the requests.
  */
 function listTimings(workerData: { url: string; cookie: string; encodings: string; warm: number; requests: number }): Promise<ListTiming[]> {
-  const thread = new Worker(new URL('./list-thread.mjs', import.meta.url), { workerData, execArgv: [] });
+  return threadResult<ListTiming[]>('list-thread.mjs', workerData);
+}
+
+/**
+ * What a bench thread (a plain JavaScript file beside this one) posts back once. A thread that
+ * ends without it (out of memory, say) must not leave the bench waiting.
+ */
+function threadResult<Result>(file: string, workerData: unknown): Promise<Result> {
+  const thread = new Worker(new URL(`./${file}`, import.meta.url), { workerData, execArgv: [] });
   return new Promise((resolve, reject) => {
     thread.once('error', reject);
-    thread.once('exit', (code) => reject(new Error(`the list's thread ended (exit code ${code}) without its timings`)));
+    thread.once('exit', (code) => reject(new Error(`${file} ended (exit code ${code}) without its result`)));
     thread.once('message', resolve);
   });
 }
@@ -668,31 +676,24 @@ interface EditorsThreadResult {
  * thread's heap holds the imported rows and the traces, and one of its major collections held
  * all editors' next edits, which then reached the gateway together.
  */
-function editFor(editors: Client[], owned: EditorRecord[][], base: string, seconds: number, think: boolean): Promise<EditingRun> {
+async function editFor(editors: Client[], owned: EditorRecord[][], base: string, seconds: number, think: boolean): Promise<EditingRun> {
   const workerData = {
     base: `http://127.0.0.1:${PORT}${base}`,
     editors: editors.map((editor, index) => ({ cookie: editor.cookie, records: owned[index]!.slice(0, RECORDS_PER_EDITOR) })),
     seconds,
     think: think ? THINK_MS : null,
   };
-  const thread = new Worker(new URL('./editors-thread.mjs', import.meta.url), { workerData, execArgv: [] });
-  return new Promise((resolve, reject) => {
-    thread.once('error', reject);
-    // A thread that ends without its result (out of memory, say) must not leave the bench waiting.
-    thread.once('exit', (code) => reject(new Error(`the editors' thread ended (exit code ${code}) without its result`)));
-    thread.once('message', (result: EditorsThreadResult) => {
-      const { latencies, requestIds, sentAt, failures } = result;
-      resolve({
-        latencies,
-        requestIds,
-        sentAt,
-        failures,
-        lastWritten: new Map(result.lastWritten),
-        seconds,
-        clientDelay: { p99Ms: result.delayP99Ms, maxMs: result.delayMaxMs },
-      });
-    });
-  });
+  const result = await threadResult<EditorsThreadResult>('editors-thread.mjs', workerData);
+  const { latencies, requestIds, sentAt, failures } = result;
+  return {
+    latencies,
+    requestIds,
+    sentAt,
+    failures,
+    lastWritten: new Map(result.lastWritten),
+    seconds,
+    clientDelay: { p99Ms: result.delayP99Ms, maxMs: result.delayMaxMs },
+  };
 }
 
 /** Records whose stored amount is not what their editor wrote last. */
