@@ -1,10 +1,13 @@
 import { createTestDatabase, type TestDatabase } from '@eelarve/postgres/testing/test-database';
+import fc from 'fast-check';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@eelarve/postgres';
 import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/errors';
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
-import { APPEND_ALL, APPEND_SQL, appendValues } from '../src/postgres/sql';
+import { type CopyPage, CopyPageReader, RecentParses } from '../src/postgres/rows';
+import { APPEND_ALL, APPEND_SQL, appendValues, readAllCopySql } from '../src/postgres/sql';
 import { comparePositions, type GlobalPosition, type NewEvent, START } from '../src/types';
 import {
   describeEventStoreContract,
@@ -251,6 +254,83 @@ describe('PostgresEventStore specifics', () => {
       await bounded.close();
       await pool.end();
     }
+  });
+
+  it('starts the next statement ahead as soon as the reader takes the first page of the one before', async () => {
+    let pageReads = 0;
+    let counting = false;
+    const pool = poolSeeingCheckouts(database.url, () => {
+      if (counting) pageReads += 1;
+    });
+    // Two pages of two small events fit the bound (see the test before), so each statement ahead reads two.
+    const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 1_200 });
+    try {
+      const { position } = await bounded.append(newStream(), newEvents(12), { expectedRevision: 'no_stream' });
+      await waitUntilVisible(bounded, position);
+      const readsAfterEachPage: number[] = [];
+      let from = START;
+      counting = true;
+      for (;;) {
+        const page = await bounded.readAll({ fromPosition: from, maxCount: 2 });
+        // A statement started for the page just taken has been counted by now.
+        await sleep(50);
+        readsAfterEachPage.push(pageReads);
+        from = page.nextPosition;
+        if (page.isEnd) break;
+      }
+      // The first page is read alone, and pages 2-3 ahead at once. Taking page 2, the first of
+      // its statement, starts 4-5's; taking 4 starts 6-7's, which finds one page and the end,
+      // so the empty end is read when asked for. (Started only at the last page of a statement,
+      // as before, the counts were 2, 2, 3, 3, 4, 4, 5.)
+      expect(readsAfterEachPage).toEqual([2, 3, 3, 4, 4, 4, 5]);
+    } finally {
+      await bounded.close();
+      await pool.end();
+    }
+  });
+
+  it('reads the same pages from a binary COPY however its chunks are cut', async () => {
+    const before = await store.headPosition();
+    const types = ['Small', 'Big', 'Other'];
+    const events = Array.from({ length: 9 }, (_, index) => newEvent(types[index % 3], { index, text: 'ü'.repeat(index % 3 === 1 ? 700 : 3) }));
+    const { position } = await store.append(newStream(), events, { expectedRevision: 'no_stream' });
+    await waitUntilVisible(store, position);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of client.query(copyTo(readAllCopySql(before, 100, ['Small', 'Big'])))) chunks.push(chunk as Buffer);
+    } finally {
+      await client.end();
+    }
+    const bytes = Buffer.concat(chunks);
+    // Each chunk read as it comes (the store gathers 256 KB first, more than this whole COPY).
+    const pagesOf = (cuts: number[]) => {
+      const reader = new CopyPageReader(4, new RecentParses(), 1);
+      const pages: CopyPage[] = [];
+      let at = 0;
+      for (const cut of [...cuts, bytes.length]) {
+        pages.push(...reader.push(bytes.subarray(at, cut)));
+        at = cut;
+      }
+      pages.push(...reader.end());
+      return pages.map(({ events, rows, last, payloadBytes }) => ({ events: events.map((event) => event.toJSON()), rows, last, payloadBytes }));
+    };
+    const whole = pagesOf([]);
+    // 9 rows in pages of 4: two full pages and the one the COPY ended in; the Other rows come without their payload.
+    expect(whole.map((page) => page.rows)).toEqual([4, 4, 1]);
+    expect(whole.flatMap((page) => page.events.map((event) => event.data))).toEqual(
+      events.filter((event) => event.type !== 'Other').map((event) => event.data),
+    );
+    expect(whole.at(-1)!.last).toEqual(position);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 }), (cuts) => {
+        expect(pagesOf(cuts.sort((a, b) => a - b))).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+    // Every single byte a chunk of its own, which cuts each length field too.
+    expect(pagesOf(Array.from({ length: bytes.length - 1 }, (_, index) => index + 1))).toEqual(whole);
   });
 
   it('fails only the culprit when another transaction stores the same event id first', async () => {

@@ -20,7 +20,7 @@ import {
 import { AppendNotifier } from './notifier';
 import { AppendBatcher } from './append-batcher';
 import { type AppendOutcome, isTransientError, mapAppendError, needsAppendEvents, outcomeError } from './pg-errors';
-import { bigintElements, type EventRow, type PositionRow, parseCopyPages, RecentParses, toPosition, toStoredEvent } from './rows';
+import { bigintElements, type CopyPage, CopyPageReader, type EventRow, type PositionRow, RecentParses, toPosition, toStoredEvent } from './rows';
 import { migrateEventStore } from './schema';
 import {
   APPEND_SQL,
@@ -49,16 +49,23 @@ const MAX_REVISION = 2n ** 63n - 1n;
 const QUERY_ATTEMPTS = 3;
 /** Appends of this many events gain nothing from sharing a transaction. */
 const GROUP_EVENTS = 1000;
-/** Pages read ahead for readers of $all that have not come for them yet (the oldest give way). */
-const MAX_PAGES_AHEAD = 8;
 /**
- * Rows of $all read ahead by one statement: as many pages as make this many, at least one.
- * 4,000 measured best for 1,000-event pages (bench:eventstore (c)): one page per statement
- * reached 0.78 of a binary COPY of the whole log, two 0.81, three 0.89, four 0.92, six 0.85,
- * eight 0.80 (bigger reads cost the client more in copying and collecting their buffers than
- * the statements they save).
+ * Rows of $all read ahead by one statement: as many pages as make this many, at least one and
+ * at most MAX_PAGES_PER_READ. Each statement costs the server a plan and a scan's start, and
+ * the reader a round trip; with pages handed out as their rows come and the next statement
+ * started as soon as this one ends (see #readAhead), bigger reads no longer cost the client
+ * more. Measured by a reader of 1,000-event pages over a log of 448,000 events, eight runs
+ * each in turns with a binary COPY of the whole log (best and median share of it): 4,000 rows
+ * 0.77 and 0.75, 8,000 0.81 and 0.78, 16,000 0.86 and 0.78, 32,000 0.86-0.92 and 0.84-1.00.
+ * What a reader may hold is bounded by readAheadMaxChars all the same.
  */
-const READ_AHEAD_ROWS = 4_000;
+const READ_AHEAD_ROWS = 32_000;
+const MAX_PAGES_PER_READ = 32;
+/**
+ * Pages read ahead for readers of $all that have not come for them yet (the oldest give way):
+ * two statements' worth (the one a reader is on and the next) for a few readers at once.
+ */
+const MAX_PAGES_AHEAD = 4 * MAX_PAGES_PER_READ;
 /**
  * Characters (UTF-8 bytes) of data and metadata that the pages read ahead of a reader may hold,
  * judged by the page just read; past it, no page is read ahead of it: four times a projector's
@@ -72,12 +79,12 @@ interface AppendRow extends PositionRow {
   last_revision: string;
 }
 
-/** A page of $all (with the characters of data and metadata its events hold), and where it starts. */
+/** A page of $all, and where it starts. */
 interface PageRead {
   from: GlobalPosition;
   page: ReadAllResult;
-  /** Where to read ahead from once this page is handed out: set on the last page of a read when it is full. */
-  readAheadFrom: GlobalPosition | null;
+  /** Called when a reader is handed the page read ahead (the first of its statement's: see #readAhead). */
+  taken?: () => void;
 }
 
 interface Query {
@@ -99,7 +106,7 @@ export interface PostgresEventStoreOptions {
   maxGroupsInFlight?: number;
   /**
    * Pages of $all are read ahead of a reader as many as pages like the one it was handed fit in
-   * this many characters (UTF-8 bytes) of data and metadata, up to 4,000 rows; after a page that
+   * this many characters (UTF-8 bytes) of data and metadata, up to 32,000 rows; after a page that
    * exceeds it none, so a reader of big events (imports) holds one page, not two (default
    * 16,000,000).
    */
@@ -309,7 +316,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * A page of $all, and the next ones read at once while the caller handles this one, so a
-   * reader going through the log waits for the server only once, and pays for a statement once
+   * reader going through the log seldom waits for the server, and pays for a statement once
    * per few pages. Only a full page read ahead is used: the events after a position never
    * change once visible, but a page that reached the end could miss events committed since.
    */
@@ -318,64 +325,98 @@ export class PostgresEventStore implements EventStore {
     const ahead = this.#pagesAhead.get(key);
     this.#pagesAhead.delete(key);
     const readAhead = ahead && (await ahead);
-    const read = readAhead && !readAhead.page.isEnd ? readAhead : (await this.#readPages(from, maxCount, eventTypes, 1, attempts))[0]!;
-    if (read.readAheadFrom) this.#readAhead(read.readAheadFrom, maxCount, eventTypes, read.page.payloadChars ?? 0);
-    return read.page;
+    if (readAhead && !readAhead.page.isEnd) {
+      readAhead.taken?.();
+      return readAhead.page;
+    }
+    const page = await this.#readPage(from, maxCount, eventTypes, attempts);
+    if (!page.isEnd) this.#readAhead(page.nextPosition, maxCount, eventTypes, page.payloadChars ?? 0);
+    return page;
+  }
+
+  /** One page of $all after `from`, by one COPY, retried when its connection broke. */
+  async #readPage(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, attempts: number): Promise<ReadAllResult> {
+    const copyPage = await this.#withRetry(async () => {
+      const reader = new CopyPageReader(maxCount, this.#recentParses);
+      const full: CopyPage[] = [];
+      await this.#copyOut(readAllCopySql(from, maxCount, eventTypes), (chunk) => full.push(...reader.push(chunk)));
+      full.push(...reader.end());
+      return full[0]!;
+    }, attempts);
+    return toReadAllResult(copyPage, from, maxCount);
   }
 
   /**
-   * Reads the pages after `from` by one COPY: as many as pages like the one just read (of
+   * Reads the pages after `from` by one COPY, as many as pages like the one just read (of
    * `payloadChars`) fit in readAheadMaxChars, up to READ_AHEAD_ROWS rows; after a page of big
-   * events none (the next is likely as big, and the reader holds the one it has). The first
-   * page waits under its key; the others are filed under theirs before the first is handed
-   * out, so a reader finds each where it looks next.
+   * events none (the next is likely as big, and the reader holds the one it has). Each page is
+   * filed under its key before it has come, and handed out as soon as its rows have: the
+   * reader works on the first while the server sends the rest. The next statement starts once
+   * this one has ended full and the reader has taken its first page: the server is kept busy,
+   * and the pages held ahead of a reader stay within two statements' worth. A failed read
+   * ahead is forgotten (the pages it handed out stand): the reader then reads the page itself.
    */
   #readAhead(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, payloadChars: number): void {
     const key = pageKey(from, maxCount, eventTypes);
-    const pages = Math.min(Math.max(1, Math.floor(READ_AHEAD_ROWS / maxCount)), Math.floor(this.#readAheadMaxChars / Math.max(payloadChars, 1)));
-    if (this.#closed || pages < 1 || this.#pagesAhead.has(key)) return;
-    const run = this.#readPages(from, maxCount, eventTypes, pages, 1).then(
-      ([first, ...rest]) => {
-        for (const read of rest) if (!read.page.isEnd) this.#keepAhead(pageKey(read.from, maxCount, eventTypes), Promise.resolve(read));
-        return first!;
-      },
-      // A failed read-ahead is forgotten: the reader then reads the page itself.
-      () => null,
+    const pages = Math.min(
+      MAX_PAGES_PER_READ,
+      Math.max(1, Math.floor(READ_AHEAD_ROWS / maxCount)),
+      Math.floor(this.#readAheadMaxChars / Math.max(payloadChars, 1)),
     );
-    this.#keepAhead(key, run);
-  }
-
-  #keepAhead(key: string, read: Promise<PageRead | null>): void {
-    if (this.#closed) return;
-    if (this.#pagesAhead.size >= MAX_PAGES_AHEAD) this.#pagesAhead.delete(this.#pagesAhead.keys().next().value!);
-    this.#pagesAhead.set(key, read);
-  }
-
-  /**
-   * `pages` pages of $all after `from` of `maxCount` rows each, by one COPY (fewer at the end of
-   * the log). When the last is full, reading ahead goes on from its end once it is handed out.
-   */
-  async #readPages(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined, pages: number, attempts: number): Promise<PageRead[]> {
-    const bytes = await this.#withRetry(() => this.#copyOut(readAllCopySql(from, maxCount * pages, eventTypes)), attempts);
+    if (this.#closed || pages < 1 || this.#pagesAhead.has(key)) return;
+    const reader = new CopyPageReader(maxCount, this.#recentParses);
     let start = from;
-    const reads: PageRead[] = parseCopyPages(bytes, maxCount, this.#recentParses).map(({ events, rows, last, payloadBytes }) => {
-      const page = { events, nextPosition: last ?? start, isEnd: rows < maxCount, payloadChars: payloadBytes };
-      const read = { from: start, page, readAheadFrom: null };
+    let handedOut = 0;
+    let waiting: ((read: PageRead | null) => void) | null = this.#fileAhead(key);
+    // Both must happen before the next statement: this one ends full, its first page is taken.
+    let beforeNext = 2;
+    let lastChars = 0;
+    const readyForNext = () => {
+      beforeNext -= 1;
+      if (beforeNext === 0) this.#readAhead(start, maxCount, eventTypes, lastChars);
+    };
+    const handOut = (copyPage: CopyPage) => {
+      const page = toReadAllResult(copyPage, start, maxCount);
+      const read: PageRead = { from: start, page, taken: handedOut === 0 ? readyForNext : undefined };
+      handedOut += 1;
       start = page.nextPosition;
-      return read;
-    });
-    const last = reads.at(-1)!;
-    if (!last.page.isEnd) last.readAheadFrom = last.page.nextPosition;
-    return reads;
+      lastChars = copyPage.payloadBytes;
+      waiting?.(read);
+      waiting = handedOut < pages && !page.isEnd ? this.#fileAhead(pageKey(start, maxCount, eventTypes)) : null;
+    };
+    this.#copyOut(readAllCopySql(from, maxCount * pages, eventTypes), (chunk) => {
+      for (const page of reader.push(chunk)) handOut(page);
+    }).then(
+      () => {
+        const rest = reader.end();
+        const last = rest.pop()!;
+        for (const page of rest) handOut(page);
+        if (last.rows > 0) handOut(last);
+        waiting?.(null);
+        if (handedOut === pages && last.rows === 0) readyForNext();
+      },
+      () => waiting?.(null),
+    );
   }
 
-  async #copyOut(text: string): Promise<Buffer> {
+  /** Files a page to be read ahead under its key, and returns how to hand it out (null: read it yourself). */
+  #fileAhead(key: string): ((read: PageRead | null) => void) | null {
+    if (this.#closed) return null;
+    let resolve!: (read: PageRead | null) => void;
+    const promise = new Promise<PageRead | null>((settle) => {
+      resolve = settle;
+    });
+    if (this.#pagesAhead.size >= MAX_PAGES_AHEAD) this.#pagesAhead.delete(this.#pagesAhead.keys().next().value!);
+    this.#pagesAhead.set(key, promise);
+    return resolve;
+  }
+
+  /** Runs a COPY out, handing each chunk to `onChunk` as it arrives. */
+  async #copyOut(text: string, onChunk: (chunk: Buffer) => void): Promise<void> {
     const client = await this.#pool.connect();
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of client.query(copyTo(text))) chunks.push(chunk as Buffer);
+      for await (const chunk of client.query(copyTo(text))) onChunk(chunk as Buffer);
       client.release();
-      return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
     } catch (error) {
       // The connection may be in the middle of the COPY: it goes, and the pool opens another.
       client.release(error as Error);
@@ -453,6 +494,11 @@ function appendOutcomes(appends: readonly AppendRequest[], rows: readonly Append
     };
   }
   return outcomes;
+}
+
+/** A page as readAll answers it: `from` is where it started, its end when it has no rows. */
+function toReadAllResult({ events, rows, last, payloadBytes }: CopyPage, from: GlobalPosition, maxCount: number): ReadAllResult {
+  return { events, nextPosition: last ?? from, isEnd: rows < maxCount, payloadChars: payloadBytes };
 }
 
 function pageKey(from: GlobalPosition, maxCount: number, eventTypes: readonly string[] | undefined): string {

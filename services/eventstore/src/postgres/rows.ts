@@ -70,49 +70,146 @@ export interface CopyPage {
 }
 
 /**
- * The events of consecutive $all pages of `pageRows` rows each from the bytes of one binary
- * COPY: each event keeps the bytes and its offsets, and turns them into values when they are
- * first asked for. Nothing is decoded here but the type: binary COPY sends lengths before
- * values, so finding the fields costs a few integer reads per row, where text rows cost the
- * client a string per column and the server a text form of every number and time. The last
- * page has fewer rows when the COPY ended early (none when it ended on a page's end).
+ * The pages of one binary COPY of $all (readAllCopySql), `pageRows` rows each, read as its
+ * chunks arrive: a page is handed out as soon as its last row has come, so a reader works on
+ * it while the server still sends the rest. Each event keeps the bytes and its offsets, and
+ * turns them into values when they are first asked for. Nothing is decoded here but the type:
+ * binary COPY sends lengths before values, so finding the fields costs a few integer reads per
+ * row, where text rows cost the client a string per column and the server a text form of
+ * every number and time. A row cut by a chunk's end waits for the next chunk (the two are
+ * joined, so an event's bytes are one buffer).
  */
-export function parseCopyPages(bytes: Buffer, pageRows: number, recentParses: RecentParses): CopyPage[] {
-  if (bytes.length < COPY_HEADER_BYTES || !bytes.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) {
-    throw new Error('a $all page did not start as binary COPY output');
+export class CopyPageReader {
+  readonly #pageRows: number;
+  readonly #recentParses: RecentParses;
+  readonly #parseBytes: number;
+  /** Chunks not read yet: they are joined and read once they hold PARSE_BYTES (see push). */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** Pending bytes that make a read: at least as many as the rest, so one big event is joined O(n) times, not O(n²). */
+  #readAt: number;
+  /** The bytes after the last whole row read, until the next chunks complete them. */
+  #rest: Buffer | null = null;
+  #headerRead = false;
+  #ended = false;
+  #page: CopyPage = emptyPage();
+  /** The page's last row so far, whose position becomes the page's end once it is complete. */
+  #lastRow: { bytes: Buffer; at: number } | null = null;
+
+  /** `parseBytes`: pending bytes that make a read (tests read every chunk as it comes). */
+  constructor(pageRows: number, recentParses: RecentParses, parseBytes = PARSE_BYTES) {
+    this.#pageRows = pageRows;
+    this.#recentParses = recentParses;
+    this.#parseBytes = parseBytes;
+    this.#readAt = parseBytes;
   }
-  let at = COPY_HEADER_BYTES + bytes.readUInt32BE(COPY_SIGNATURE.length + 4);
-  const pages: CopyPage[] = [];
-  let page: CopyPage = { events: [], rows: 0, last: null, payloadBytes: 0 };
-  let lastRow = -1;
-  for (;;) {
-    const fields = bytes.readInt16BE(at);
-    if (fields === -1) break;
-    if (fields !== PAGE_COLUMNS) throw new Error(`a $all row has ${fields} columns, not ${PAGE_COLUMNS}`);
-    if (page.rows === pageRows) {
-      page.last = rowPosition(bytes, lastRow);
-      pages.push(page);
-      page = { events: [], rows: 0, last: null, payloadBytes: 0 };
+
+  /**
+   * The pages this chunk completed, in order. Chunks are read a few hundred kilobytes at a
+   * time, joined into one buffer: a reader that keeps up gets chunks of a few kilobytes, and
+   * joining each with the row cut at the last one's end made a buffer per chunk (their
+   * allocations and collection cost more than the rest of the reading).
+   */
+  push(chunk: Buffer): CopyPage[] {
+    if (this.#ended) throw new Error('a $all COPY sent bytes after its end');
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.length;
+    return this.#pendingBytes < this.#readAt ? [] : this.#readPending();
+  }
+
+  /**
+   * The pages the chunks not read yet complete, the last of them the page the COPY ended in:
+   * fewer rows than a page holds when the COPY ended early, none when it ended on a page's end.
+   * Throws when the COPY's end did not come.
+   */
+  end(): CopyPage[] {
+    const pages = this.#readPending();
+    if (!this.#ended) throw new Error('a $all COPY ended without its trailer');
+    pages.push(this.#takePage());
+    return pages;
+  }
+
+  #readPending(): CopyPage[] {
+    if (this.#rest) this.#pending.unshift(this.#rest);
+    const bytes = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#rest = null;
+    if (this.#ended) return [];
+    let at = 0;
+    if (!this.#headerRead) {
+      at = headerEnd(bytes);
+      if (at < 0) {
+        this.#rest = bytes;
+        return [];
+      }
+      this.#headerRead = true;
     }
-    const row = at;
-    const streamAt = row + AT_STREAM_LENGTH + 4;
-    const typeLengthAt = streamAt + bytes.readInt32BE(row + AT_STREAM_LENGTH);
-    const typeAt = typeLengthAt + 4;
-    const dataLengthAt = typeAt + bytes.readInt32BE(typeLengthAt);
-    const dataLength = bytes.readInt32BE(dataLengthAt);
-    const metadataLengthAt = dataLengthAt + 4 + Math.max(dataLength, 0);
-    const metadataLength = bytes.readInt32BE(metadataLengthAt);
-    at = metadataLengthAt + 4 + Math.max(metadataLength, 0);
-    page.rows += 1;
-    lastRow = row;
-    // NULL data: a row of a type not asked for, which only moves the page's end on.
-    if (dataLength < 0) continue;
-    page.events.push(new LazyStoredEvent(bytes, row, typeAt, dataLengthAt, metadataLengthAt, recentParses));
-    page.payloadBytes += dataLength + metadataLength;
+    const completed: CopyPage[] = [];
+    for (;;) {
+      if (at + 2 > bytes.length) break;
+      const fields = bytes.readInt16BE(at);
+      if (fields === -1) {
+        this.#ended = true;
+        break;
+      }
+      if (fields !== PAGE_COLUMNS) throw new Error(`a $all row has ${fields} columns, not ${PAGE_COLUMNS}`);
+      // The variable-width fields' lengths, each checked to be there before it is read.
+      const streamLengthAt = at + AT_STREAM_LENGTH;
+      const typeLengthAt = fieldEnd(bytes, streamLengthAt);
+      const dataLengthAt = fieldEnd(bytes, typeLengthAt);
+      const metadataLengthAt = fieldEnd(bytes, dataLengthAt);
+      const rowEnd = fieldEnd(bytes, metadataLengthAt);
+      if (rowEnd < 0 || rowEnd > bytes.length) break;
+      this.#addRow(bytes, at, typeLengthAt + 4, dataLengthAt, metadataLengthAt);
+      at = rowEnd;
+      if (this.#page.rows === this.#pageRows) completed.push(this.#takePage());
+    }
+    if (!this.#ended && at < bytes.length) this.#rest = bytes.subarray(at);
+    this.#readAt = Math.max(this.#parseBytes, this.#rest?.length ?? 0);
+    return completed;
   }
-  if (lastRow >= 0) page.last = rowPosition(bytes, lastRow);
-  if (page.rows > 0 || pages.length === 0) pages.push(page);
-  return pages;
+
+  #takePage(): CopyPage {
+    const page = this.#page;
+    if (this.#lastRow) page.last = rowPosition(this.#lastRow.bytes, this.#lastRow.at);
+    this.#page = emptyPage();
+    this.#lastRow = null;
+    return page;
+  }
+
+  #addRow(bytes: Buffer, row: number, typeAt: number, dataLengthAt: number, metadataLengthAt: number): void {
+    const page = this.#page;
+    page.rows += 1;
+    if (this.#lastRow?.bytes === bytes) this.#lastRow.at = row;
+    else this.#lastRow = { bytes, at: row };
+    const dataLength = bytes.readInt32BE(dataLengthAt);
+    // NULL data: a row of a type not asked for, which only moves the page's end on.
+    if (dataLength < 0) return;
+    page.events.push(new LazyStoredEvent(bytes, row, typeAt, dataLengthAt, metadataLengthAt, this.#recentParses));
+    page.payloadBytes += dataLength + bytes.readInt32BE(metadataLengthAt);
+  }
+}
+
+/** Bytes of COPY output read at once (CopyPageReader.push): some 500 ordinary events. */
+const PARSE_BYTES = 256 * 1024;
+
+function emptyPage(): CopyPage {
+  return { events: [], rows: 0, last: null, payloadBytes: 0 };
+}
+
+/** Where a binary COPY's rows start, past its header; -1 while the header has not all come. */
+function headerEnd(bytes: Buffer): number {
+  if (bytes.length < COPY_HEADER_BYTES) return -1;
+  if (!bytes.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) throw new Error('a $all page did not start as binary COPY output');
+  const end = COPY_HEADER_BYTES + bytes.readUInt32BE(COPY_SIGNATURE.length + 4);
+  return end <= bytes.length ? end : -1;
+}
+
+/** The end of the field whose length is at `lengthAt` (NULL: no bytes); -1 when its length has not come, or `lengthAt` is -1. */
+function fieldEnd(bytes: Buffer, lengthAt: number): number {
+  if (lengthAt < 0 || lengthAt + 4 > bytes.length) return -1;
+  return lengthAt + 4 + Math.max(bytes.readInt32BE(lengthAt), 0);
 }
 
 function rowPosition(page: Buffer, row: number): GlobalPosition {
