@@ -386,17 +386,16 @@ export class PostgresEventStore implements EventStore {
     };
     this.#copyOut(readAllCopySql(from, maxCount * pages, eventTypes), (chunk) => {
       for (const page of reader.push(chunk)) handOut(page);
-    }).then(
-      () => {
+    })
+      .then(() => {
         const rest = reader.end();
         const last = rest.pop()!;
         for (const page of rest) handOut(page);
         if (last.rows > 0) handOut(last);
         waiting?.(null);
         if (handedOut === pages && last.rows === 0) readyForNext();
-      },
-      () => waiting?.(null),
-    );
+      })
+      .catch(() => waiting?.(null));
   }
 
   /** Files a page to be read ahead under its key, and returns how to hand it out (null: read it yourself). */
