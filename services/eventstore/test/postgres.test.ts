@@ -8,7 +8,7 @@ import { IdempotencyConflictError, WrongExpectedRevisionError } from '../src/err
 import { createPostgresEventStore, type PostgresEventStore } from '../src/postgres';
 import { type CopyPage, CopyPageReader, RecentParses } from '../src/postgres/rows';
 import { APPEND_ALL, APPEND_SQL, appendValues, readAllCopySql } from '../src/postgres/sql';
-import { comparePositions, type GlobalPosition, type NewEvent, START } from '../src/types';
+import { comparePositions, type GlobalPosition, type NewEvent, type ReadAllResult, START } from '../src/types';
 import {
   describeEventStoreContract,
   everyField,
@@ -58,6 +58,40 @@ function poolSeeingCheckouts(url: string, seen: () => void): Pool {
     return connect(...args);
   };
   return pool;
+}
+
+/**
+ * A store whose page reads are counted (each checks a connection out of its pool), and a reader
+ * of $all from the start that notes the count after each page (`pauseMs` after it, when given).
+ */
+function storeCountingPageReads(url: string, readAheadMaxChars: number) {
+  let pageReads = 0;
+  let counting = false;
+  const pool = poolSeeingCheckouts(url, () => {
+    if (counting) pageReads += 1;
+  });
+  const store = createPostgresEventStore({ pool, readAheadMaxChars });
+  return {
+    store,
+    async readAllCounting(maxCount: number, pauseMs = 0): Promise<{ pages: ReadAllResult[]; readsAfterEachPage: number[] }> {
+      const pages: ReadAllResult[] = [];
+      const readsAfterEachPage: number[] = [];
+      let from = START;
+      counting = true;
+      for (;;) {
+        const page = await store.readAll({ fromPosition: from, maxCount });
+        if (pauseMs > 0) await sleep(pauseMs);
+        pages.push(page);
+        readsAfterEachPage.push(pageReads);
+        from = page.nextPosition;
+        if (page.isEnd) return { pages, readsAfterEachPage };
+      }
+    },
+    async close(): Promise<void> {
+      await store.close();
+      await pool.end();
+    },
+  };
 }
 
 async function migratedStore(url: string): Promise<PostgresEventStore> {
@@ -221,71 +255,46 @@ describe('PostgresEventStore specifics', () => {
   });
 
   it('reads pages of $all ahead by one statement, as many as fit its bound, and none after a page of big events', async () => {
-    let pageReads = 0;
-    let counting = false;
-    const pool = poolSeeingCheckouts(database.url, () => {
-      if (counting) pageReads += 1;
-    });
     // Two small events hold some 570 characters of data and metadata (two such pages fit the
     // bound, three do not), two big ones some 3,600.
-    const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 1_200 });
+    const counted = storeCountingPageReads(database.url, 1_200);
     try {
       const big = () => newEvent('Big', { text: 'x'.repeat(1_500) });
-      await bounded.append(newStream(), newEvents(4), { expectedRevision: 'no_stream' });
-      const { position } = await bounded.append(newStream(), [big(), big(), big(), big()], { expectedRevision: 'no_stream' });
-      await waitUntilVisible(bounded, position);
-      const readsAfterEachPage: number[] = [];
-      const pageTypes: string[][] = [];
-      let from = START;
-      counting = true;
-      for (;;) {
-        const page = await bounded.readAll({ fromPosition: from, maxCount: 2 });
-        readsAfterEachPage.push(pageReads);
-        pageTypes.push(page.events.map((event) => event.type));
-        from = page.nextPosition;
-        if (page.isEnd) break;
-      }
-      expect(pageTypes).toEqual([['TestEvent', 'TestEvent'], ['TestEvent', 'TestEvent'], ['Big', 'Big'], ['Big', 'Big'], []]);
+      await counted.store.append(newStream(), newEvents(4), { expectedRevision: 'no_stream' });
+      const { position } = await counted.store.append(newStream(), [big(), big(), big(), big()], { expectedRevision: 'no_stream' });
+      await waitUntilVisible(counted.store, position);
+      const { pages, readsAfterEachPage } = await counted.readAllCounting(2);
+      expect(pages.map((page) => page.events.map((event) => event.type))).toEqual([
+        ['TestEvent', 'TestEvent'],
+        ['TestEvent', 'TestEvent'],
+        ['Big', 'Big'],
+        ['Big', 'Big'],
+        [],
+      ]);
       // The first small page: the next two pages (two like it fit the bound) by one COPY. The
       // second is there. The third, the last of that read, is big: nothing more is read ahead,
       // so the fourth and the empty end are read when asked for.
       expect(readsAfterEachPage).toEqual([2, 2, 2, 3, 4]);
     } finally {
-      await bounded.close();
-      await pool.end();
+      await counted.close();
     }
   });
 
   it('starts the next statement ahead as soon as the reader takes the first page of the one before', async () => {
-    let pageReads = 0;
-    let counting = false;
-    const pool = poolSeeingCheckouts(database.url, () => {
-      if (counting) pageReads += 1;
-    });
     // Two pages of two small events fit the bound (see the test before), so each statement ahead reads two.
-    const bounded = createPostgresEventStore({ pool, readAheadMaxChars: 1_200 });
+    const counted = storeCountingPageReads(database.url, 1_200);
     try {
-      const { position } = await bounded.append(newStream(), newEvents(12), { expectedRevision: 'no_stream' });
-      await waitUntilVisible(bounded, position);
-      const readsAfterEachPage: number[] = [];
-      let from = START;
-      counting = true;
-      for (;;) {
-        const page = await bounded.readAll({ fromPosition: from, maxCount: 2 });
-        // A statement started for the page just taken has been counted by now.
-        await sleep(50);
-        readsAfterEachPage.push(pageReads);
-        from = page.nextPosition;
-        if (page.isEnd) break;
-      }
+      const { position } = await counted.store.append(newStream(), newEvents(12), { expectedRevision: 'no_stream' });
+      await waitUntilVisible(counted.store, position);
+      // Each count 50 ms after its page: a statement started for the page just taken is counted by then.
+      const { readsAfterEachPage } = await counted.readAllCounting(2, 50);
       // The first page is read alone, and pages 2-3 ahead at once. Taking page 2, the first of
       // its statement, starts 4-5's; taking 4 starts 6-7's, which finds one page and the end,
       // so the empty end is read when asked for. (Started only at the last page of a statement,
       // as before, the counts were 2, 2, 3, 3, 4, 4, 5.)
       expect(readsAfterEachPage).toEqual([2, 3, 3, 4, 4, 4, 5]);
     } finally {
-      await bounded.close();
-      await pool.end();
+      await counted.close();
     }
   });
 
