@@ -79,9 +79,8 @@ interface AppendRow extends PositionRow {
   last_revision: string;
 }
 
-/** A page of $all, and where it starts. */
+/** A page of $all read ahead. */
 interface PageRead {
-  from: GlobalPosition;
   page: ReadAllResult;
   /** Called when a reader is handed the page read ahead (the first of its statement's: see #readAhead). */
   taken?: () => void;
@@ -365,24 +364,22 @@ export class PostgresEventStore implements EventStore {
     );
     if (this.#closed || pages < 1 || this.#pagesAhead.has(key)) return;
     const reader = new CopyPageReader(maxCount, this.#recentParses);
-    let start = from;
+    // The last page handed out: where the next one starts, and how big pages are now.
+    let last: ReadAllResult | null = null;
     let handedOut = 0;
     let waiting: ((read: PageRead | null) => void) | null = this.#fileAhead(key);
     // Both must happen before the next statement: this one ends full, its first page is taken.
     let beforeNext = 2;
-    let lastChars = 0;
     const readyForNext = () => {
       beforeNext -= 1;
-      if (beforeNext === 0) this.#readAhead(start, maxCount, eventTypes, lastChars);
+      if (beforeNext === 0 && last) this.#readAhead(last.nextPosition, maxCount, eventTypes, last.payloadChars ?? 0);
     };
     const handOut = (copyPage: CopyPage) => {
-      const page = toReadAllResult(copyPage, start, maxCount);
-      const read: PageRead = { from: start, page, taken: handedOut === 0 ? readyForNext : undefined };
+      const page = toReadAllResult(copyPage, last?.nextPosition ?? from, maxCount);
+      waiting?.({ page, taken: handedOut === 0 ? readyForNext : undefined });
       handedOut += 1;
-      start = page.nextPosition;
-      lastChars = copyPage.payloadBytes;
-      waiting?.(read);
-      waiting = handedOut < pages && !page.isEnd ? this.#fileAhead(pageKey(start, maxCount, eventTypes)) : null;
+      last = page;
+      waiting = handedOut < pages && !page.isEnd ? this.#fileAhead(pageKey(page.nextPosition, maxCount, eventTypes)) : null;
     };
     this.#copyOut(readAllCopySql(from, maxCount * pages, eventTypes), (chunk) => {
       for (const page of reader.push(chunk)) handOut(page);

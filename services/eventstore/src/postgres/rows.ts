@@ -86,8 +86,6 @@ export class CopyPageReader {
   /** Chunks not read yet: they are joined and read once they hold PARSE_BYTES (see push). */
   #pending: Buffer[] = [];
   #pendingBytes = 0;
-  /** Pending bytes that make a read: at least as many as the rest, so one big event is joined O(n) times, not O(n²). */
-  #readAt: number;
   /** The bytes after the last whole row read, until the next chunks complete them. */
   #rest: Buffer | null = null;
   #headerRead = false;
@@ -101,7 +99,6 @@ export class CopyPageReader {
     this.#pageRows = pageRows;
     this.#recentParses = recentParses;
     this.#parseBytes = parseBytes;
-    this.#readAt = parseBytes;
   }
 
   /**
@@ -114,7 +111,8 @@ export class CopyPageReader {
     if (this.#ended) throw new Error('a $all COPY sent bytes after its end');
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
-    return this.#pendingBytes < this.#readAt ? [] : this.#readPending();
+    // At least as many bytes as the cut row holds already, so one big event is joined O(n) times, not O(n²).
+    return this.#pendingBytes < Math.max(this.#parseBytes, this.#rest?.length ?? 0) ? [] : this.#readPending();
   }
 
   /**
@@ -166,7 +164,6 @@ export class CopyPageReader {
       if (this.#page.rows === this.#pageRows) completed.push(this.#takePage());
     }
     if (!this.#ended && at < bytes.length) this.#rest = bytes.subarray(at);
-    this.#readAt = Math.max(this.#parseBytes, this.#rest?.length ?? 0);
     return completed;
   }
 
